@@ -1,0 +1,18 @@
+"""The El Grande rules engine: pure Python, no Django. See README.md for the move vocabulary."""
+
+from .errors import IllegalMove
+from .moves import legal_moves, random_move
+from .rounds import apply_move, new_game, to_act
+from .state import GameState
+from .views import view_for
+
+__all__ = [
+    "GameState",
+    "IllegalMove",
+    "apply_move",
+    "legal_moves",
+    "new_game",
+    "random_move",
+    "to_act",
+    "view_for",
+]

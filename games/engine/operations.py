@@ -1,0 +1,220 @@
+"""Small operations on a state that every rule uses: moving caballeros, logging, scoring an area."""
+
+from .board import (
+    AREA_SCOREBOARDS,
+    AREAS,
+    CASTILLO_INDEX,
+    MOBILE_SCOREBOARDS,
+    MOBILE_VALUES,
+    REGION_NAMES,
+    REGIONS,
+    area_index,
+)
+from .errors import IllegalMove
+from .scoring import ranked_awards, sole_leader
+from .state import COURT, PROVINCES
+
+RANK_NAMES = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def record(state, event, text, seat=None, private=False, **data):
+    """Append an event to the log. Private events are shown only to `seat`."""
+    entry = {"event": event, "text": text, "round": state.round}
+    if seat is not None:
+        entry["seat"] = seat
+    if private:
+        entry["private"] = True
+    entry.update(data)
+    state.log.append(entry)
+
+
+def colour_name(state, seat):
+    return state.colours[seat].capitalize()
+
+
+def place_name(location):
+    if location == COURT:
+        return "court"
+    if location == PROVINCES:
+        return "the provinces"
+    return REGION_NAMES[AREAS[location]]
+
+
+def plural(count, word="caballero"):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- where things may go ----------------------------------------------------------------------
+
+
+def movable_regions(state):
+    """Regions caballeros may leave or enter by a special action: all but the King's region."""
+    return [region for region in range(len(REGIONS)) if region != state.king]
+
+
+def destinations(state):
+    """Where a special action may put caballeros: any region but the King's, and the Castillo."""
+    return movable_regions(state) + [CASTILLO_INDEX]
+
+
+def placement_areas(state):
+    """Where placement from court may go: the King's neighbours and the Castillo."""
+    from .board import NEIGHBOUR_INDICES
+
+    return sorted(NEIGHBOUR_INDICES[state.king]) + [CASTILLO_INDEX]
+
+
+# --- parsing the fields of a move --------------------------------------------------------------
+
+
+def parse_area(value, what="region"):
+    index = area_index(value)
+    if index is None:
+        raise IllegalMove(f"There is no {what} called {value!r}.")
+    return index
+
+
+def parse_region(value, what="region"):
+    index = parse_area(value, what)
+    if index == CASTILLO_INDEX:
+        raise IllegalMove(f"The Castillo cannot be chosen as {what} here.")
+    return index
+
+
+def parse_count(value, what="number of caballeros", minimum=0):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(f"The {what} must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise IllegalMove(f"The {what} cannot be {value}.")
+    return value
+
+
+def parse_colour(state, value):
+    if isinstance(value, str) and value in state.colours:
+        return state.colours.index(value)
+    raise IllegalMove(f"No player in this game plays {value!r}.")
+
+
+def parse_area_counts(value, what="placement"):
+    """A mapping of area id to a count, e.g. {"aragon": 2, "castillo": 1}; zero entries dropped."""
+    if not isinstance(value, dict):
+        raise IllegalMove(f"The {what} must map regions to numbers of caballeros.")
+    counts = {}
+    for area_id, count in value.items():
+        area = parse_area(area_id)
+        count = parse_count(count)
+        if count:
+            counts[area] = counts.get(area, 0) + count
+    return counts
+
+
+def parse_order(state, value, seats, what="order"):
+    """A list of colours naming exactly `seats`, or None for clockwise from the taker's left."""
+    if value is None:
+        return list(seats)
+    if not isinstance(value, list):
+        raise IllegalMove(f"The {what} must be a list of colours.")
+    order = [parse_colour(state, colour) for colour in value]
+    if sorted(order) != sorted(seats):
+        names = ", ".join(state.colours[seat] for seat in seats) or "nobody"
+        raise IllegalMove(f"The {what} must name each of these players once: {names}.")
+    return order
+
+
+def clockwise_from_left(state, seat):
+    """Every other seat, clockwise, starting at the seat's left."""
+    n = state.num_players
+    return [(seat + offset) % n for offset in range(1, n)]
+
+
+# --- moving caballeros ---------------------------------------------------------------------------
+
+
+def count_at(state, seat, location):
+    if location == COURT:
+        return state.court[seat]
+    if location == PROVINCES:
+        return state.provinces[seat]
+    return state.caballeros[location][seat]
+
+
+def shift(state, seat, source, target, count):
+    """Move `count` caballeros of one colour between court, provinces and areas."""
+    available = count_at(state, seat, source)
+    if available < count:
+        raise IllegalMove(
+            f"{colour_name(state, seat)} has only {plural(available)} in {place_name(source)}, "
+            f"not {count}."
+        )
+    _add(state, seat, source, -count)
+    _add(state, seat, target, count)
+
+
+def _add(state, seat, location, count):
+    if location == COURT:
+        state.court[seat] += count
+    elif location == PROVINCES:
+        state.provinces[seat] += count
+    else:
+        state.caballeros[location][seat] += count
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+
+def area_values(state, area):
+    """The values scored in an area: its own scoreboard or the mobile one lying on it."""
+    for board, location in zip(MOBILE_SCOREBOARDS, state.mobile):
+        if location == area:
+            return MOBILE_VALUES[board]
+    return AREA_SCOREBOARDS[area]
+
+
+def area_awards(state, area, first_only=False):
+    """The points one scoring of an area gives, rank by rank.
+
+    Returns a list of steps, one per rank that scores anything: each is a list of
+    [seat, points, reason]. The King's bonus and the home bonus ride with the first rank.
+    """
+    counts = {seat: state.caballeros[area][seat] for seat in range(state.num_players)}
+    values = area_values(state, area)
+    ranks = []
+    for position, group, points in ranked_awards(counts, values, state.num_players):
+        if first_only and (position > 0 or len(group) > 1):
+            break
+        tied = len(group) > 1
+        reason = ("tied " if tied else "") + RANK_NAMES[position + (1 if tied else 0)]
+        ranks.append([[seat, points, reason] for seat in group if points])
+    if area != CASTILLO_INDEX:
+        leader = sole_leader(counts)
+        if leader is not None:
+            bonuses = []
+            if area == state.king:
+                bonuses.append([leader, 2, "King's bonus"])
+            if state.grandes[leader] == area:
+                bonuses.append([leader, 2, "home bonus"])
+            if bonuses:
+                if not ranks:
+                    ranks.append([])
+                ranks[0].extend(bonuses)
+    return [awards for awards in ranks if awards]
+
+
+def award(state, area, awards):
+    """Add the points of one rank of a scoring to the scores and log them."""
+    for seat, points, reason in awards:
+        state.scores[seat] += points
+        record(
+            state,
+            "points",
+            f"{colour_name(state, seat)} scores {points} in {place_name(area)} ({reason}).",
+            seat=seat,
+            area=AREAS[area],
+            points=points,
+            reason=reason,
+        )
+
+
+def score_area(state, area, first_only=False):
+    for awards in area_awards(state, area, first_only=first_only):
+        award(state, area, awards)

@@ -1,0 +1,423 @@
+"""The flow of the game: setup, bidding, the turn, the end of a round, general scoring, the end."""
+
+import random
+
+from . import actions
+from .board import (
+    AREAS,
+    CASTILLO_INDEX,
+    COLOURS,
+    POWER_CARD_CABALLEROS,
+    POWER_CARDS,
+    REGION_NAMES,
+    REGIONS,
+    START_IN_COURT,
+    START_IN_HOME,
+    START_IN_PROVINCES,
+)
+from .cards import CARDS, STACKS, stack_cards
+from .errors import IllegalMove
+from .operations import (
+    colour_name,
+    movable_regions,
+    parse_area_counts,
+    parse_count,
+    place_name,
+    placement_areas,
+    plural,
+    record,
+    score_area,
+)
+from .state import COURT, GameState
+
+KING_CARD = "king_card"
+
+
+def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False):
+    """A new game, entirely determined by its seed and options."""
+    if isinstance(num_players, bool) or num_players not in (2, 3, 4, 5):
+        raise ValueError("El Grande is played by 2 to 5 players.")
+    rng = random.Random(seed)
+    state = GameState.__new__(GameState)
+    state.num_players = num_players
+    state.seed = seed
+    state.short_game = bool(short_game)
+    state.veto_enabled = bool(veto)
+    state.show_castillo = bool(show_castillo)
+    state.colours = rng.sample(COLOURS, num_players)
+    region_cards = list(range(len(REGIONS)))
+    rng.shuffle(region_cards)
+    state.king = region_cards[0]
+    state.grandes = region_cards[1 : 1 + num_players]
+    state.caballeros = [[0] * num_players for _ in range(len(REGIONS) + 1)]
+    for seat, home in enumerate(state.grandes):
+        state.caballeros[home][seat] = START_IN_HOME
+    state.court = [START_IN_COURT] * num_players
+    state.provinces = [START_IN_PROVINCES] * num_players
+    state.scores = [0] * num_players
+    state.hands = [list(POWER_CARDS) for _ in range(num_players)]
+    state.played = [[] for _ in range(num_players)]
+    state.stacks = []
+    for stack in STACKS:
+        cards = stack_cards(stack, veto=state.veto_enabled)
+        rng.shuffle(cards)
+        state.stacks.append(cards)
+    state.first_bidder = rng.randrange(num_players)
+    state.round = 0
+    state.bids = [None] * num_players
+    state.turn_order = []
+    state.turn_index = 0
+    state.display = []
+    state.taken = [None] * num_players
+    state.mobile = [None, None]
+    state.vetoes = []
+    state.phase = "bid"
+    state.placed = False
+    state.special_done = False
+    state.action = None
+    state.castillo_choices = None
+    state.scorings_done = 0
+    state.log = []
+    for seat in range(num_players):
+        record(
+            state,
+            "setup",
+            f"{colour_name(state, seat)} sits at seat {seat + 1}; home region {REGION_NAMES[REGIONS[state.grandes[seat]]]}.",
+            seat=seat,
+            home=REGIONS[state.grandes[seat]],
+        )
+    record(state, "setup", f"The King stands in {REGION_NAMES[REGIONS[state.king]]}.", region=REGIONS[state.king])
+    _start_round(state)
+    return state
+
+
+def _start_round(state):
+    state.round += 1
+    state.display = [stack.pop() for stack in state.stacks] + [KING_CARD]
+    state.bids = [None] * state.num_players
+    state.taken = [None] * state.num_players
+    state.turn_order = []
+    state.turn_index = 0
+    state.phase = "bid"
+    cards = ", ".join(state.display)
+    record(state, "round", f"Round {state.round} begins. Cards on offer: {cards}.", cards=list(state.display))
+
+
+# --- who must act ------------------------------------------------------------------------------
+
+
+def bidder(state):
+    played = sum(1 for bid in state.bids if bid is not None)
+    return (state.first_bidder + played) % state.num_players
+
+
+def to_act(state):
+    """The seats that must decide now; several at once during secret choices and veto windows."""
+    phase = state.phase
+    if phase == "bid":
+        return [bidder(state)]
+    if phase in ("court", "card", "action"):
+        return [state.turn_order[state.turn_index]]
+    if phase == "special":
+        return sorted(state.action["awaiting"])
+    if phase == "castillo":
+        return sorted(state.castillo_choices["awaiting"])
+    return []
+
+
+# --- applying a move ---------------------------------------------------------------------------
+
+
+def apply_move(state, seat, move):
+    """Apply one seat's move and return the new state. A bad move raises IllegalMove and the
+    given state is left exactly as it was (the work is done on a copy)."""
+    if not isinstance(move, dict):
+        raise IllegalMove("A move must be a dict with a 'type'.")
+    if state.phase == "over":
+        raise IllegalMove("The game is over.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise IllegalMove(f"There is no seat {seat!r} in this game.")
+    if seat not in to_act(state):
+        raise IllegalMove("It is not your turn to act.")
+    kind = move.get("type")
+    handler = _HANDLERS.get((state.phase, kind))
+    if handler is None:
+        raise IllegalMove(_expected(state, kind))
+    new = state.clone()
+    handler(new, seat, move)
+    return new
+
+
+def _expected(state, kind):
+    wanted = {
+        "bid": "play a power card (bid)",
+        "court": "move caballeros from the provinces to court (court)",
+        "card": "take one of the face-up action cards (take_card)",
+        "action": "place caballeros (place), use the special action (special) or decline it (decline)",
+        "castillo": "choose a region for your Castillo caballeros (choose_region)",
+    }.get(state.phase)
+    if state.phase == "special":
+        stage = state.action["stage"]
+        wanted = "answer the veto question (allow or veto)" if stage in ("veto", "counter_veto") else (
+            "share" if CARDS[state.action["card"]].choice == "share" else "choose a region (choose_region)"
+        )
+    return f"A {kind!r} move is not possible now: you must {wanted}."
+
+
+def _bid(state, seat, move):
+    card = move.get("card")
+    if isinstance(card, bool) or not isinstance(card, int) or card not in POWER_CARDS:
+        raise IllegalMove(f"There is no power card {card!r}; they go from 1 to 13.")
+    if card not in state.hands[seat]:
+        raise IllegalMove(f"Power card {card} is not in your hand.")
+    if card in state.bids:
+        raise IllegalMove(f"Power card {card} has already been played this round.")
+    state.hands[seat].remove(card)
+    state.played[seat].append(card)
+    state.bids[seat] = card
+    record(state, "bid", f"{colour_name(state, seat)} plays power card {card}.", seat=seat, card=card)
+    if all(bid is not None for bid in state.bids):
+        state.turn_order = sorted(range(state.num_players), key=lambda s: -state.bids[s])
+        state.turn_index = 0
+        order = ", ".join(colour_name(state, s) for s in state.turn_order)
+        record(state, "order", f"Turn order: {order}.", order=list(state.turn_order))
+        _begin_turn(state)
+
+
+def _begin_turn(state):
+    state.phase = "court"
+    state.placed = False
+    state.special_done = False
+
+
+def court_allowance(state, seat):
+    return POWER_CARD_CABALLEROS[state.bids[seat]]
+
+
+def _court(state, seat, move):
+    allowance = court_allowance(state, seat)
+    count = parse_count(move.get("count"), "number of caballeros to move to court")
+    if count > allowance:
+        raise IllegalMove(f"Your power card lets you move at most {plural(allowance)} to court.")
+    from_regions = parse_area_counts(move.get("from_regions") or {}, "list of regions to take from")
+    from_board = sum(from_regions.values())
+    from_provinces = count - from_board
+    if from_provinces < 0:
+        raise IllegalMove("You take more caballeros from regions than you move to court.")
+    if from_provinces > state.provinces[seat]:
+        raise IllegalMove(
+            f"Your provinces hold only {plural(state.provinces[seat])}; say which regions make up the rest."
+        )
+    if from_board and from_provinces != state.provinces[seat]:
+        raise IllegalMove("Caballeros may come from regions only once the provinces are empty.")
+    for region, number in from_regions.items():
+        if region == CASTILLO_INDEX:
+            raise IllegalMove("Nothing leaves the Castillo before the general scoring.")
+        if region == state.king:
+            raise IllegalMove("Nothing enters or leaves the King's region.")
+        if state.caballeros[region][seat] < number:
+            raise IllegalMove(f"You have only {plural(state.caballeros[region][seat])} in {place_name(region)}.")
+    state.provinces[seat] -= from_provinces
+    state.court[seat] += from_provinces
+    for region, number in from_regions.items():
+        state.caballeros[region][seat] -= number
+        state.court[seat] += number
+    text = f"{colour_name(state, seat)} moves {plural(count)} to court"
+    if from_board:
+        text += " (" + ", ".join(f"{n} from {place_name(r)}" for r, n in from_regions.items()) + ")"
+    record(state, "court", text + ".", seat=seat, count=count)
+    state.phase = "card"
+
+
+def _take_card(state, seat, move):
+    card = move.get("card")
+    if card not in state.display:
+        offered = ", ".join(state.display)
+        raise IllegalMove(f"{card!r} is not among the cards on offer ({offered}).")
+    state.display.remove(card)
+    state.taken[seat] = card
+    record(state, "take_card", f"{colour_name(state, seat)} takes {CARDS[card].title} ({card}).", seat=seat, card=card)
+    state.phase = "action"
+
+
+def _place(state, seat, move):
+    if state.placed:
+        raise IllegalMove("You have already placed caballeros this turn.")
+    limit = CARDS[state.taken[seat]].placement
+    spread = parse_area_counts(move.get("to") or {})
+    total = sum(spread.values())
+    if total > limit:
+        raise IllegalMove(f"This card lets you place at most {plural(limit)}.")
+    if total > state.court[seat]:
+        raise IllegalMove(f"Your court holds only {plural(state.court[seat])}.")
+    allowed = placement_areas(state)
+    for area in spread:
+        if area not in allowed:
+            raise IllegalMove(
+                f"{place_name(area)} is not next to the King; place in the King's neighbours or the Castillo."
+            )
+    for area, count in spread.items():
+        state.court[seat] -= count
+        state.caballeros[area][seat] += count
+    state.placed = True
+    if total:
+        parts = ", ".join(f"{count} in {place_name(area)}" for area, count in spread.items())
+        record(state, "place", f"{colour_name(state, seat)} places {parts}.", seat=seat, to={AREAS[a]: c for a, c in spread.items()})
+    else:
+        record(state, "place", f"{colour_name(state, seat)} places no caballero.", seat=seat, to={})
+    if state.special_done:
+        _end_turn(state)
+
+
+def _special(state, seat, move):
+    if state.special_done:
+        raise IllegalMove("You have already used or declined the special action this turn.")
+    actions.announce(state, seat, state.taken[seat], move)
+
+
+def _decline(state, seat, move):
+    if state.special_done:
+        raise IllegalMove("You have already used or declined the special action this turn.")
+    card = state.taken[seat]
+    record(state, "decline", f"{colour_name(state, seat)} does not use the special action.", seat=seat, card=card)
+    state.special_done = True
+    if state.placed:
+        _end_turn(state)
+
+
+def after_special(state):
+    """Back to the taker once the special action is over."""
+    state.phase = "action"
+    if state.placed:
+        _end_turn(state)
+
+
+def _choose(state, seat, move):
+    if state.action["stage"] != "choices":
+        raise IllegalMove(_expected(state, move.get("type")))
+    actions.choose(state, seat, move)
+
+
+def _answer_veto(state, seat, move):
+    if state.action["stage"] not in ("veto", "counter_veto"):
+        raise IllegalMove(_expected(state, move.get("type")))
+    actions.answer_veto(state, seat, move)
+
+
+# --- the end of a turn and of a round -----------------------------------------------------------
+
+
+def _end_turn(state):
+    state.turn_index += 1
+    if state.turn_index < state.num_players:
+        _begin_turn(state)
+    else:
+        _end_round(state)
+
+
+def _end_round(state):
+    if state.display:
+        record(state, "discard", f"Discarded unused: {', '.join(c for c in state.display if c != KING_CARD) or 'none'}.")
+    state.display = []
+    expired = [seat for seat, taken in state.vetoes if taken < state.round]
+    state.vetoes = [entry for entry in state.vetoes if entry[1] >= state.round]
+    for seat in expired:
+        record(state, "veto_expired", f"{colour_name(state, seat)}'s unused Veto card is discarded.", seat=seat)
+    state.first_bidder = min(range(state.num_players), key=lambda s: state.bids[s])
+    if state.round in state.scoring_rounds:
+        _begin_general_scoring(state)
+    else:
+        _start_round(state)
+
+
+def _begin_general_scoring(state):
+    record(state, "general_scoring", f"General scoring after round {state.round}.")
+    holders = [seat for seat in range(state.num_players) if state.caballeros[CASTILLO_INDEX][seat]]
+    if holders:
+        state.phase = "castillo"
+        state.castillo_choices = {"awaiting": holders, "choices": [None] * state.num_players}
+        names = ", ".join(colour_name(state, seat) for seat in holders)
+        record(state, "awaiting_choices", f"Waiting for {names} to choose a region for their Castillo caballeros.")
+    else:
+        _finish_general_scoring(state)
+
+
+def _castillo_choice(state, seat, move):
+    region = move.get("region")
+    if region not in REGIONS:
+        raise IllegalMove(f"Choose one of the nine regions on the disk, not {region!r}.")
+    pending = state.castillo_choices
+    pending["choices"][seat] = REGIONS.index(region)
+    pending["awaiting"].remove(seat)
+    record(state, "chosen", f"{colour_name(state, seat)} has chosen.", seat=seat)
+    if not pending["awaiting"]:
+        _finish_general_scoring(state)
+
+
+def _finish_general_scoring(state):
+    score_area(state, CASTILLO_INDEX)
+    if state.castillo_choices is not None:
+        choices = state.castillo_choices["choices"]
+        for seat, region in enumerate(choices):
+            if region is None:
+                continue
+            count = state.caballeros[CASTILLO_INDEX][seat]
+            target = COURT if region == state.king else region
+            state.caballeros[CASTILLO_INDEX][seat] = 0
+            if target == COURT:
+                state.court[seat] += count
+                where = "court (the King's region was chosen)"
+            else:
+                state.caballeros[region][seat] += count
+                where = REGION_NAMES[REGIONS[region]]
+            record(
+                state,
+                "castillo_reveal",
+                f"{colour_name(state, seat)} chose {REGION_NAMES[REGIONS[region]]}: {plural(count)} from the Castillo go to {where}.",
+                seat=seat,
+                region=REGIONS[region],
+                count=count,
+            )
+        state.castillo_choices = None
+    for region in range(len(REGIONS)):
+        score_area(state, region)
+    state.scorings_done += 1
+    totals = ", ".join(f"{colour_name(state, s)} {state.scores[s]}" for s in range(state.num_players))
+    record(state, "scores", f"Scores: {totals}.", scores=list(state.scores))
+    if state.round >= state.num_rounds:
+        state.phase = "over"
+        ranking = final_ranking(state)
+        text = "; ".join(f"{place}. {colour_name(state, seat)} ({state.scores[seat]})" for place, seat in ranking)
+        record(state, "game_over", f"The game is over. {text}.", ranking=ranking)
+    else:
+        _start_round(state)
+
+
+def final_ranking(state):
+    """[place, seat] pairs, best first; equal scores share the place."""
+    order = sorted(range(state.num_players), key=lambda s: -state.scores[s])
+    ranking = []
+    for index, seat in enumerate(order):
+        if index and state.scores[seat] == state.scores[order[index - 1]]:
+            place = ranking[-1][0]
+        else:
+            place = index + 1
+        ranking.append([place, seat])
+    return ranking
+
+
+_HANDLERS = {
+    ("bid", "bid"): _bid,
+    ("court", "court"): _court,
+    ("card", "take_card"): _take_card,
+    ("action", "place"): _place,
+    ("action", "special"): _special,
+    ("action", "decline"): _decline,
+    ("special", "choose_region"): _choose,
+    ("special", "share"): _choose,
+    ("special", "allow"): _answer_veto,
+    ("special", "veto"): _answer_veto,
+    ("castillo", "choose_region"): _castillo_choice,
+}
+
+__all__ = ["new_game", "apply_move", "to_act", "movable_regions"]
