@@ -1,0 +1,124 @@
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+TIME_PER_MOVE_CHOICES = [
+    (int(timedelta(minutes=2).total_seconds()), "Live: 2 minutes"),
+    (int(timedelta(minutes=5).total_seconds()), "Live: 5 minutes"),
+    (int(timedelta(hours=12).total_seconds()), "Slow: 12 hours"),
+    (int(timedelta(days=1).total_seconds()), "Slow: 1 day"),
+    (int(timedelta(days=2).total_seconds()), "Slow: 2 days"),
+    (int(timedelta(days=3).total_seconds()), "Slow: 3 days"),
+    (int(timedelta(days=7).total_seconds()), "Slow: 7 days"),
+]
+
+
+class Game(models.Model):
+    """One game: its options, and once started the engine state as JSON.
+
+    `version` grows by one with every change players can see (a seat taken or left, the
+    start, every accepted move), so a page knows whether what it shows is current.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    num_players = models.PositiveSmallIntegerField(
+        choices=[(n, f"{n} players") for n in range(2, 6)]
+    )
+    short_game = models.BooleanField(default=False, help_text="The 6-round short game.")
+    veto = models.BooleanField(default=True, help_text="Play with the two veto cards.")
+    show_castillo = models.BooleanField(default=False, help_text="Show the Castillo's counts.")
+    time_per_move = models.PositiveIntegerField(
+        choices=TIME_PER_MOVE_CHOICES, default=TIME_PER_MOVE_CHOICES[3][0], help_text="Seconds."
+    )
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=43, blank=True, default="")
+    seed = models.BigIntegerField()
+
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # Copied from the state at every save so the lobby can sort "your move" first without
+    # loading and decoding every game's state.
+    to_act = models.JSONField(default=list, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-finished_at"])]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self):
+        return reverse("game", args=[self.pk])
+
+    @property
+    def num_rounds(self):
+        return 6 if self.short_game else 9
+
+    def engine_options(self):
+        return {
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "short_game": self.short_game,
+            "veto": self.veto,
+            "show_castillo": self.show_castillo,
+        }
+
+
+class Seat(models.Model):
+    """A user's place in a game. `index` is the engine's seat, drawn when the game starts."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+    )
+    index = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "index"], name="one_user_per_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} in game {self.game_id} (seat {self.index})"
+
+
+class Move(models.Model):
+    """Every accepted move in order, so any past position can be rebuilt from the seed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    # The game version this move produced; increasing, so it orders the moves.
+    version = models.PositiveIntegerField()
+    move = models.JSONField()
+    # True when the deadline passed and the site chose the move for the seat.
+    automatic = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_move_per_version"),
+        ]
+
+    def __str__(self):
+        return f"Move {self.version} of game {self.game_id}: {self.move}"
