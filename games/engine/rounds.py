@@ -185,9 +185,21 @@ def _bid(state, seat, move):
 
 
 def _begin_turn(state):
+    """Start the next player's turn, passing over decisions that offer no choice: power cards
+    12 and 13 move nobody to court, and the last card on offer must be taken."""
     state.phase = "court"
     state.placed = False
     state.special_done = False
+    seat = state.turn_order[state.turn_index]
+    if court_allowance(state, seat) == 0:
+        record(state, "court", f"{colour_name(state, seat)} moves no caballero to court (power card {state.bids[seat]}).", seat=seat, count=0)
+        _after_court(state, seat)
+
+
+def _after_court(state, seat):
+    state.phase = "card"
+    if len(state.display) == 1:
+        _take_card(state, seat, {"card": state.display[0]})
 
 
 def court_allowance(state, seat):
@@ -226,7 +238,7 @@ def _court(state, seat, move):
     if from_board:
         text += " (" + ", ".join(f"{n} from {place_name(r)}" for r, n in from_regions.items()) + ")"
     record(state, "court", text + ".", seat=seat, count=count)
-    state.phase = "card"
+    _after_court(state, seat)
 
 
 def _take_card(state, seat, move):
