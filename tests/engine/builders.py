@@ -1,0 +1,77 @@
+"""Build exact positions for rule tests: a real new game, then the board laid out by hand."""
+
+from games.engine import apply_move, new_game, to_act
+from games.engine.board import AREA_INDEX, REGIONS
+from games.engine.state import GameState
+
+
+def area(area_id):
+    return AREA_INDEX[area_id]
+
+
+def lay_out(state, caballeros=None, king=None, grandes=None, court=None, scores=None, mobile=None):
+    """Replace parts of the board; caballeros maps area id to {colour: count} for the areas given.
+
+    Provinces are adjusted so that every colour still has exactly 30 caballeros.
+    """
+    state = state.clone()
+    if king is not None:
+        state.king = area(king)
+    if grandes is not None:
+        for colour, region in grandes.items():
+            state.grandes[state.colours.index(colour)] = area(region)
+    if caballeros is not None:
+        for area_id, counts in caballeros.items():
+            row = [0] * state.num_players
+            for colour, count in counts.items():
+                row[state.colours.index(colour)] = count
+            state.caballeros[area(area_id)] = row
+    if court is not None:
+        for colour, count in court.items():
+            state.court[state.colours.index(colour)] = count
+    if scores is not None:
+        for colour, score in scores.items():
+            state.scores[state.colours.index(colour)] = score
+    if mobile is not None:
+        for board, where in mobile.items():
+            state.mobile[0 if board == "8/4/0" else 1] = area(where) if where else None
+    for seat in range(state.num_players):
+        on_board = sum(state.caballeros[a][seat] for a in range(len(REGIONS) + 1))
+        state.provinces[seat] = 30 - on_board - state.court[seat]
+        assert state.provinces[seat] >= 0, "too many caballeros laid out"
+    return state
+
+
+def game(num_players=3, seed=1, colours=None, **options):
+    """A new game whose seats play the given colours in order (seat 0 first)."""
+    state = new_game(num_players, seed=seed, **options)
+    if colours is not None:
+        state = state.clone()
+        state.colours = list(colours)
+    return state
+
+
+def play_to_action(state, card, bids=None, seat=None):
+    """Bid so that `seat` (default 0) acts first, skip its court move, give it `card` on offer
+    and take it: the returned state waits for that seat's placement and special action."""
+    seat = 0 if seat is None else seat
+    state = state.clone()
+    state.display = [card] + [c for c in state.display if c != card][: 4]
+    bids = bids or {}
+    while state.phase == "bid":
+        bidder = to_act(state)[0]
+        value = bids.get(bidder, 13 if bidder == seat else None)
+        if value is None:
+            value = next(c for c in sorted(state.hands[bidder], reverse=True) if c not in state.bids and c != 13)
+        state = apply_move(state, bidder, {"type": "bid", "card": value})
+    assert to_act(state) == [seat]
+    if state.phase == "court":
+        state = apply_move(state, seat, {"type": "court", "count": 0})
+    if state.phase == "card":
+        state = apply_move(state, seat, {"type": "take_card", "card": card})
+    assert state.phase == "action"
+    return state
+
+
+def restore(data):
+    return GameState.from_json(data)
