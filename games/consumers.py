@@ -1,4 +1,8 @@
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from .access import can_view
+from .models import Game
 
 
 def group_name(game_id):
@@ -6,19 +10,37 @@ def group_name(game_id):
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
-    """Tells an open game page that a new version exists, nothing more.
+    """Tells an open game page which version of the game exists, nothing more.
 
     The page then fetches its own view over HTTP with its own session, so no seat's private
-    facts can travel over this socket.
+    facts can travel over this socket. On connecting, the page is told the current version at
+    once: after a dropped connection that is how it learns what it missed.
     """
 
     async def connect(self):
-        self.group = group_name(self.scope["url_route"]["kwargs"]["game_id"])
+        game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        version = await self.visible_version(game_id)
+        if version is None:
+            await self.close(code=4404)
+            return
+        self.group = group_name(game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.send_json({"version": version})
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        """Pages only listen; moves go through the HTTP endpoint with its CSRF check."""
 
     async def game_version(self, event):
         await self.send_json({"version": event["version"]})
+
+    @database_sync_to_async
+    def visible_version(self, game_id):
+        game = Game.objects.filter(pk=game_id).only("pk", "private", "creator", "version").first()
+        if game is None or not can_view(game, self.scope["user"], self.scope["session"]):
+            return None
+        return game.version

@@ -13,6 +13,7 @@ TIME_PER_MOVE_CHOICES = [
     (int(timedelta(days=3).total_seconds()), "Slow: 3 days"),
     (int(timedelta(days=7).total_seconds()), "Slow: 7 days"),
 ]
+DEFAULT_TIME_PER_MOVE = int(timedelta(days=1).total_seconds())
 
 
 class Game(models.Model):
@@ -38,7 +39,7 @@ class Game(models.Model):
     veto = models.BooleanField(default=True, help_text="Play with the two veto cards.")
     show_castillo = models.BooleanField(default=False, help_text="Show the Castillo's counts.")
     time_per_move = models.PositiveIntegerField(
-        choices=TIME_PER_MOVE_CHOICES, default=TIME_PER_MOVE_CHOICES[3][0], help_text="Seconds."
+        choices=TIME_PER_MOVE_CHOICES, default=DEFAULT_TIME_PER_MOVE, help_text="Seconds."
     )
     rated = models.BooleanField(default=False)
     private = models.BooleanField(default=False)

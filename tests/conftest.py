@@ -1,6 +1,82 @@
+import itertools
+
 import pytest
+
+from tests.helpers import find_position, state_of, user_at
 
 
 @pytest.fixture
 def password():
     return "a-long-enough-Passw0rd"
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def scheduled_deadlines(monkeypatch):
+    """Deadlines asked for during a test, as (game id, version, deadline); none really runs.
+
+    Tests of the scheduling itself import `schedule_deadline` directly and so get the real one.
+    """
+    from games import tasks
+
+    calls = []
+    monkeypatch.setattr(tasks, "schedule_deadline", lambda *args: calls.append(args))
+    return calls
+
+
+@pytest.fixture
+def make_user(db, password):
+    from accounts.models import User
+
+    numbers = itertools.count(1)
+
+    def make(name=None):
+        name = name or f"player{next(numbers)}"
+        return User.objects.create_user(name, f"{name}@example.org", password)
+
+    return make
+
+
+@pytest.fixture
+def start_game(make_user):
+    """A started game with fresh users in every seat; `seed` fixes the engine's seed."""
+    from games import services
+    from games.models import Game
+
+    def start(num_players=3, seed=None, **options):
+        users = [make_user() for _ in range(num_players)]
+        game = services.create_game(users[0], num_players=num_players, **options)
+        if seed is not None:
+            Game.objects.filter(pk=game.pk).update(seed=seed)
+        for user in users[1:]:
+            services.join_game(game, user, game.invite_token)
+        game.refresh_from_db()
+        return game
+
+    return start
+
+
+@pytest.fixture
+def game_at(start_game):
+    """A started game brought, through the services, to a position where `predicate` holds."""
+    from games import services
+
+    def build(predicate, num_players=3, **options):
+        engine_options = {
+            "short_game": options.get("short_game", False),
+            "veto": options.get("veto", True),
+            "show_castillo": options.get("show_castillo", False),
+        }
+        seed, history = find_position(predicate, num_players, **engine_options)
+        game = start_game(num_players, seed=seed, **options)
+        for seat, move in history:
+            services.submit_move(game, user_at(game, seat), move, game.version)
+            game.refresh_from_db()
+        assert predicate(state_of(game))
+        return game
+
+    return build

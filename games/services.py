@@ -1,0 +1,299 @@
+"""The only code that changes a game: load and lock it, apply the change, save, then notify.
+
+Views, tasks and tests call these functions; nothing else writes Game, Seat or Move rows.
+Each function runs in one transaction with the game row locked (`select_for_update`), so two
+requests for the same game are applied one after the other, never interleaved. After the commit
+the channel group `game-<id>` is told only the new version number.
+"""
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+
+from . import tasks
+from .consumers import group_name
+from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
+from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+DEADLINE_TOLERANCE = timedelta(seconds=1)
+
+
+class GameError(Exception):
+    """A request the game cannot accept. `message` is safe to show to the requester;
+    `status` is the HTTP status a view should answer with."""
+
+    status = 400
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class Conflict(GameError):
+    status = 409
+
+
+class StaleVersion(Conflict):
+    pass
+
+
+def create_game(
+    user,
+    *,
+    num_players,
+    short_game=False,
+    veto=True,
+    show_castillo=False,
+    time_per_move=DEFAULT_TIME_PER_MOVE,
+    rated=False,
+    private=False,
+):
+    """Open a new game with its creator in the first seat taken."""
+    if not 2 <= num_players <= 5:
+        raise GameError("A game has 2 to 5 players.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            creator=user,
+            num_players=num_players,
+            short_game=short_game,
+            veto=veto,
+            show_castillo=show_castillo,
+            time_per_move=time_per_move,
+            rated=rated,
+            private=private,
+            invite_token=secrets.token_urlsafe(24) if private else "",
+            seed=secrets.randbelow(2**62),
+        )
+        Seat.objects.create(game=game, user=user)
+    return game
+
+
+def invitation_valid(game, token):
+    return bool(game.invite_token) and secrets.compare_digest(game.invite_token, token or "")
+
+
+def join_game(game, user, token=""):
+    """Take a seat; the game starts when this was the last one."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game is no longer open for players.")
+        if game.private and not invitation_valid(game, token):
+            raise NotAllowed("This game is private: you need its invitation link to join.")
+        seats = list(game.seats.all())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise Conflict("You already have a seat in this game.")
+        if len(seats) >= game.num_players:
+            raise Conflict("This game is full.")
+        seats.append(Seat.objects.create(game=game, user=user))
+        game.version += 1
+        if len(seats) == game.num_players:
+            _start(game, seats)
+        else:
+            _save(game)
+    return game
+
+
+def leave_game(game, user):
+    """Give up a seat before the game starts. The creator cancels instead."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("You can only leave a game before it starts.")
+        if game.creator_id == user.pk:
+            raise Conflict("You created this game: cancel it instead of leaving.")
+        deleted, _ = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise Conflict("You have no seat in this game.")
+        game.version += 1
+        _save(game)
+    return game
+
+
+def cancel_game(game, user):
+    with transaction.atomic():
+        game = _lock(game)
+        if game.creator_id != user.pk:
+            raise NotAllowed("Only the creator can cancel this game.")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("Only a game that has not started can be cancelled.")
+        game.status = Game.Status.CANCELLED
+        game.version += 1
+        _save(game)
+    return game
+
+
+def start_game(game):
+    """Start a full game now. Joining the last seat does this by itself."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game has already started or ended.")
+        seats = list(game.seats.all())
+        if len(seats) != game.num_players:
+            raise Conflict("The game starts only when every seat is taken.")
+        game.version += 1
+        _start(game, seats)
+    return game
+
+
+def submit_move(game, user, move, expected_version, seat_index=None):
+    """Apply `user`'s move if it was made against the current version; else change nothing.
+
+    `seat_index`, when the form names a seat, must be the user's own.
+    """
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise GameError('A move is a JSON object with a "type", e.g. {"type": "bid", "card": 9}.')
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status == Game.Status.FINISHED:
+            raise Conflict("This game is over: no more moves.")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("This game has not started.")
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise NotAllowed("You have no seat in this game.")
+        if seat_index is not None and seat_index != seat.index:
+            raise NotAllowed("You can only act for your own seat.")
+        if game.version != expected_version:
+            raise StaleVersion(
+                f"The game has moved on (you saw version {expected_version}, it is now at "
+                f"{game.version}). Nothing was changed; look at the new position and decide again."
+            )
+        state = GameState.from_json(game.state)
+        if seat.index not in to_act(state):
+            raise Conflict("It is not your turn.")
+        state = _apply(state, seat.index, move)
+        game.version += 1
+        Move.objects.create(game=game, seat=seat, version=game.version, move=move)
+        _save(game, state, previous_to_act=game.to_act)
+    return game
+
+
+def apply_default_moves(game_id, version):
+    """On a deadline: make a default move for every seat still to act in `version`.
+
+    Does nothing when the game has moved on, so running it twice, or late, is harmless.
+    A veto window is answered with "allow"; any other decision with a random legal move.
+    Returns whether it changed the game.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+            return False
+        if game.deadline is not None and game.deadline - timezone.now() > DEADLINE_TOLERANCE:
+            # Woken too early (a clock ahead of the database's): try again at the deadline.
+            deadline = game.deadline
+            transaction.on_commit(lambda: tasks.schedule_deadline(game_id, version, deadline))
+            return False
+        state = GameState.from_json(game.state)
+        seats = {seat.index: seat for seat in game.seats.all()}
+        rng = random.Random(f"{game.seed}-{version}")
+        previous_to_act = game.to_act
+        for index in to_act(state):
+            if index in to_act(state):
+                move = default_move(state, index, rng)
+                state = apply_move(state, index, move)
+                game.version += 1
+                Move.objects.create(
+                    game=game, seat=seats[index], version=game.version, move=move, automatic=True
+                )
+        _save(game, state, previous_to_act)
+    return True
+
+
+def default_move(state, seat, rng):
+    allow = {"type": "allow"}
+    if allow in legal_moves(state, seat):
+        return allow
+    return random_move(state, seat, rng)
+
+
+def replay(game, upto=None):
+    """Rebuild the position after the moves up to version `upto` (all moves when None)."""
+    state = new_game(**game.engine_options())
+    moves = game.moves.select_related("seat").order_by("version")
+    if upto is not None:
+        moves = moves.filter(version__lte=upto)
+    for move in moves:
+        state = apply_move(state, move.seat.index, move.move)
+    return state
+
+
+def notify(game_id, version):
+    """Tell every open page of the game that `version` exists; they fetch their own view."""
+    async_to_sync(get_channel_layer().group_send)(
+        group_name(game_id), {"type": "game.version", "version": version}
+    )
+
+
+def _lock(game):
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _apply(state, seat, move):
+    try:
+        return apply_move(state, seat, move)
+    except IllegalMove as error:
+        raise GameError(str(error)) from error
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # The engine validates moves itself; a crash here is an engine bug met by a forged or
+        # malformed move. The player gets a 4xx, the log gets the traceback.
+        logger.exception("engine failed on move %r for seat %s", move, seat)
+        raise GameError("This move is malformed.") from error
+
+
+def _start(game, seats):
+    # The seed decides the seating, so a game and its moves replay to the same table.
+    random.Random(game.seed).shuffle(seats)
+    for index, seat in enumerate(seats):
+        seat.index = index
+    Seat.objects.bulk_update(seats, ["index"])
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    _save(game, new_game(**game.engine_options()))
+
+
+def _save(game, state=None, previous_to_act=None):
+    """Store the game (its version already raised), then after commit notify and set the deadline."""
+    if state is not None:
+        game.state = state.to_json()
+        acting = [] if state.is_over else to_act(state)
+        game.deadline = _deadline(game, acting, previous_to_act)
+        game.to_act = acting
+        if state.is_over:
+            game.status = Game.Status.FINISHED
+            game.finished_at = timezone.now()
+    game.save()
+    game_id, version, deadline = game.pk, game.version, game.deadline
+    transaction.on_commit(lambda: notify(game_id, version), robust=True)
+    if deadline is not None:
+        transaction.on_commit(
+            lambda: tasks.schedule_deadline(game_id, version, deadline), robust=True
+        )
+
+
+def _deadline(game, acting, previous_to_act):
+    """Each pending decision gets the game's time per move. When some of several seats making
+    a simultaneous choice have answered, the others keep their running deadline."""
+    if not acting:
+        return None
+    if (
+        previous_to_act
+        and game.deadline is not None
+        and set(acting) < set(previous_to_act)
+    ):
+        return game.deadline
+    return timezone.now() + timedelta(seconds=game.time_per_move)

@@ -1,0 +1,51 @@
+"""Helpers shared by the web tests: play through the services, find positions with the engine."""
+
+import random
+
+
+def user_at(game, index):
+    return game.seats.get(index=index).user
+
+
+def state_of(game):
+    from games.engine import GameState
+
+    game.refresh_from_db()
+    return GameState.from_json(game.state)
+
+
+def play(game, until=None, moves=None, rng=None):
+    """Play random legal moves through the services, as the users in the seats, until
+    `until(state)` holds or `moves` moves were made. Returns the current state."""
+    from games import services
+    from games.engine import random_move, to_act
+
+    rng = rng or random.Random(game.seed)
+    users = {seat.index: seat.user for seat in game.seats.all()}
+    made = 0
+    state = state_of(game)
+    while not state.is_over and not (until and until(state)) and (moves is None or made < moves):
+        seat = to_act(state)[0]
+        services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+        state = state_of(game)
+        made += 1
+    return state
+
+
+def find_position(predicate, num_players=3, seeds=range(1, 300), **options):
+    """Search the engine alone for a seed and a random line of play that reach a position
+    where `predicate(state)` holds. Returns (seed, [(seat, move), ...])."""
+    from games.engine import apply_move, new_game, random_move, to_act
+
+    for seed in seeds:
+        state = new_game(num_players=num_players, seed=seed, **options)
+        rng = random.Random(seed)
+        history = []
+        while not state.is_over:
+            if predicate(state):
+                return seed, history
+            seat = to_act(state)[0]
+            move = random_move(state, seat, rng)
+            state = apply_move(state, seat, move)
+            history.append((seat, move))
+    raise LookupError("no seed reaches such a position")
