@@ -4,4 +4,12 @@ from . import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("games/new/", views.new_game, name="new_game"),
+    path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/<int:pk>/partials/<slug:name>/", views.game_partial, name="game_partial"),
+    path("games/<int:pk>/invitation/<str:token>/", views.invitation, name="invitation"),
+    path("games/<int:pk>/join/", views.join, name="join"),
+    path("games/<int:pk>/leave/", views.leave, name="leave"),
+    path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("games/<int:pk>/move/", views.move, name="move"),
 ]

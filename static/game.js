@@ -1,0 +1,45 @@
+// Keeps a game page current: a WebSocket says which version exists, and when it is newer than
+// the one shown, the page fetches its own view (with its own session) and swaps it in.
+(function () {
+  "use strict";
+  const game = document.getElementById("game");
+  if (!game) return;
+  const baseTitle = document.title;
+  let retryDelay = 500;
+
+  function play() { return document.getElementById("play"); }
+  function shownVersion() { const p = play(); return p ? parseInt(p.dataset.version, 10) : -1; }
+
+  function markTitle() {
+    const p = play();
+    document.title = (p && p.dataset.yourMove === "1" ? "(Your move) " : "") + baseTitle;
+  }
+
+  function refresh() {
+    htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" });
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + location.host + game.dataset.wsPath);
+    socket.onopen = function () { retryDelay = 500; };
+    socket.onmessage = function (event) {
+      const version = JSON.parse(event.data).version;
+      if (version > shownVersion()) refresh();
+    };
+    socket.onclose = function () {
+      setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 10000);
+    };
+  }
+
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target.id !== "play") return;
+    markTitle();
+    // After a new position an earlier refusal no longer applies.
+    const error = document.getElementById("move-error");
+    if (error) error.textContent = "";
+  });
+  markTitle();
+  connect();
+})();
