@@ -7,9 +7,10 @@ veto (the taker included) may veto that veto, and the whole plan runs. Only two 
 so there is never a third answer.
 """
 
+from .board import AREAS, REGION_NAMES
 from .cards import CARDS
 from .errors import IllegalMove
-from .operations import colour_name, record
+from .operations import colour_name, place_name, record
 from .steps import describe, run
 
 
@@ -25,7 +26,7 @@ def spend_veto(state, seat):
 
 
 def announce(state, taker, card_id, move):
-    """Start the taker's special action from a `special` move."""
+    """Start the taker's special action from a `special` move. Returns True once it is over."""
     kind = CARDS[card_id]
     plan = kind.plan(state, taker, move)
     choosers = kind.choosers(state, taker, plan)
@@ -41,31 +42,36 @@ def announce(state, taker, card_id, move):
         "cut": None,
         "vetoer": None,
     }
-    record(state, "special", f"{colour_name(state, taker)} uses the special action of {kind.title} ({card_id}).", seat=taker, card=card_id)
+    record(
+        state,
+        "special",
+        f"{colour_name(state, taker)} uses the special action of {kind.title} ({card_id}).",
+        seat=taker,
+        card=card_id,
+    )
     if choosers:
         names = ", ".join(colour_name(state, seat) for seat in choosers)
         record(state, "awaiting_choices", f"Waiting for {names} to choose.")
         state.phase = "special"
-        return
-    _fix_steps(state)
+        return False
+    return _fix_steps(state)
 
 
 def choose(state, seat, move):
-    """A chooser's answer: a secret region or a share. Revealed when all have chosen."""
+    """A chooser's answer: a secret region or a share, revealed when all have chosen.
+    Returns True once the action is over."""
     action = state.action
     kind = CARDS[action["card"]]
     action["choices"][seat] = kind.check_choice(state, seat, action["plan"], move)
     action["awaiting"].remove(seat)
     record(state, "chosen", f"{colour_name(state, seat)} has chosen.", seat=seat)
-    if not action["awaiting"]:
-        _reveal(state)
-        _fix_steps(state)
+    if action["awaiting"]:
+        return False
+    _reveal(state)
+    return _fix_steps(state)
 
 
 def _reveal(state):
-    from .board import AREAS, REGION_NAMES
-    from .operations import place_name
-
     action = state.action
     parts = []
     for seat, choice in enumerate(action["choices"]):
@@ -93,8 +99,8 @@ def _fix_steps(state):
         announced = " | ".join(f"{i + 1}. {describe(state, step)}" for i, step in enumerate(steps))
         record(state, "announce", f"{colour_name(state, taker)} announces: {announced}.", seat=taker)
         state.phase = "special"
-        return
-    _finish(state, len(steps))
+        return False
+    return _finish(state, len(steps))
 
 
 def _check_runs(state, steps):
@@ -105,6 +111,7 @@ def _check_runs(state, steps):
 
 
 def answer_veto(state, seat, move):
+    """A holder's answer in a veto or veto-on-veto window. Returns True once the action is over."""
     action = state.action
     kind = move.get("type")
     if kind == "allow":
@@ -123,11 +130,10 @@ def answer_veto(state, seat, move):
         raise IllegalMove("Answer the veto question: allow, or veto.")
     action["awaiting"].remove(seat)
     if action["awaiting"]:
-        return
+        return False
     if action["stage"] == "veto":
-        _close_veto_window(state)
-    else:
-        _close_counter_window(state)
+        return _close_veto_window(state)
+    return _close_counter_window(state)
 
 
 def _close_veto_window(state):
@@ -135,12 +141,15 @@ def _close_veto_window(state):
     taker = action["taker"]
     order = [(taker + offset) % state.num_players for offset in range(1, state.num_players)]
     answers = action["answers"]
-    vetoes = [(answers[seat], position, seat) for position, seat in enumerate(order) if answers[seat] is not None and answers[seat] >= 0]
+    vetoes = [
+        (answers[seat], position, seat)
+        for position, seat in enumerate(order)
+        if answers[seat] is not None and answers[seat] >= 0
+    ]
     action["answers"] = [None] * state.num_players
     if not vetoes:
         record(state, "allowed", "No veto.")
-        _finish(state, len(action["steps"]))
-        return
+        return _finish(state, len(action["steps"]))
     cut, _position, vetoer = min(vetoes)
     spend_veto(state, vetoer)
     action["cut"] = cut
@@ -154,8 +163,8 @@ def _close_veto_window(state):
     if counter:
         action["stage"] = "counter_veto"
         action["awaiting"] = counter
-        return
-    _finish(state, cut)
+        return False
+    return _finish(state, cut)
 
 
 def _close_counter_window(state):
@@ -165,10 +174,9 @@ def _close_counter_window(state):
         seat = counter[0]
         spend_veto(state, seat)
         record(state, "veto", f"{colour_name(state, seat)} vetoes the veto: the action goes ahead.", seat=seat)
-        _finish(state, len(action["steps"]))
-    else:
-        record(state, "allowed", "The veto stands.")
-        _finish(state, action["cut"])
+        return _finish(state, len(action["steps"]))
+    record(state, "allowed", "The veto stands.")
+    return _finish(state, action["cut"])
 
 
 def _finish(state, upto):
@@ -177,6 +185,4 @@ def _finish(state, upto):
         run(state, step)
     state.action = None
     state.special_done = True
-    from .rounds import after_special
-
-    after_special(state)
+    return True

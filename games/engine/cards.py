@@ -151,8 +151,7 @@ class MoveCaballeros(CardKind):
                 (seat, region)
                 for region in sources
                 for seat in range(state.num_players)
-                if work[region][seat]
-                and (own < limit_own if seat == taker else foreign < limit_foreign)
+                if work[region][seat] and (own < limit_own if seat == taker else foreign < limit_foreign)
             ]
             if not options:
                 break
@@ -164,9 +163,7 @@ class MoveCaballeros(CardKind):
                 own += 1
             else:
                 foreign += 1
-            entries.append(
-                {"from": AREAS[source], "to": AREAS[target], "colour": state.colours[seat], "count": 1}
-            )
+            entries.append({"from": AREAS[source], "to": AREAS[target], "colour": state.colours[seat], "count": 1})
             if own + foreign >= self.total:
                 break
         return {"plan": entries} if entries else None
@@ -395,9 +392,7 @@ class OneEachToProvinces(CardKind):
 
     def _owners(self, state):
         return [
-            seat
-            for seat in range(state.num_players)
-            if any(state.caballeros[r][seat] for r in movable_regions(state))
+            seat for seat in range(state.num_players) if any(state.caballeros[r][seat] for r in movable_regions(state))
         ]
 
     def plan(self, state, taker, move):
@@ -490,9 +485,7 @@ class ScoreChosenArea(CardKind):
 
 def score_steps(state, areas, first_only=False):
     return [
-        ["points", area, awards]
-        for area in sorted(areas)
-        for awards in area_awards(state, area, first_only=first_only)
+        ["points", area, awards] for area in sorted(areas) for awards in area_awards(state, area, first_only=first_only)
     ]
 
 
@@ -693,41 +686,211 @@ class KingCard(MoveKing):
 
 
 def _catalogue():
-    court_2 = CourtToRegions("intrigue_court_2", 1, 1, "Intrigue", "Put up to 2 more caballeros from your court into any regions and/or the Castillo.", count=2)
-    own_region = OwnRegion("intrigue_own_region", 1, 1, "Intrigue", "Take all your caballeros from one region and redistribute them freely (some may go back).")
+    court_2 = CourtToRegions(
+        "intrigue_court_2",
+        1,
+        1,
+        "Intrigue",
+        "Put up to 2 more caballeros from your court into any regions and/or the Castillo.",
+        count=2,
+    )
+    own_region = OwnRegion(
+        "intrigue_own_region",
+        1,
+        1,
+        "Intrigue",
+        "Take all your caballeros from one region and redistribute them freely (some may go back).",
+    )
     kinds = [
         own_region,
         court_2,
-        EitherOf("intrigue_court_2_or_own_region", 1, 1, "Intrigue", "Either put up to 2 caballeros from court into any regions/Castillo, or redistribute all your caballeros of one region.", options={"court": court_2, "own_region": own_region}),
-        MoveCaballeros("intrigue_5_from_region", 1, 2, "Intrigue", "Move up to 5 caballeros of any colours from one region to other regions and/or the Castillo.", total=5, one_source=True),
-        MoveCaballeros("intrigue_3_foreign", 1, 1, "Intrigue", "Move up to 3 caballeros of other players to other regions and/or the Castillo.", foreign=3),
-        MoveCaballeros("intrigue_3_any", 1, 1, "Intrigue", "Move up to 3 caballeros of any colours to other regions and/or the Castillo.", total=3),
-        MoveCaballeros("intrigue_2_own_2_foreign", 1, 2, "Intrigue", "Move up to 2 of your caballeros and up to 2 of other players to other regions and/or the Castillo.", own=2, foreign=2),
-        MoveCaballeros("intrigue_4_own", 1, 1, "Intrigue", "Move up to 4 of your caballeros to other regions and/or the Castillo.", own=4),
-        MoveCaballeros("intrigue_4_any", 1, 1, "Intrigue", "Move up to 4 caballeros of any colours to other regions and/or the Castillo.", total=4),
-        KeepVeto("veto", 2, 2, "Veto", "Keep this card: once, in this round or the next, stop all or the rest of another special action (a Veto included)."),
+        EitherOf(
+            "intrigue_court_2_or_own_region",
+            1,
+            1,
+            "Intrigue",
+            "Either put up to 2 caballeros from court into any regions/Castillo, or redistribute all your caballeros "
+            "of one region.",
+            options={"court": court_2, "own_region": own_region},
+        ),
+        MoveCaballeros(
+            "intrigue_5_from_region",
+            1,
+            2,
+            "Intrigue",
+            "Move up to 5 caballeros of any colours from one region to other regions and/or the Castillo.",
+            total=5,
+            one_source=True,
+        ),
+        MoveCaballeros(
+            "intrigue_3_foreign",
+            1,
+            1,
+            "Intrigue",
+            "Move up to 3 caballeros of other players to other regions and/or the Castillo.",
+            foreign=3,
+        ),
+        MoveCaballeros(
+            "intrigue_3_any",
+            1,
+            1,
+            "Intrigue",
+            "Move up to 3 caballeros of any colours to other regions and/or the Castillo.",
+            total=3,
+        ),
+        MoveCaballeros(
+            "intrigue_2_own_2_foreign",
+            1,
+            2,
+            "Intrigue",
+            "Move up to 2 of your caballeros and up to 2 of other players to other regions and/or the Castillo.",
+            own=2,
+            foreign=2,
+        ),
+        MoveCaballeros(
+            "intrigue_4_own",
+            1,
+            1,
+            "Intrigue",
+            "Move up to 4 of your caballeros to other regions and/or the Castillo.",
+            own=4,
+        ),
+        MoveCaballeros(
+            "intrigue_4_any",
+            1,
+            1,
+            "Intrigue",
+            "Move up to 4 caballeros of any colours to other regions and/or the Castillo.",
+            total=4,
+        ),
+        KeepVeto(
+            "veto",
+            2,
+            2,
+            "Veto",
+            "Keep this card: once, in this round or the next, stop all or the rest of another special action (a Veto "
+            "included).",
+        ),
         Decay("decay_all", 2, 1, "Decay", "Every other player sends their whole court to the provinces.", count=None),
-        Decay("decay_3", 2, 1, "Decay", "Every other player sends 3 caballeros from court to the provinces (all, if fewer).", count=3),
-        KingReturns("king_returns", 2, 1, "The King returns", "Every other player, clockwise from your left, sends 3 own caballeros from regions and/or court to the provinces."),
-        OneEachToProvinces("one_each_to_provinces", 2, 1, "Provinces", "Send 1 caballero of every player, your own included, from any region to the provinces."),
-        SecretToProvinces("secret_two_to_provinces", 2, 1, "Secret disk", "Every other player secretly picks a region holding 2 of their caballeros (1 if none holds 2) and sends them to the provinces.", count=2),
-        SecretToProvinces("secret_all_to_provinces", 2, 1, "Secret disk", "Every other player secretly picks a region of theirs and sends all their caballeros there to the provinces.", count=None),
-        ScoreChosenArea("score_one_region", 2, 3, "Scoring", "Score one region of your choice; the King's region and the Castillo may be chosen."),
-        ScoreByFirstValue("score_fours", 3, 2, "Scoring", "Score every region whose 1st value is 4 (not the Castillo).", firsts=(4,)),
-        ScoreByFirstValue("score_fives", 3, 2, "Scoring", "Score every region whose 1st value is 5 (not the Castillo).", firsts=(5,)),
-        ScoreByFirstValue("score_six_sevens", 3, 1, "Scoring", "Score every region whose 1st value is 6 or 7 (not the Castillo).", firsts=(6, 7)),
+        Decay(
+            "decay_3",
+            2,
+            1,
+            "Decay",
+            "Every other player sends 3 caballeros from court to the provinces (all, if fewer).",
+            count=3,
+        ),
+        KingReturns(
+            "king_returns",
+            2,
+            1,
+            "The King returns",
+            "Every other player, clockwise from your left, sends 3 own caballeros from regions and/or court to the "
+            "provinces.",
+        ),
+        OneEachToProvinces(
+            "one_each_to_provinces",
+            2,
+            1,
+            "Provinces",
+            "Send 1 caballero of every player, your own included, from any region to the provinces.",
+        ),
+        SecretToProvinces(
+            "secret_two_to_provinces",
+            2,
+            1,
+            "Secret disk",
+            "Every other player secretly picks a region holding 2 of their caballeros (1 if none holds 2) and sends "
+            "them to the provinces.",
+            count=2,
+        ),
+        SecretToProvinces(
+            "secret_all_to_provinces",
+            2,
+            1,
+            "Secret disk",
+            "Every other player secretly picks a region of theirs and sends all their caballeros there to the "
+            "provinces.",
+            count=None,
+        ),
+        ScoreChosenArea(
+            "score_one_region",
+            2,
+            3,
+            "Scoring",
+            "Score one region of your choice; the King's region and the Castillo may be chosen.",
+        ),
+        ScoreByFirstValue(
+            "score_fours", 3, 2, "Scoring", "Score every region whose 1st value is 4 (not the Castillo).", firsts=(4,)
+        ),
+        ScoreByFirstValue(
+            "score_fives", 3, 2, "Scoring", "Score every region whose 1st value is 5 (not the Castillo).", firsts=(5,)
+        ),
+        ScoreByFirstValue(
+            "score_six_sevens",
+            3,
+            1,
+            "Scoring",
+            "Score every region whose 1st value is 6 or 7 (not the Castillo).",
+            firsts=(6, 7),
+        ),
         ScoreCastillo("score_castillo", 3, 2, "Scoring", "Score the Castillo; the caballeros stay inside."),
-        ScoreFirstOnly("score_first_only", 3, 1, "Scoring", "Score all nine regions, but only the sole leader of each scores its 1st value (with bonuses)."),
-        ScoreByTotal("score_most", 3, 1, "Scoring", "Score the region(s) with the most caballeros in total.", most=True),
-        ScoreByTotal("score_least", 3, 1, "Scoring", "Score the region(s) with the fewest caballeros in total (regions with none never count).", most=False),
-        ScoreChosenArea("score_any_region", 3, 1, "Scoring", "Score one region of your choice; the King's region and the Castillo may be chosen."),
-        MobileScoreboard("mobile_scoreboard", 4, 3, "Mobile scoreboard", "Put a mobile scoreboard onto a region or the Castillo, or move one already on the board (never into or out of the King's region)."),
-        MoveKing("royal_adviser", 4, 1, "Royal adviser", "Move the King to a neighbouring region.", neighbours_only=True),
-        Eviction("eviction", 4, 1, "Eviction", "Name a region: every other player there secretly picks another region and all their caballeros go there (the King's region or the same region sends them to court)."),
-        MoveGrande("move_grande", 4, 2, "Grande", "Move your Grande to any region but the King's; it becomes your home region."),
+        ScoreFirstOnly(
+            "score_first_only",
+            3,
+            1,
+            "Scoring",
+            "Score all nine regions, but only the sole leader of each scores its 1st value (with bonuses).",
+        ),
+        ScoreByTotal(
+            "score_most", 3, 1, "Scoring", "Score the region(s) with the most caballeros in total.", most=True
+        ),
+        ScoreByTotal(
+            "score_least",
+            3,
+            1,
+            "Scoring",
+            "Score the region(s) with the fewest caballeros in total (regions with none never count).",
+            most=False,
+        ),
+        ScoreChosenArea(
+            "score_any_region",
+            3,
+            1,
+            "Scoring",
+            "Score one region of your choice; the King's region and the Castillo may be chosen.",
+        ),
+        MobileScoreboard(
+            "mobile_scoreboard",
+            4,
+            3,
+            "Mobile scoreboard",
+            "Put a mobile scoreboard onto a region or the Castillo, or move one already on the board (never into or "
+            "out of the King's region).",
+        ),
+        MoveKing(
+            "royal_adviser", 4, 1, "Royal adviser", "Move the King to a neighbouring region.", neighbours_only=True
+        ),
+        Eviction(
+            "eviction",
+            4,
+            1,
+            "Eviction",
+            "Name a region: every other player there secretly picks another region and all their caballeros go there "
+            "(the King's region or the same region sends them to court).",
+        ),
+        MoveGrande(
+            "move_grande", 4, 2, "Grande", "Move your Grande to any region but the King's; it becomes your home region."
+        ),
         RetakePowerCard("retake_power_card", 4, 2, "Power", "Take one of your played power cards back into your hand."),
         CourtFromProvinces("court_2", 4, 1, "Court", "Move 2 of your caballeros from the provinces to your court."),
-        SecretUniqueScoring("secret_unique_scoring", 4, 1, "Secret disk", "Every player secretly picks a region; each region picked by exactly one player is scored."),
+        SecretUniqueScoring(
+            "secret_unique_scoring",
+            4,
+            1,
+            "Secret disk",
+            "Every player secretly picks a region; each region picked by exactly one player is scored.",
+        ),
         KingCard("king_card", 5, 1, "The King", "Move the King to any region.", neighbours_only=False),
     ]
     return {kind.id: kind for kind in kinds}

@@ -6,6 +6,7 @@ from .board import (
     CASTILLO_INDEX,
     MOBILE_SCOREBOARDS,
     MOBILE_VALUES,
+    NEIGHBOUR_INDICES,
     REGION_NAMES,
     REGIONS,
     area_index,
@@ -59,8 +60,6 @@ def destinations(state):
 
 def placement_areas(state):
     """Where placement from court may go: the King's neighbours and the Castillo."""
-    from .board import NEIGHBOUR_INDICES
-
     return sorted(NEIGHBOUR_INDICES[state.king]) + [CASTILLO_INDEX]
 
 
@@ -143,8 +142,7 @@ def shift(state, seat, source, target, count):
     available = count_at(state, seat, source)
     if available < count:
         raise IllegalMove(
-            f"{colour_name(state, seat)} has only {plural(available)} in {place_name(source)}, "
-            f"not {count}."
+            f"{colour_name(state, seat)} has only {plural(available)} in {place_name(source)}, not {count}."
         )
     _add(state, seat, source, -count)
     _add(state, seat, target, count)

@@ -19,7 +19,6 @@ from .cards import CARDS, STACKS, stack_cards
 from .errors import IllegalMove
 from .operations import (
     colour_name,
-    movable_regions,
     parse_area_counts,
     parse_count,
     place_name,
@@ -82,7 +81,8 @@ def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False
         record(
             state,
             "setup",
-            f"{colour_name(state, seat)} sits at seat {seat + 1}; home region {REGION_NAMES[REGIONS[state.grandes[seat]]]}.",
+            f"{colour_name(state, seat)} sits at seat {seat + 1}; "
+            f"home region {REGION_NAMES[REGIONS[state.grandes[seat]]]}.",
             seat=seat,
             home=REGIONS[state.grandes[seat]],
         )
@@ -158,8 +158,10 @@ def _expected(state, kind):
     }.get(state.phase)
     if state.phase == "special":
         stage = state.action["stage"]
-        wanted = "answer the veto question (allow or veto)" if stage in ("veto", "counter_veto") else (
-            "share" if CARDS[state.action["card"]].choice == "share" else "choose a region (choose_region)"
+        wanted = (
+            "answer the veto question (allow or veto)"
+            if stage in ("veto", "counter_veto")
+            else ("share" if CARDS[state.action["card"]].choice == "share" else "choose a region (choose_region)")
         )
     return f"A {kind!r} move is not possible now: you must {wanted}."
 
@@ -192,7 +194,13 @@ def _begin_turn(state):
     state.special_done = False
     seat = state.turn_order[state.turn_index]
     if court_allowance(state, seat) == 0:
-        record(state, "court", f"{colour_name(state, seat)} moves no caballero to court (power card {state.bids[seat]}).", seat=seat, count=0)
+        record(
+            state,
+            "court",
+            f"{colour_name(state, seat)} moves no caballero to court (power card {state.bids[seat]}).",
+            seat=seat,
+            count=0,
+        )
         _after_court(state, seat)
 
 
@@ -274,7 +282,13 @@ def _place(state, seat, move):
     state.placed = True
     if total:
         parts = ", ".join(f"{count} in {place_name(area)}" for area, count in spread.items())
-        record(state, "place", f"{colour_name(state, seat)} places {parts}.", seat=seat, to={AREAS[a]: c for a, c in spread.items()})
+        record(
+            state,
+            "place",
+            f"{colour_name(state, seat)} places {parts}.",
+            seat=seat,
+            to={AREAS[a]: c for a, c in spread.items()},
+        )
     else:
         record(state, "place", f"{colour_name(state, seat)} places no caballero.", seat=seat, to={})
     if state.special_done:
@@ -284,7 +298,8 @@ def _place(state, seat, move):
 def _special(state, seat, move):
     if state.special_done:
         raise IllegalMove("You have already used or declined the special action this turn.")
-    actions.announce(state, seat, state.taken[seat], move)
+    if actions.announce(state, seat, state.taken[seat], move):
+        after_special(state)
 
 
 def _decline(state, seat, move):
@@ -307,13 +322,15 @@ def after_special(state):
 def _choose(state, seat, move):
     if state.action["stage"] != "choices":
         raise IllegalMove(_expected(state, move.get("type")))
-    actions.choose(state, seat, move)
+    if actions.choose(state, seat, move):
+        after_special(state)
 
 
 def _answer_veto(state, seat, move):
     if state.action["stage"] not in ("veto", "counter_veto"):
         raise IllegalMove(_expected(state, move.get("type")))
-    actions.answer_veto(state, seat, move)
+    if actions.answer_veto(state, seat, move):
+        after_special(state)
 
 
 # --- the end of a turn and of a round -----------------------------------------------------------
@@ -329,7 +346,9 @@ def _end_turn(state):
 
 def _end_round(state):
     if state.display:
-        record(state, "discard", f"Discarded unused: {', '.join(c for c in state.display if c != KING_CARD) or 'none'}.")
+        record(
+            state, "discard", f"Discarded unused: {', '.join(c for c in state.display if c != KING_CARD) or 'none'}."
+        )
     state.display = []
     expired = [seat for seat, taken in state.vetoes if taken < state.round]
     state.vetoes = [entry for entry in state.vetoes if entry[1] >= state.round]
@@ -385,7 +404,8 @@ def _finish_general_scoring(state):
             record(
                 state,
                 "castillo_reveal",
-                f"{colour_name(state, seat)} chose {REGION_NAMES[REGIONS[region]]}: {plural(count)} from the Castillo go to {where}.",
+                f"{colour_name(state, seat)} chose {REGION_NAMES[REGIONS[region]]}: "
+                f"{plural(count)} from the Castillo go to {where}.",
                 seat=seat,
                 region=REGIONS[region],
                 count=count,
@@ -431,5 +451,3 @@ _HANDLERS = {
     ("special", "veto"): _answer_veto,
     ("castillo", "choose_region"): _castillo_choice,
 }
-
-__all__ = ["new_game", "apply_move", "to_act", "movable_regions"]

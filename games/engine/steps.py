@@ -42,7 +42,9 @@ def _describe_shift(state, seat, source, target, count):
         return f"{who} puts {plural(count)} from court into {place_name(target)}"
     if target == COURT:
         return f"{plural(count, state.colours[seat] + ' caballero')} go from {place_name(source)} to court"
-    return f"{plural(count, state.colours[seat] + ' caballero')} moved from {place_name(source)} to {place_name(target)}"
+    return (
+        f"{plural(count, state.colours[seat] + ' caballero')} moved from {place_name(source)} to {place_name(target)}"
+    )
 
 
 def run(state, step):
@@ -59,7 +61,9 @@ def run(state, step):
         record(state, "king", describe(state, step) + ".", region=AREAS[step[1]])
     elif kind == "mobile":
         state.mobile[step[1]] = step[2]
-        record(state, "mobile", describe(state, step) + ".", scoreboard=MOBILE_SCOREBOARDS[step[1]], area=AREAS[step[2]])
+        record(
+            state, "mobile", describe(state, step) + ".", scoreboard=MOBILE_SCOREBOARDS[step[1]], area=AREAS[step[2]]
+        )
     elif kind == "grande":
         state.grandes[step[1]] = step[2]
         record(state, "grande", describe(state, step) + ".", seat=step[1], region=AREAS[step[2]])

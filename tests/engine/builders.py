@@ -56,7 +56,7 @@ def play_to_action(state, card, bids=None, seat=None):
     and take it: the returned state waits for that seat's placement and special action."""
     seat = 0 if seat is None else seat
     state = state.clone()
-    state.display = [card] + [c for c in state.display if c != card][: 4]
+    state.display = [card] + [c for c in state.display if c != card][:4]
     bids = bids or {}
     while state.phase == "bid":
         bidder = to_act(state)[0]
