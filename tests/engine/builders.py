@@ -75,3 +75,46 @@ def play_to_action(state, card, bids=None, seat=None):
 
 def restore(data):
     return GameState.from_json(data)
+
+
+# --- action-card positions (used by test_cards_*) -------------------------------------------------
+
+CARD_TEST_HOMES = {"red": "galicia", "yellow": "basque", "blue": "catalonia", "green": "seville", "brown": "valencia"}
+
+
+def at_action(card, num_players=4, king="new_castile", caballeros=None, grandes=None, court=None, scores=None,
+              mobile=None, seed=1):
+    """Seat 0 plays red (then yellow, blue, green, brown), has taken `card` and must place and act.
+    Every area is empty but those given in `caballeros`; Grandes stand in CARD_TEST_HOMES unless given."""
+    from games.engine.board import AREAS, COLOURS
+
+    colours = list(COLOURS[:num_players])
+    state = play_to_action(game(num_players, seed=seed, colours=colours), card)
+    layout = {area_id: {} for area_id in AREAS}
+    layout.update(caballeros or {})
+    homes = {colour: CARD_TEST_HOMES[colour] for colour in colours}
+    homes.update(grandes or {})
+    return lay_out(state, caballeros=layout, king=king, grandes=homes, court=court, scores=scores, mobile=mobile)
+
+
+def refused(state, seat, move):
+    """The move raises IllegalMove and the state is exactly as before."""
+    import pytest
+
+    from games.engine import IllegalMove
+
+    before = state.to_json()
+    with pytest.raises(IllegalMove):
+        apply_move(state, seat, move)
+    assert state.to_json() == before
+
+
+def holdings(state, colour):
+    """Where a colour's caballeros are: {area id: count} for non-empty areas, plus court and provinces."""
+    from games.engine.board import AREAS
+
+    seat = state.colours.index(colour)
+    where = {AREAS[a]: row[seat] for a, row in enumerate(state.caballeros) if row[seat]}
+    where["court"] = state.court[seat]
+    where["provinces"] = state.provinces[seat]
+    return where
