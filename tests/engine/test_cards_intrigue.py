@@ -1,0 +1,310 @@
+"""Stack 1, the intrigue cards: who may be moved, from where, to where, and how many."""
+
+import pytest
+
+from games.engine import apply_move, to_act
+
+from .builders import at_action, holdings, refused
+
+# King in New Castile throughout (neighbours old_castile, aragon, valencia, granada, seville).
+BOARD = {
+    "aragon": {"red": 3, "yellow": 3, "blue": 1},
+    "granada": {"red": 2, "yellow": 2, "green": 4},
+    "new_castile": {"red": 2, "yellow": 2},
+    "castillo": {"red": 1, "blue": 2},
+}
+
+
+def special(state, **fields):
+    return apply_move(state, 0, {"type": "special", **fields})
+
+
+def step(source, target, colour, count=1):
+    return {"from": source, "to": target, "colour": colour, "count": count}
+
+
+def board(card, **kwargs):
+    return at_action(card, caballeros={**BOARD, **kwargs.pop("caballeros", {})}, **kwargs)
+
+
+# --- intrigue_own_region ---------------------------------------------------------------------------
+
+
+def test_intrigue_own_region_redistributes_all_own_caballeros_of_one_region():
+    state = board("intrigue_own_region")
+    state = special(state, region="aragon", to={"aragon": 1, "galicia": 1, "castillo": 1})
+    assert holdings(state, "red") == {
+        "galicia": 1, "aragon": 1, "new_castile": 2, "granada": 2, "castillo": 2, "court": 7, "provinces": 15
+    }
+    assert holdings(state, "yellow")["aragon"] == 3
+    assert state.phase == "action" and to_act(state) == [0]
+
+
+def test_intrigue_own_region_may_put_them_all_back():
+    state = board("intrigue_own_region")
+    after = special(state, region="aragon", to={"aragon": 3})
+    assert after.caballeros == state.caballeros
+    assert after.special_done is True
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"region": "aragon", "to": {"galicia": 2}},  # too few
+        {"region": "aragon", "to": {"galicia": 4}},  # too many
+        {"region": "aragon", "to": {"galicia": 2, "new_castile": 1}},  # into the King's region
+        {"region": "new_castile", "to": {"galicia": 2}},  # out of the King's region
+        {"region": "castillo", "to": {"galicia": 1}},  # out of the Castillo
+        {"region": "seville", "to": {}},  # no own caballero there
+        {"region": "narnia", "to": {"galicia": 3}},
+        {"region": "aragon", "to": {"galicia": 4, "basque": -1}},
+        {"region": "aragon", "to": {"galicia": 3.0}},
+        {"region": "aragon", "to": {"atlantis": 3}},
+        {"region": "aragon", "to": "galicia"},
+        {"region": "aragon"},
+    ],
+)
+def test_intrigue_own_region_refuses(fields):
+    refused(board("intrigue_own_region"), 0, {"type": "special", **fields})
+
+
+# --- intrigue_court_2 ------------------------------------------------------------------------------
+
+
+def test_intrigue_court_2_puts_two_from_court_anywhere_but_the_kings_region():
+    state = board("intrigue_court_2")
+    state = special(state, to={"galicia": 1, "castillo": 1})
+    assert holdings(state, "red") == {
+        "galicia": 1, "aragon": 3, "new_castile": 2, "granada": 2, "castillo": 2, "court": 5, "provinces": 15
+    }
+
+
+def test_intrigue_court_2_adds_to_the_placement():
+    state = board("intrigue_court_2")
+    state = special(state, to={"catalonia": 2})
+    state = apply_move(state, 0, {"type": "place", "to": {"aragon": 1}})
+    assert holdings(state, "red") == {
+        "aragon": 4, "catalonia": 2, "new_castile": 2, "granada": 2, "castillo": 1, "court": 4, "provinces": 15
+    }
+    assert to_act(state) == [1]
+
+
+@pytest.mark.parametrize(
+    "to",
+    [
+        {"galicia": 3},
+        {"galicia": 2, "castillo": 1},
+        {"new_castile": 1},
+        {"galicia": -1},
+        {"galicia": 1.5},
+        {"atlantis": 1},
+        ["galicia"],
+    ],
+)
+def test_intrigue_court_2_refuses(to):
+    refused(board("intrigue_court_2"), 0, {"type": "special", "to": to})
+
+
+def test_intrigue_court_2_refuses_more_than_the_court_holds():
+    refused(board("intrigue_court_2", court={"red": 1}), 0, {"type": "special", "to": {"galicia": 2}})
+
+
+# --- intrigue_court_2_or_own_region ----------------------------------------------------------------
+
+
+def test_intrigue_court_2_or_own_region_as_court():
+    state = special(board("intrigue_court_2_or_own_region"), option="court", to={"seville": 2})
+    assert holdings(state, "red")["seville"] == 2
+    assert holdings(state, "red")["court"] == 5
+
+
+def test_intrigue_court_2_or_own_region_as_own_region():
+    state = special(board("intrigue_court_2_or_own_region"), option="own_region", region="granada",
+                    to={"basque": 2})
+    assert holdings(state, "red") == {
+        "basque": 2, "aragon": 3, "new_castile": 2, "castillo": 1, "court": 7, "provinces": 15
+    }
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"option": "both", "to": {"seville": 2}},
+        {"to": {"seville": 2}},
+        {"option": "court", "to": {"seville": 3}},
+        {"option": "court", "to": {"new_castile": 1}},
+        {"option": "own_region", "region": "granada", "to": {"basque": 1}},
+        {"option": "own_region", "region": "seville", "to": {}},
+        {"option": "own_region", "region": "new_castile", "to": {"basque": 2}},
+    ],
+)
+def test_intrigue_court_2_or_own_region_refuses(fields):
+    refused(board("intrigue_court_2_or_own_region"), 0, {"type": "special", **fields})
+
+
+# --- intrigue_5_from_region ------------------------------------------------------------------------
+
+
+def test_intrigue_5_from_region_moves_five_of_any_colours_from_one_region():
+    state = board("intrigue_5_from_region")
+    state = special(state, plan=[
+        step("aragon", "castillo", "yellow", 2),
+        step("aragon", "galicia", "red", 2),
+        step("aragon", "seville", "blue"),
+    ])
+    assert holdings(state, "red")["aragon"] == 1 and holdings(state, "red")["galicia"] == 2
+    assert holdings(state, "yellow") == {"aragon": 1, "new_castile": 2, "granada": 2, "castillo": 2,
+                                         "court": 7, "provinces": 16}
+    assert holdings(state, "blue") == {"seville": 1, "castillo": 2, "court": 7, "provinces": 20}
+
+
+def test_intrigue_5_from_region_refuses_several_source_regions():
+    refused(board("intrigue_5_from_region"), 0, {"type": "special", "plan": [
+        step("aragon", "castillo", "yellow"), step("granada", "castillo", "green")]})
+
+
+def test_intrigue_5_from_region_refuses_a_sixth_caballero():
+    state = board("intrigue_5_from_region", caballeros={"aragon": {"red": 3, "yellow": 3, "blue": 1}})
+    refused(state, 0, {"type": "special", "plan": [
+        step("aragon", "castillo", "yellow", 3), step("aragon", "galicia", "red", 3)]})
+    after = special(state, plan=[step("aragon", "castillo", "yellow", 3), step("aragon", "galicia", "red", 2)])
+    assert after.caballeros[2] == [1, 0, 1, 0]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        step("new_castile", "galicia", "red"),  # out of the King's region
+        step("aragon", "new_castile", "yellow"),  # into the King's region
+        step("castillo", "galicia", "blue"),  # out of the Castillo
+        step("aragon", "galicia", "yellow", 4),  # yellow has only 3 there
+        step("aragon", "galicia", "green"),  # green has none there
+        step("aragon", "galicia", "brown"),  # nobody plays brown
+        step("aragon", "galicia", "purple"),
+        step("aragon", "atlantis", "yellow"),
+        step("atlantis", "galicia", "yellow"),
+        step("aragon", "galicia", "yellow", -1),
+        step("aragon", "galicia", "yellow", 1.0),
+        step("aragon", "galicia", "yellow", "1"),
+    ],
+)
+def test_intrigue_5_from_region_refuses(entry):
+    refused(board("intrigue_5_from_region"), 0, {"type": "special", "plan": [entry]})
+
+
+# --- intrigue_3_foreign ----------------------------------------------------------------------------
+
+
+def test_intrigue_3_foreign_moves_three_foreign_caballeros_from_several_regions():
+    state = special(board("intrigue_3_foreign"), plan=[
+        step("aragon", "granada", "yellow", 2), step("granada", "castillo", "green")])
+    assert holdings(state, "yellow") == {"aragon": 1, "new_castile": 2, "granada": 4, "court": 7, "provinces": 16}
+    assert holdings(state, "green") == {"granada": 3, "castillo": 1, "court": 7, "provinces": 19}
+    assert holdings(state, "red")["aragon"] == 3
+
+
+def test_intrigue_3_foreign_refuses_an_own_caballero():
+    refused(board("intrigue_3_foreign"), 0, {"type": "special", "plan": [step("aragon", "galicia", "red")]})
+
+
+def test_intrigue_3_foreign_refuses_a_fourth_caballero():
+    refused(board("intrigue_3_foreign"), 0, {"type": "special", "plan": [
+        step("aragon", "galicia", "yellow", 3), step("granada", "galicia", "green")]})
+
+
+# --- intrigue_3_any --------------------------------------------------------------------------------
+
+
+def test_intrigue_3_any_moves_own_and_foreign_caballeros():
+    state = special(board("intrigue_3_any"), plan=[
+        step("aragon", "catalonia", "red", 2), step("granada", "catalonia", "green")])
+    assert state.caballeros[3] == [2, 0, 0, 1]
+    assert state.caballeros[2] == [1, 3, 1, 0]
+    assert state.caballeros[7] == [2, 2, 0, 3]
+
+
+def test_intrigue_3_any_refuses_a_fourth_caballero():
+    refused(board("intrigue_3_any"), 0, {"type": "special", "plan": [
+        step("aragon", "galicia", "red", 2), step("aragon", "galicia", "yellow", 2)]})
+
+
+def test_intrigue_3_any_refuses_the_kings_region():
+    refused(board("intrigue_3_any"), 0, {"type": "special", "plan": [step("new_castile", "galicia", "yellow")]})
+    refused(board("intrigue_3_any"), 0, {"type": "special", "plan": [step("granada", "new_castile", "green")]})
+
+
+# --- intrigue_2_own_2_foreign ----------------------------------------------------------------------
+
+
+def test_intrigue_2_own_2_foreign_moves_two_own_and_two_foreign():
+    state = special(board("intrigue_2_own_2_foreign"), plan=[
+        step("aragon", "basque", "red"), step("basque", "aragon", "red"),
+        step("granada", "castillo", "green", 2)])
+    assert holdings(state, "red")["aragon"] == 3 and "basque" not in holdings(state, "red")
+    assert holdings(state, "green") == {"granada": 2, "castillo": 2, "court": 7, "provinces": 19}
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        [step("aragon", "galicia", "red", 3)],
+        [step("aragon", "galicia", "yellow", 2), step("granada", "galicia", "green")],
+        [step("aragon", "galicia", "red", 2), step("aragon", "galicia", "yellow", 2),
+         step("aragon", "galicia", "blue")],
+        [step("aragon", "new_castile", "red")],
+    ],
+)
+def test_intrigue_2_own_2_foreign_refuses(plan):
+    refused(board("intrigue_2_own_2_foreign"), 0, {"type": "special", "plan": plan})
+
+
+# --- intrigue_4_own --------------------------------------------------------------------------------
+
+
+def test_intrigue_4_own_moves_four_own_caballeros():
+    state = special(board("intrigue_4_own"), plan=[
+        step("aragon", "castillo", "red", 3), step("granada", "catalonia", "red")])
+    assert holdings(state, "red") == {
+        "catalonia": 1, "new_castile": 2, "granada": 1, "castillo": 4, "court": 7, "provinces": 15
+    }
+
+
+def test_intrigue_4_own_refuses_a_foreign_caballero():
+    refused(board("intrigue_4_own"), 0, {"type": "special", "plan": [step("aragon", "galicia", "yellow")]})
+
+
+def test_intrigue_4_own_refuses_a_fifth_caballero():
+    refused(board("intrigue_4_own"), 0, {"type": "special", "plan": [
+        step("aragon", "galicia", "red", 3), step("granada", "galicia", "red", 2)]})
+
+
+def test_intrigue_4_own_refuses_the_castillo_as_a_source():
+    refused(board("intrigue_4_own"), 0, {"type": "special", "plan": [step("castillo", "galicia", "red")]})
+
+
+# --- intrigue_4_any --------------------------------------------------------------------------------
+
+
+def test_intrigue_4_any_moves_four_of_any_colours_in_order():
+    # A caballero moved in by an earlier step may move on in a later one.
+    state = special(board("intrigue_4_any"), plan=[
+        step("granada", "galicia", "green", 2), step("galicia", "castillo", "green"),
+        step("aragon", "seville", "blue")])
+    assert holdings(state, "green") == {"galicia": 1, "granada": 2, "castillo": 1, "court": 7, "provinces": 19}
+    assert holdings(state, "blue") == {"seville": 1, "castillo": 2, "court": 7, "provinces": 20}
+
+
+def test_intrigue_4_any_refuses_a_fifth_caballero():
+    refused(board("intrigue_4_any"), 0, {"type": "special", "plan": [
+        step("granada", "galicia", "green", 4), step("aragon", "galicia", "red")]})
+
+
+@pytest.mark.parametrize("plan", [None, "aragon", [["aragon", "galicia", "red", 1]], [{"from": "aragon"}]])
+def test_intrigue_4_any_refuses_a_malformed_plan(plan):
+    refused(board("intrigue_4_any"), 0, {"type": "special", "plan": plan})
+
+
+def test_intrigue_an_empty_plan_moves_nobody_and_spends_the_special_action():
+    state = special(board("intrigue_4_any"), plan=[])
+    assert state.caballeros == board("intrigue_4_any").caballeros
+    refused(state, 0, {"type": "special", "plan": []})
