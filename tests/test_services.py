@@ -240,7 +240,9 @@ def test_every_position_can_be_rebuilt_from_the_stored_moves(start_game):
         assert services.replay(game, upto=version).to_json() == state.to_json()
 
 
-def test_a_move_is_announced_after_commit_with_only_the_version(start_game, monkeypatch, django_capture_on_commit_callbacks):
+def test_a_move_is_announced_after_commit_with_only_the_version(
+    start_game, monkeypatch, django_capture_on_commit_callbacks
+):
     game = start_game(3)
     sent = []
     monkeypatch.setattr(services, "notify", lambda game_id, version: sent.append((game_id, version)))

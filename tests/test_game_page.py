@@ -1,0 +1,341 @@
+import json
+import random
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import services
+from games.engine import random_move, to_act, view_for
+from games.models import Game, Move
+from tests.helpers import play, state_of, user_at
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def logged_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def post_move(client, game, move, version=None, htmx=True, **fields):
+    data = {"move": move if isinstance(move, str) else json.dumps(move), **fields}
+    data["expected_version"] = game.version if version is None else version
+    return client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
+
+
+def snapshot(game):
+    game.refresh_from_db()
+    return game.version, game.state, Move.objects.filter(game=game).count()
+
+
+def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client, start_game):
+    game = start_game(3)
+    play(game, moves=5)
+    response = client.get(reverse("game", args=[game.pk]))
+    assert response.status_code == 200
+    assert response.context["view"] == view_for(state_of(game), None) | {
+        "players": response.context["view"]["players"]
+    }
+    assert response.context["view"]["seat"] is None
+    assert b"Your power cards" not in response.content
+    assert b"/ws/games/%d/" % game.pk in response.content
+
+
+def test_a_private_game_is_hidden_from_strangers(client, start_game, make_user):
+    game = start_game(3, private=True)
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404
+    assert client.get(reverse("game_partial", args=[game.pk, "play"])).status_code == 404
+    assert logged_in(make_user()).get(reverse("game", args=[game.pk])).status_code == 404
+    assert logged_in(user_at(game, 1)).get(reverse("game", args=[game.pk])).status_code == 200
+
+
+def test_each_player_sees_their_own_seats_view(start_game):
+    game = start_game(3)
+    play(game, moves=4)
+    state = state_of(game)
+    for seat in range(3):
+        response = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk]))
+        view = response.context["view"]
+        assert view["seat"] == seat
+        assert {k: v for k, v in view.items() if k != "players"} == {
+            k: v for k, v in view_for(state, seat).items() if k != "players"
+        }
+        assert response.context["your_move"] == (seat in to_act(state))
+
+
+@pytest.mark.parametrize("name", ["play", "board", "decision", "log"])
+def test_the_partials_render_the_requesters_view(start_game, name):
+    game = start_game(3)
+    seat = game.to_act[0]
+    response = logged_in(user_at(game, seat)).get(reverse("game_partial", args=[game.pk, name]), **HTMX)
+    assert response.status_code == 200
+    assert response.context["view"]["seat"] == seat
+    assert b"<html" not in response.content
+
+
+def test_an_unknown_partial_is_not_found(client, start_game):
+    game = start_game(3)
+    assert client.get(reverse("game_partial", args=[game.pk, "hands"])).status_code == 404
+
+
+def test_the_play_area_marks_your_move_and_carries_the_version(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    waiting = next(s for s in range(3) if s != seat)
+    mine = logged_in(user_at(game, seat)).get(reverse("game_partial", args=[game.pk, "play"])).content.decode()
+    theirs = logged_in(user_at(game, waiting)).get(reverse("game_partial", args=[game.pk, "play"])).content.decode()
+    assert f'data-version="{game.version}"' in mine
+    assert 'data-your-move="1"' in mine and 'data-your-move="0"' in theirs
+
+
+def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(game_at):
+    def someone_retook_a_hidden_card(state):
+        return any(entry.get("private") for entry in state.log)
+
+    game = game_at(someone_retook_a_hidden_card, num_players=3)
+    state = state_of(game)
+    secret = next(entry for entry in state.log if entry.get("private"))
+    owner = secret["seat"]
+    owner_page = logged_in(user_at(game, owner)).get(reverse("game", args=[game.pk])).content.decode()
+    assert secret["text"] in owner_page
+    for seat in range(3):
+        if seat == owner:
+            continue
+        client = logged_in(user_at(game, seat))
+        for url in [reverse("game", args=[game.pk])] + [
+            reverse("game_partial", args=[game.pk, name]) for name in ("play", "board", "decision", "log")
+        ]:
+            response = client.get(url)
+            assert secret["text"] not in response.content.decode()
+            assert response.context["view"]["hand"] == sorted(state.hands[seat])
+    spectator = Client().get(reverse("game", args=[game.pk])).content.decode()
+    assert secret["text"] not in spectator
+
+
+def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
+    game = start_game(3)
+    client = logged_in(user_at(game, 0))
+    url = reverse("game", args=[game.pk])
+    client.get(url)
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    at_start = queries()
+    play(game, moves=60)
+    assert Move.objects.filter(game=game).count() == 60
+    assert queries() == at_start
+    assert at_start <= 5
+
+
+def test_a_move_posted_with_htmx_returns_the_new_play_area(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    response = post_move(logged_in(user_at(game, seat)), game, {"type": "bid", "card": 9})
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert f'data-version="{game.version}"'.encode() in response.content
+    assert Move.objects.get(game=game).move == {"type": "bid", "card": 9}
+
+
+def test_a_move_posted_without_htmx_redirects_to_the_game(start_game):
+    game = start_game(3)
+    response = post_move(logged_in(user_at(game, game.to_act[0])), game, {"type": "bid", "card": 9}, htmx=False)
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+
+
+def test_a_stale_post_is_refused_with_a_clear_message_and_changes_nothing(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    client = logged_in(user_at(game, seat))
+    old_version = game.version
+    assert post_move(client, game, {"type": "bid", "card": 9}).status_code == 200
+    before = snapshot(game)
+    response = post_move(client, game, {"type": "bid", "card": 8}, version=old_version)
+    assert response.status_code == 409
+    assert b"moved on" in response.content
+    assert response["HX-Retarget"] == "#move-error"
+    assert snapshot(game) == before
+
+
+def reach_phase(game, phase):
+    return play(game, until=lambda state: state.phase == phase)
+
+
+@pytest.mark.parametrize(
+    "phase, move",
+    [
+        ("bid", {"type": "bid", "card": 14}),
+        ("bid", {"type": "bid", "card": 0}),
+        ("bid", {"type": "bid", "card": "thirteen"}),
+        ("court", {"type": "court", "count": -2}),
+        ("court", {"type": "court", "count": 99}),
+        ("action", {"type": "place", "to": {"atlantis": 1}}),
+        ("action", {"type": "place", "to": {"aragon": -1}}),
+        ("action", {"type": "special", "plan": "everything"}),
+        ("card", {"type": "take_card", "card": "no_such_card"}),
+    ],
+)
+def test_forged_moves_get_a_400_with_a_reason_and_change_nothing(start_game, phase, move):
+    game = start_game(3)
+    reach_phase(game, phase)
+    game.refresh_from_db()
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_move(client, game, move)
+    assert response.status_code == 400
+    assert b"error-fragment" in response.content
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"move": "{not json", "expected_version": "1"},
+        {"move": "", "expected_version": "1"},
+        {"move": '{"type": "bid", "card": 9}'},
+        {"move": '{"type": "bid", "card": 9}', "expected_version": "-1"},
+        {"move": '{"type": "bid", "card": 9}', "expected_version": "one"},
+        {"move": '[1, 2]', "expected_version": "{version}"},
+        {"move": '{"type": "bid", "card": 9}', "expected_version": "{version}", "seat": "x"},
+    ],
+)
+def test_malformed_posts_get_a_400_and_change_nothing(start_game, fields):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    data = {key: value.replace("{version}", str(game.version)) for key, value in fields.items()}
+    response = client.post(reverse("move", args=[game.pk]), data, **HTMX)
+    assert response.status_code == 400
+    assert snapshot(game) == before
+
+
+def test_a_move_for_another_seat_is_forbidden(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    before = snapshot(game)
+    response = post_move(logged_in(user_at(game, seat)), game, {"type": "bid", "card": 9}, seat=(seat + 1) % 3)
+    assert response.status_code == 403
+    assert b"your own seat" in response.content
+    assert snapshot(game) == before
+
+
+def test_a_move_out_of_turn_is_refused(start_game):
+    game = start_game(3)
+    waiting = next(s for s in range(3) if s not in game.to_act)
+    before = snapshot(game)
+    response = post_move(logged_in(user_at(game, waiting)), game, {"type": "bid", "card": 9}, htmx=False)
+    assert response.status_code == 409
+    assert b"not your turn" in response.content
+    assert snapshot(game) == before
+
+
+def test_strangers_and_logged_out_visitors_cannot_move(client, start_game, make_user):
+    game = start_game(3)
+    before = snapshot(game)
+    assert post_move(client, game, {"type": "bid", "card": 9}).status_code == 403
+    assert post_move(logged_in(make_user()), game, {"type": "bid", "card": 9}).status_code == 403
+    assert snapshot(game) == before
+
+
+def test_a_move_after_the_end_is_refused(start_game):
+    game = start_game(2, short_game=True)
+    play(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    before = snapshot(game)
+    response = post_move(logged_in(user_at(game, 0)), game, {"type": "bid", "card": 1})
+    assert response.status_code == 409
+    assert b"over" in response.content
+    assert snapshot(game) == before
+
+
+def test_moves_to_a_game_not_started_or_missing_are_refused(client, make_user):
+    creator = make_user()
+    game = services.create_game(creator, num_players=3)
+    response = post_move(logged_in(creator), game, {"type": "bid", "card": 9})
+    assert response.status_code == 409
+    assert client.post(reverse("move", args=[9999]), {"move": "{}", "expected_version": 0}).status_code == 404
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 20) | st.sampled_from(["bid", "aragon", "castillo", "", "court"]),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(
+        st.sampled_from(["type", "card", "to", "count", "region", "plan", "from", "cut", "from_regions"]),
+        children, max_size=4,
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(move=json_values, move_type=st.sampled_from(
+    ["bid", "court", "take_card", "place", "special", "decline", "allow", "veto", "choose_region", "share"]
+))
+def test_no_forged_move_causes_a_server_error(start_game, move, move_type):
+    game = Game.objects.filter(status=Game.Status.ACTIVE).first() or start_game(3)
+    if isinstance(move, dict):
+        move = {**move, "type": move_type}
+    game.refresh_from_db()
+    client = logged_in(user_at(game, game.to_act[0]))
+    response = post_move(client, game, move)
+    assert response.status_code in (200, 400)
+
+
+def test_posts_without_a_csrf_token_are_refused(start_game, make_user):
+    game = start_game(3)
+    user = user_at(game, game.to_act[0])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    before = snapshot(game)
+    response = post_move(client, game, {"type": "bid", "card": 9})
+    assert response.status_code == 403
+    assert snapshot(game) == before
+    assert client.post(reverse("new_game"), {"num_players": "3", "short_game": "False",
+                                             "time_per_move": "120"}).status_code == 403
+    assert not Game.objects.filter(creator=user).exclude(pk=game.pk).exists()
+
+    client.get(reverse("game", args=[game.pk]))
+    token = client.cookies["csrftoken"].value
+    response = post_move(client, game, {"type": "bid", "card": 9}, csrfmiddlewaretoken=token)
+    assert response.status_code == 200
+    assert snapshot(game) != before
+
+
+def test_every_form_on_the_pages_carries_a_csrf_token(start_game, make_user):
+    creator = make_user()
+    services.create_game(creator, num_players=3)
+    game = start_game(3)
+    pages = [
+        (logged_in(creator), reverse("lobby")),
+        (logged_in(creator), reverse("new_game")),
+        (logged_in(user_at(game, game.to_act[0])), reverse("game", args=[game.pk])),
+        (logged_in(make_user()), reverse("lobby")),
+    ]
+    for client, url in pages:
+        content = client.get(url).content.decode()
+        forms = content.count('method="post"')
+        assert forms and content.count('name="csrfmiddlewaretoken"') == forms
+
+
+def test_random_play_through_the_endpoint_reaches_the_end(start_game):
+    game = start_game(2, short_game=True)
+    clients = {seat: logged_in(user_at(game, seat)) for seat in range(2)}
+    rng = random.Random(4)
+    state = state_of(game)
+    while not state.is_over:
+        seat = to_act(state)[0]
+        response = post_move(clients[seat], game, random_move(state, seat, rng))
+        assert response.status_code == 200, response.content
+        state = state_of(game)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
