@@ -140,7 +140,7 @@ def apply_move(state, seat, move):
     if seat not in to_act(state):
         raise IllegalMove("It is not your turn to act.")
     kind = move.get("type")
-    handler = _HANDLERS.get((state.phase, kind))
+    handler = _HANDLERS.get((state.phase, kind)) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(_expected(state, kind))
     new = state.clone()
