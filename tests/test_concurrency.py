@@ -1,0 +1,89 @@
+"""Simultaneous submissions against one version: exactly one is applied.
+
+Real threads, each with its own database connection, race for the same game row. SQLite
+serialises whole-database writes and cannot show row locking, so these run on PostgreSQL
+(CI sets DATABASE_URL).
+"""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Move
+from tests.helpers import state_of, user_at
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="row locks need PostgreSQL; set DATABASE_URL"
+    ),
+]
+
+
+def race(functions):
+    """Run the functions in threads released at the same instant; return their outcomes."""
+    barrier = threading.Barrier(len(functions))
+    outcomes = [None] * len(functions)
+
+    def run(index, function):
+        try:
+            barrier.wait()
+            outcomes[index] = function()
+        except Exception as error:  # the outcome is what the test inspects
+            outcomes[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(functions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def test_simultaneous_submissions_apply_exactly_one(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    user = user_at(game, seat)
+    version = game.version
+    bids = [13, 12, 11, 10, 9, 8]
+
+    outcomes = race(
+        [lambda card=card: services.submit_move(game, user, {"type": "bid", "card": card}, version) for card in bids]
+    )
+
+    applied = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    assert len(applied) == 1
+    assert all(isinstance(error, services.StaleVersion) for error in refused), refused
+    game.refresh_from_db()
+    assert game.version == version + 1
+    [move] = Move.objects.filter(game=game)
+    assert state_of(game).bids[seat] == move.move["card"]
+
+
+def test_a_double_click_over_http_applies_one_move(start_game):
+    game = start_game(3)
+    user = user_at(game, game.to_act[0])
+    version = game.version
+
+    def click():
+        client = Client()
+        client.force_login(user)
+        response = client.post(
+            reverse("move", args=[game.pk]),
+            {"move": '{"type": "bid", "card": 7}', "expected_version": version},
+            HTTP_HX_REQUEST="true",
+        )
+        return response.status_code
+
+    outcomes = race([click, click, click])
+    assert sorted(outcomes) == [200, 409, 409]
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert Move.objects.filter(game=game).count() == 1

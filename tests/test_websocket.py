@@ -1,0 +1,111 @@
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from elgrande_site.asgi import application
+from games import services
+from tests.helpers import user_at
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def session_cookie(user):
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+def page(game, *headers):
+    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[ORIGIN, *headers])
+
+
+async def test_every_open_page_hears_the_new_version_and_nothing_else(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    seat = game.to_act[0]
+    mover = await database_sync_to_async(user_at)(game, seat)
+    other = await database_sync_to_async(user_at)(game, (seat + 1) % 3)
+    cookie = await database_sync_to_async(session_cookie)(other)
+    pages = [page(game), page(game, cookie)]
+    for communicator in pages:
+        connected, _ = await communicator.connect()
+        assert connected
+        assert await communicator.receive_json_from() == {"version": game.version}
+
+    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+
+    for communicator in pages:
+        assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}
+        assert await communicator.receive_nothing()
+        await communicator.disconnect()
+
+
+async def test_a_refused_move_sends_nothing(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    mover = await database_sync_to_async(user_at)(game, game.to_act[0])
+    communicator = page(game)
+    await communicator.connect()
+    await communicator.receive_json_from()
+    with pytest.raises(services.StaleVersion):
+        await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version - 1)
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+async def test_a_reconnecting_page_learns_the_version_it_missed(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    mover = await database_sync_to_async(user_at)(game, game.to_act[0])
+    communicator = page(game)
+    await communicator.connect()
+    await communicator.receive_json_from()
+    await communicator.disconnect()
+    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    again = page(game)
+    await again.connect()
+    assert await again.receive_json_from() == {"version": game.version + 1}
+    await again.disconnect()
+
+
+async def test_private_games_refuse_strangers_sockets(start_game, make_user):
+    game = await database_sync_to_async(start_game)(3, private=True)
+    stranger = await database_sync_to_async(make_user)("stranger")
+    for headers in ([], [await database_sync_to_async(session_cookie)(stranger)]):
+        communicator = page(game, *headers)
+        connected, _ = await communicator.connect()
+        assert not connected
+    player = await database_sync_to_async(user_at)(game, 0)
+    communicator = page(game, await database_sync_to_async(session_cookie)(player))
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.disconnect()
+
+
+async def test_a_socket_for_a_missing_game_is_refused(db):
+    communicator = WebsocketCommunicator(application, "/ws/games/424242/", headers=[ORIGIN])
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_sockets_from_foreign_origins_are_refused(start_game):
+    game = await database_sync_to_async(start_game)(2)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_what_a_page_sends_is_ignored(start_game):
+    game = await database_sync_to_async(start_game)(2)
+    version = game.version
+    communicator = page(game)
+    await communicator.connect()
+    await communicator.receive_json_from()
+    await communicator.send_json_to({"type": "bid", "card": 9})
+    assert await communicator.receive_nothing(timeout=0.2)
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.version == version
+    assert not await database_sync_to_async(game.moves.exists)()
+    await communicator.disconnect()
