@@ -646,7 +646,7 @@ class MoveGrande(CardKind):
 class RetakePowerCard(CardKind):
     def plan(self, state, taker, move):
         card = move.get("card")
-        if isinstance(card, bool) or card not in state.played[taker]:
+        if isinstance(card, bool) or not isinstance(card, int) or card not in state.played[taker]:
             raise IllegalMove("You can take back only one of your own played power cards.")
         return {"card": card}
 
