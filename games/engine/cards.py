@@ -106,6 +106,8 @@ class MoveCaballeros(CardKind):
             source = parse_area(entry.get("from"))
             target = parse_area(entry.get("to"))
             count = parse_count(entry.get("count", 1), minimum=1)
+            if len(moves) + count > self.total:
+                raise IllegalMove(f"This card moves at most {plural(self.total)}.")
             moves.extend([[seat, source, target]] * count)
         self._check_moves(state, taker, moves)
         return {"moves": moves}
