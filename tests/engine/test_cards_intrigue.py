@@ -308,3 +308,18 @@ def test_intrigue_an_empty_plan_moves_nobody_and_spends_the_special_action():
     state = special(board("intrigue_4_any"), plan=[])
     assert state.caballeros == board("intrigue_4_any").caballeros
     refused(state, 0, {"type": "special", "plan": []})
+
+
+@pytest.mark.parametrize("card", ["intrigue_3_foreign", "intrigue_4_own", "intrigue_4_any", "intrigue_2_own_2_foreign",
+                                  "intrigue_3_any", "intrigue_5_from_region"])
+@pytest.mark.parametrize("colour", ["red", "yellow"])
+def test_intrigue_cards_refuse_the_kings_region_as_source_or_target(card, colour):
+    state = board(card)
+    refused(state, 0, {"type": "special", "plan": [step("new_castile", "galicia", colour)]})
+    refused(state, 0, {"type": "special", "plan": [step("aragon", "new_castile", colour)]})
+    refused(state, 0, {"type": "special", "plan": [step("castillo", "galicia", "red" if colour == "red" else "blue")]})
+
+
+@pytest.mark.parametrize("card", ["intrigue_4_any", "intrigue_5_from_region", "intrigue_3_foreign"])
+def test_intrigue_refuses_an_absurdly_large_count_as_an_illegal_move(card):
+    refused(board(card), 0, {"type": "special", "plan": [step("aragon", "galicia", "yellow", 10**12)]})
