@@ -14,6 +14,7 @@ from .access import can_view, invitation_session_key
 from .engine import GameState, view_for
 from .forms import MoveForm, NewGameForm
 from .models import Game, Seat
+from .moves_forms import move_data
 
 RECENTLY_FINISHED = 10
 PARTIALS = {
@@ -136,7 +137,7 @@ def move(request, pk):
     game = get_object_or_404(Game.objects.defer("state"), pk=pk)
     if not request.user.is_authenticated:
         return _move_error(request, game, "Log in to play.", 403)
-    form = MoveForm(request.POST)
+    form = MoveForm(move_data(request.POST))
     if not form.is_valid():
         problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
         return _move_error(request, game, f"This move could not be read ({problems}).", 400)

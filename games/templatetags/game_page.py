@@ -1,0 +1,67 @@
+"""Tags for the game page: the board drawing, the decision panel's choices, the round track."""
+
+from django import template
+
+from games.board_map import board_map as layout
+from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
+from games.engine.cards import CARDS
+from games.moves_forms import decision_panel as panel
+
+register = template.Library()
+
+
+@register.simple_tag
+def board_map(view):
+    decision = view.get("decision") or {}
+    placeable = decision.get("place_areas", []) if decision.get("can_place") else []
+    return layout(view, seat_colour=view.get("colour"), placeable=placeable)
+
+
+@register.simple_tag
+def decision_panel(view):
+    return panel(view)
+
+
+@register.simple_tag
+def round_track(view):
+    return [
+        {
+            "number": number,
+            "current": number == view["round"],
+            "done": number < view["round"] or view["is_over"],
+            "scoring": number in view["scoring_rounds"],
+            "next_scoring": number == view["next_scoring"],
+        }
+        for number in range(1, view["num_rounds"] + 1)
+    ]
+
+
+@register.simple_tag
+def players_by_score(view):
+    return sorted(view["players"], key=lambda player: -player["score"])
+
+
+@register.filter
+def player_at(view, seat):
+    """The player dict of a seat (for pending.taker, pending.awaiting…)."""
+    if seat is None:
+        return None
+    return view["players"][seat]
+
+
+@register.filter
+def card_title(card_id):
+    """An action card's title and a hint of its text, for a card already taken."""
+    kind = CARDS.get(card_id)
+    return f"{kind.title} ({card_id.replace('_', ' ')})" if kind else card_id
+
+
+@register.filter
+def power_caballeros(card):
+    """How many caballeros a power card brings to court."""
+    return POWER_CARD_CABALLEROS.get(card, "")
+
+
+@register.filter
+def area_name(area_id):
+    return REGION_NAMES.get(area_id, area_id)
