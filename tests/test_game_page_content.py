@@ -1,0 +1,346 @@
+"""The game page's content: the board shows each seat only what it may see, and the decision panel
+offers exactly the legal choices, in forms that a browser submits as moves the engine accepts."""
+
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.engine.board import AREAS
+from games.engine.cards import CARDS
+from games.models import Game
+from games.moves_forms import SPECIAL_FORMS, build_move
+from tests.game_forms import find_form, forms_in, move_buttons, special_fields
+from tests.helpers import state_of, user_at
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
+
+
+def logged_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def put_state(game, state):
+    """Make the stored game stand at `state` (found by the engine alone, so no replay is needed)."""
+    Game.objects.filter(pk=game.pk).update(state=state.to_json(), to_act=to_act(state), status=Game.Status.ACTIVE)
+    game.refresh_from_db()
+
+
+def page(client, game):
+    return CSRF.sub(r"\1-", client.get(reverse("game", args=[game.pk])).content.decode())
+
+
+def panel_forms(client, game):
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    return forms_in(html)
+
+
+# --- positions, found once by playing random games with the engine alone --------------------------
+
+
+def _decision_key(state, seat):
+    view = view_for(state, seat)
+    kind = view["decision"]["kind"]
+    if kind == "action":
+        if state.special_done:
+            return None
+        return ("special", state.taken[seat])
+    if kind == "court" and view["decision"]["provinces"] < view["decision"]["allowance"]:
+        return ("court", "from_regions")
+    return (kind, None)
+
+
+def _positions():
+    found = {}
+    wanted_specials = {("special", card) for card in CARDS}
+    for seed in range(1, 120):
+        num_players = 2 + seed % 4
+        state = new_game(num_players=num_players, seed=seed, veto=True)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = to_act(state)[0]
+            key = _decision_key(state, seat)
+            if key is not None and key not in found:
+                card = CARDS[state.taken[seat]] if key[0] == "special" else None
+                if card is None or card.random_plan(state, seat, random.Random(0)) is not None or key[1] == "veto":
+                    found[key] = (state, seat)
+            state = apply_move(state, seat, random_move(state, seat, rng))
+        if wanted_specials <= set(found) and {"veto", "counter_veto", "share", "region", "castillo"} <= {
+            key[0] for key in found
+        }:
+            break
+    if ("court", "from_regions") not in found and ("court", None) in found:
+        # Random play seldom empties the provinces: take a court decision and empty them.
+        state, seat = found[("court", None)]
+        state = GameState.from_json(state.to_json())
+        state.provinces[seat] = 0
+        found[("court", "from_regions")] = (state, seat)
+    return found
+
+
+POSITIONS = _positions()
+
+
+def position(key):
+    if key not in POSITIONS:
+        pytest.skip(f"no random game reached {key}")
+    return POSITIONS[key]
+
+
+@pytest.fixture
+def at(start_game):
+    """A game stored at one of the positions above, and the acting seat's logged-in client."""
+
+    def build(key):
+        state, seat = position(key)
+        game = start_game(state.num_players, veto=state.veto_enabled)
+        put_state(game, state)
+        return game, seat, logged_in(user_at(game, seat))
+
+    return build
+
+
+def submit(client, game, form, data):
+    version = game.version
+    response = client.post(form.action, data, **HTMX)
+    game.refresh_from_db()
+    assert response.status_code == 200, response.content.decode()
+    assert game.version == version + 1, "the move was not applied"
+    return response
+
+
+# --- what each seat sees --------------------------------------------------------------------------
+
+
+def hidden_variant(state, viewer):
+    """The same position with every fact private to seats other than `viewer` changed: their hands,
+    their played cards under the top one, their secret choices, the face-down stacks, and the
+    Castillo's counts when hidden. A page drawn for `viewer` must not change at all."""
+    rng = random.Random(7)
+    other = GameState.from_json(state.to_json())
+    for seat in range(state.num_players):
+        if seat == viewer:
+            continue
+        other.hands[seat] = sorted(rng.sample(range(1, 14), len(state.hands[seat])))
+        pile = other.played[seat]
+        if len(pile) > 1:
+            other.played[seat] = [(card % 13) + 1 for card in pile[:-1]] + pile[-1:]
+    for stack in other.stacks:
+        stack.reverse()
+    for choices in ((other.action or {}).get("choices"), (other.castillo_choices or {}).get("choices")):
+        for seat, choice in enumerate(choices or []):
+            if seat != viewer and isinstance(choice, int):
+                choices[seat] = (choice + 1) % 9
+    if not state.show_castillo:
+        counts = other.caballeros[-1]
+        others = [seat for seat in range(state.num_players) if seat != viewer]
+        counts[others[0]], counts[others[-1]] = counts[others[-1]], counts[others[0]]
+    return other
+
+
+@pytest.mark.parametrize("num_players, seed", [(2, 11), (3, 5), (4, 8), (5, 2)])
+def test_no_page_shows_another_seats_hand_secret_choice_or_hidden_card(start_game, num_players, seed):
+    game = start_game(num_players, veto=True)
+    clients = {seat: logged_in(user_at(game, seat)) for seat in range(num_players)}
+    clients[None] = Client()
+    state = new_game(num_players=num_players, seed=seed, veto=True)
+    rng = random.Random(seed)
+    moves = 0
+    while not state.is_over:
+        secret = state.phase in ("special", "castillo") or any(e.get("private") for e in state.log[-3:])
+        if moves % 29 == 0 or (secret and moves % 3 == 0):
+            put_state(game, state)
+            for viewer, client in clients.items():
+                html = page(client, game)
+                shown = sorted(int(n) for n in re.findall(r'data-hand-card="(\d+)"', html))
+                assert shown == (sorted(state.hands[viewer]) if viewer is not None else [])
+                if viewer is None:
+                    continue
+                put_state(game, hidden_variant(state, viewer))
+                assert page(client, game) == html, f"seat {viewer} sees a private fact of another seat"
+                put_state(game, state)
+        seat = to_act(state)[0]
+        state = apply_move(state, seat, random_move(state, seat, rng))
+        moves += 1
+
+
+def test_the_board_draws_every_region_with_its_pieces_values_and_the_king(start_game):
+    state, seat = position(("bid", None))
+    game = start_game(state.num_players)
+    put_state(game, state)
+    html = page(logged_in(user_at(game, seat)), game)
+    view = view_for(state, seat)
+    for region in view["regions"]:
+        group = html.split(f'data-area="{region["id"]}"', 1)[1].split('data-area="', 1)[0]
+        assert region["name"] in group and "/".join(map(str, region["values"])) in group
+        for colour, count in region["caballeros"].items():
+            assert re.search(f'data-colour="{colour}">.*?class="count"[^>]*>{count}<', group, re.S)
+    assert html.count('class="king"') == 1
+    assert 'id="area-castillo"' in html and "closed" in html
+
+
+def test_a_shown_castillo_lists_every_colour(start_game):
+    state = new_game(num_players=3, seed=4, show_castillo=True)
+    rng = random.Random(4)
+    while not any(state.caballeros[-1]):
+        seat = to_act(state)[0]
+        state = apply_move(state, seat, random_move(state, seat, rng))
+    game = start_game(3)
+    put_state(game, state)
+    html = Client().get(reverse("game_partial", args=[game.pk, "board"])).content.decode()
+    castillo = html.split('id="area-castillo"', 1)[1].split("</svg>", 1)[0]
+    for seat, count in enumerate(state.caballeros[-1]):
+        if count:
+            assert f'data-colour="{state.colours[seat]}"' in castillo
+    assert "closed" not in castillo
+
+
+# --- the decision panel offers exactly the legal choices ---------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["bid", "card", "region", "castillo", "veto", "counter_veto"])
+def test_the_panel_offers_exactly_the_listed_moves(at, kind):
+    game, seat, client = at((kind, None))
+    offered = move_buttons(panel_forms(client, game))
+    def canonical(moves):
+        return sorted(json.dumps(move, sort_keys=True) for move in moves)
+
+    assert canonical(offered) == canonical(legal_moves(state_of(game), seat))
+
+
+def test_the_panel_offers_only_the_court_counts_the_power_card_allows(at):
+    game, seat, client = at(("court", None))
+    form = find_form(panel_forms(client, game), move_form="court")
+    allowance = view_for(state_of(game), seat)["decision"]["allowance"]
+    assert form.options("count") == [str(n) for n in range(allowance + 1)]
+
+
+def test_a_seat_not_to_act_gets_no_panel(at):
+    game, seat, _client = at(("bid", None))
+    state = state_of(game)
+    waiting = next((s for s in range(state.num_players) if s not in to_act(state)), None)
+    if waiting is None:
+        pytest.skip("everyone bids at once here")
+    assert panel_forms(logged_in(user_at(game, waiting)), game) == []
+
+
+# --- every kind of decision, submitted as a browser would ---------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["bid", "card", "region", "castillo", "veto", "counter_veto"])
+def test_a_choice_button_posts_a_move_the_engine_accepts(at, kind):
+    game, seat, client = at((kind, None))
+    forms = panel_forms(client, game)
+    move = random.Random(1).choice(legal_moves(state_of(game), seat))
+    button = ("move", json.dumps(move, separators=(",", ":"), sort_keys=True))
+    if kind in ("veto", "counter_veto"):
+        button = ("move", json.dumps(move, separators=(",", ":")))
+    form = find_form(forms, button=button)
+    submit(client, game, form, form.fill({}, button=button))
+
+
+@pytest.mark.parametrize("key", [("court", None), ("court", "from_regions")])
+def test_the_court_form_posts_a_move_the_engine_accepts(at, key):
+    game, seat, client = at(key)
+    form = find_form(panel_forms(client, game), move_form="court")
+    move = legal_moves(state_of(game), seat)[-1]  # the most caballeros, from regions when needed
+    values = {"count": move["count"]}
+    values.update({f"from-{region}": n for region, n in move.get("from_regions", {}).items()})
+    submit(client, game, form, form.fill(values))
+
+
+def test_the_placement_form_posts_a_move_the_engine_accepts(at):
+    game, seat, client = at(next(key for key in POSITIONS if key[0] == "special" and key[1] != "veto"))
+    state = state_of(game)
+    form = find_form(panel_forms(client, game), move_form="place")
+    decision = view_for(state, seat)["decision"]
+    count = min(decision["place_limit"], 1)
+    values = {f"to-{decision['place_areas'][0]}": count}
+    submit(client, game, form, form.fill(values))
+    assert state_of(game).placed
+
+
+def test_decline_posts_a_move_the_engine_accepts(at):
+    game, seat, client = at(("special", "score_fours"))
+    button = ("move", '{"type":"decline"}')
+    form = find_form(panel_forms(client, game), button=button)
+    submit(client, game, form, form.fill({}, button=button))
+    assert state_of(game).special_done
+
+
+@pytest.mark.parametrize("card", sorted(CARDS))
+def test_every_cards_special_action_form_posts_a_move_the_engine_accepts(at, card):
+    game, seat, client = at(("special", card))
+    state = state_of(game)
+    form = find_form(panel_forms(client, game), move_form="special")
+    fields = CARDS[card].random_plan(state, seat, random.Random(3)) or {}
+    values = special_fields(fields)
+    if "picks" in fields:
+        rows = {form.defaults()[name]: name.rsplit("-", 1)[0] for name in form.names() if name.endswith("-colour")}
+        for pick in fields["picks"]:
+            values[f"{rows[pick['colour']]}-region"] = pick["region"]
+    data = form.fill(values)
+    expected = {"type": "special", **fields}
+    if "picks" in fields:
+        expected["picks"] = sorted(expected["picks"], key=lambda p: p["colour"])
+        assert sorted(build_move(data)["picks"], key=lambda p: p["colour"]) == expected["picks"]
+    submit(client, game, form, data)
+
+
+def test_every_card_has_its_special_form():
+    assert set(SPECIAL_FORMS) <= set(CARDS)
+    for card in CARDS.values():
+        fields = card.random_plan(new_game(num_players=3, seed=1), 0, random.Random(0)) or {}
+        if fields:
+            assert card.id in SPECIAL_FORMS, f"{card.id} takes fields {sorted(fields)} but has no form"
+
+
+def test_the_share_form_posts_a_move_the_engine_accepts(at):
+    game, seat, client = at(("share", None))
+    state = state_of(game)
+    form = find_form(panel_forms(client, game), move_form="share")
+    move = CARDS[state.action["card"]].random_share(state, seat, random.Random(2))
+    submit(client, game, form, form.fill({f"from-{source}": n for source, n in move["from"].items()}))
+
+
+def test_an_illegal_form_entry_shows_the_engines_reason(at):
+    game, seat, client = at(("special", "move_grande"))
+    form = find_form(panel_forms(client, game), move_form="special")
+    data = form.defaults()
+    data["to"] = view_for(state_of(game), seat)["king"]
+    response = client.post(form.action, data, **HTMX)
+    assert response.status_code == 400
+    assert "King" in response.content.decode()
+
+
+def test_form_fields_become_the_engines_move_vocabulary():
+    post = {
+        "move_form": "special",
+        "plan-0-from": "aragon", "plan-0-to": "castillo", "plan-0-colour": "red", "plan-0-count": "2",
+        "plan-1-from": "", "plan-1-to": "", "plan-1-colour": "", "plan-1-count": "1",
+        "order-0": "blue", "order-1": "green",
+    }
+    assert build_move(post) == {
+        "type": "special",
+        "plan": [{"from": "aragon", "to": "castillo", "colour": "red", "count": 2}],
+        "order": ["blue", "green"],
+    }
+    assert build_move({"move_form": "place", "to-aragon": "2", "to-castillo": "0", "to-galicia": ""}) == {
+        "type": "place",
+        "to": {"aragon": 2},
+    }
+    assert build_move({"move_form": "court", "count": "4", "from-aragon": "1"}) == {
+        "type": "court",
+        "count": 4,
+        "from_regions": {"aragon": 1},
+    }
+    assert AREAS[-1] == "castillo"
