@@ -6,6 +6,7 @@ requests for the same game are applied one after the other, never interleaved. A
 the channel group `game-<id>` is told only the new version number.
 """
 
+import json
 import logging
 import random
 import secrets
@@ -175,6 +176,7 @@ def submit_move(game, user, move, expected_version, seat_index=None):
         state = GameState.from_json(game.state)
         if seat.index not in to_act(state):
             raise Conflict("It is not your turn.")
+        move = canonical(move)
         state = _apply(state, seat.index, move)
         game.version += 1
         Move.objects.create(game=game, seat=seat, version=game.version, move=move)
@@ -204,7 +206,7 @@ def apply_default_moves(game_id, version):
         previous_to_act = game.to_act
         for index in to_act(state):
             if index in to_act(state):
-                move = default_move(state, index, rng)
+                move = canonical(default_move(state, index, rng))
                 state = apply_move(state, index, move)
                 game.version += 1
                 Move.objects.create(
@@ -228,8 +230,15 @@ def replay(game, upto=None):
     if upto is not None:
         moves = moves.filter(version__lte=upto)
     for move in moves:
-        state = apply_move(state, move.seat.index, move.move)
+        state = apply_move(state, move.seat.index, canonical(move.move))
     return state
+
+
+def canonical(move):
+    """The move with its keys sorted at every level. PostgreSQL's jsonb does not keep key order
+    and the engine's log follows the order of a move's fields, so the order applied must be one
+    that a stored move can be brought back to, or a replay would not match the game."""
+    return json.loads(json.dumps(move, sort_keys=True))
 
 
 def notify(game_id, version):

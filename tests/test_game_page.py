@@ -182,7 +182,7 @@ def reach_phase(game, phase):
         ("court", {"type": "court", "count": 99}),
         ("action", {"type": "place", "to": {"atlantis": 1}}),
         ("action", {"type": "place", "to": {"aragon": -1}}),
-        ("action", {"type": "special", "plan": "everything"}),
+        ("action", {"type": "place", "to": {"castillo": 99}}),
         ("card", {"type": "take_card", "card": "no_such_card"}),
     ],
 )
