@@ -600,8 +600,9 @@ class Eviction(CardKind):
         region = parse_region(move.get("region"))
         if region == state.king:
             raise IllegalMove("Nothing enters or leaves the King's region.")
-        present = [s for s in clockwise_from_left(state, taker) if state.caballeros[region][s]]
-        order = parse_order(state, move.get("order"), present)
+        others = clockwise_from_left(state, taker)
+        present = [s for s in others if state.caballeros[region][s]]
+        order = parse_order(state, move.get("order"), present, others=others)
         return {"region": region, "order": order}
 
     def choosers(self, state, taker, plan):

@@ -107,17 +107,22 @@ def parse_area_counts(value, what="placement"):
     return counts
 
 
-def parse_order(state, value, seats, what="order"):
-    """A list of colours naming exactly `seats`, or None for clockwise from the taker's left."""
+def parse_order(state, value, seats, what="order", others=()):
+    """A list of colours naming each of `seats` once, or None for `seats` as given.
+
+    Colours of `others` may also be named (a form may list every opponent before the players
+    concerned are known); they are left out of the order returned.
+    """
     if value is None:
         return list(seats)
     if not isinstance(value, list):
         raise IllegalMove(f"The {what} must be a list of colours.")
     order = [parse_colour(state, colour) for colour in value]
-    if sorted(order) != sorted(seats):
+    named = [seat for seat in order if seat not in others or seat in seats]
+    if len(set(order)) != len(order) or sorted(named) != sorted(seats):
         names = ", ".join(state.colours[seat] for seat in seats) or "nobody"
         raise IllegalMove(f"The {what} must name each of these players once: {names}.")
-    return order
+    return named
 
 
 def clockwise_from_left(state, seat):

@@ -149,7 +149,7 @@ def test_eviction_choices_are_secret_until_revealed():
         {"region": "new_castile"},
         {"region": "castillo"},
         {"region": "atlantis"},
-        {"region": "aragon", "order": ["yellow", "blue", "green"]},
+        {"region": "aragon", "order": ["yellow", "blue", "yellow"]},
         {"region": "aragon", "order": ["yellow", "red", "blue"]},
         {"region": "aragon", "order": ["yellow"]},
     ],
@@ -161,6 +161,12 @@ def test_eviction_refuses(fields):
 @pytest.mark.parametrize("region", ["castillo", "atlantis", None])
 def test_eviction_refuses_a_choice_off_the_disk(region):
     refused(eviction(), 1, {"type": "choose_region", "region": region})
+
+
+def test_eviction_order_may_name_opponents_who_are_not_in_the_region():
+    state = eviction(order=["green", "blue", "yellow"])
+    assert state.action["plan"]["order"] == [2, 1]
+    assert to_act(state) == [1, 2]
 
 
 def test_eviction_of_a_region_without_other_players_does_nothing():
