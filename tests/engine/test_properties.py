@@ -1,0 +1,238 @@
+"""Properties over many random games (hypothesis draws the seeds and options; random_move plays).
+
+Every transition keeps the rules' invariants (RULES.md: conservation, the King's region is taboo,
+nothing leaves the Castillo before a general scoring, scores never fall); every game ends after its
+last general scoring; states round-trip through JSON; games replay from seed and moves; and no
+seat's view reveals another seat's private facts.
+"""
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.engine.board import CASTILLO_INDEX, POWER_CARDS, REGIONS
+from games.engine.cards import CARDS
+
+MAX_MOVES = 5000  # a 5-player 9-round game takes a few hundred moves
+
+games = st.fixed_dictionaries(
+    {
+        "num_players": st.integers(2, 5),
+        "seed": st.integers(0, 2**32 - 1),
+        "short_game": st.booleans(),
+        "veto": st.booleans(),
+        "show_castillo": st.booleans(),
+        "play": st.integers(0, 2**32 - 1),
+    }
+)
+
+
+def options(params):
+    return {k: params[k] for k in ("short_game", "veto", "show_castillo")}
+
+
+def transitions(params):
+    """Play one random game; yield (before, seat, move, after) for every move."""
+    state = new_game(params["num_players"], seed=params["seed"], **options(params))
+    rng = random.Random(params["play"])
+    for _ in range(MAX_MOVES):
+        if state.is_over:
+            return
+        seat = rng.choice(to_act(state))
+        move = random_move(state, seat, rng)
+        after = apply_move(state, seat, move)
+        yield state, seat, move, after
+        state = after
+    raise AssertionError(f"no end after {MAX_MOVES} moves")
+
+
+def fast(max_examples):
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+# --- the rules' invariants ---------------------------------------------------------------------------
+
+
+def check_conservation(state):
+    for seat in range(state.num_players):
+        on_board = sum(state.caballeros[area][seat] for area in range(len(REGIONS) + 1))
+        assert on_board + state.court[seat] + state.provinces[seat] == 30, (seat, state)
+        assert state.court[seat] >= 0 and state.provinces[seat] >= 0
+        assert all(row[seat] >= 0 for row in state.caballeros)
+
+
+def check_transition(before, after, seat, move):
+    check_conservation(after)
+    assert all(b <= a for b, a in zip(before.scores, after.scores)), "a score fell"
+    scored = after.scorings_done > before.scorings_done
+    assert after.scorings_done - before.scorings_done in (0, 1)
+    if before.king == after.king:
+        king = before.king
+        assert before.caballeros[king] == after.caballeros[king], (move, "the King's region changed")
+        assert [g == king for g in before.grandes] == [g == king for g in after.grandes], "a Grande crossed"
+        assert [m == king for m in before.mobile] == [m == king for m in after.mobile], "a scoreboard crossed"
+    if scored:
+        assert after.caballeros[CASTILLO_INDEX] == [0] * after.num_players
+    else:
+        assert all(b <= a for b, a in zip(before.caballeros[CASTILLO_INDEX], after.caballeros[CASTILLO_INDEX])), (
+            "a caballero left the Castillo"
+        )
+    assert after.round >= before.round
+    assert len(after.log) >= len(before.log)
+    assert after.log[: len(before.log)] == before.log, "the log was rewritten"
+    if after.is_over:
+        assert after.round == after.num_rounds and after.scorings_done == 3
+    else:
+        assert after.scorings_done == sum(1 for r in after.scoring_rounds if r < after.round)
+        assert to_act(after), "nobody to act in a running game"
+
+
+@fast(2000)
+@given(games)
+def test_random_games_keep_the_rules_invariants(params):
+    state = None
+    for before, seat, move, after in transitions(params):
+        if before.phase in ("bid", "card", "castillo") or (
+            before.phase == "special" and before.action["stage"] != "veto"
+        ):
+            assert move in legal_moves(before, seat), (before.phase, move)
+        check_transition(before, after, seat, move)
+        state = after
+    assert state.is_over
+    assert state.round == state.num_rounds
+    assert state.scorings_done == 3
+    general = [e["round"] for e in state.log if e["event"] == "general_scoring"]
+    assert general == list(state.scoring_rounds)
+    assert to_act(state) == []
+    assert view_for(state, None)["ranking"] is not None
+    if not params["veto"]:
+        assert not any(e["event"] in ("keep_veto", "veto", "announce") for e in state.log)
+
+
+# --- persistence and replay --------------------------------------------------------------------------
+
+
+def check_round_trip(state):
+    data = state.to_json()
+    assert GameState.from_json(data) == state
+    text = json.dumps(data)
+    assert GameState.from_json(json.loads(text)) == state
+    assert json.loads(text) == data
+
+
+@fast(600)
+@given(games, st.floats(0.01, 0.1))
+def test_states_round_trip_through_json_and_games_replay(params, rate):
+    rng = random.Random(params["play"] ^ 0x7A7A)
+    moves = []
+    last = None
+    for _before, seat, move, after in transitions(params):
+        moves.append((seat, json.loads(json.dumps(move))))
+        if rng.random() < rate:
+            check_round_trip(after)
+        last = after
+    check_round_trip(last)
+    replay = new_game(params["num_players"], seed=params["seed"], **options(params))
+    for seat, move in moves:
+        replay = apply_move(replay, seat, move)
+    assert replay == last
+    assert json.dumps(replay.to_json(), sort_keys=True) == json.dumps(last.to_json(), sort_keys=True)
+
+
+# --- private facts -----------------------------------------------------------------------------------
+
+
+def perturb(state, viewer, rng):
+    """The same position with every fact private to seats other than `viewer` changed: their hands,
+    their played piles below the top, the stacks' order and contents, their secret choices and their
+    veto answers not yet revealed."""
+    other = state.clone()
+    others = [s for s in range(state.num_players) if s != viewer]
+    for seat in others:
+        other.hands[seat] = sorted(rng.sample(POWER_CARDS, len(state.hands[seat])))
+        pile = state.played[seat]
+        if len(pile) > 1:
+            other.played[seat] = [rng.choice(POWER_CARDS) for _ in pile[:-1]] + [pile[-1]]
+    ids = sorted(CARDS)
+    other.stacks = [[rng.choice(ids) for _ in stack] for stack in state.stacks]
+    if other.action is not None:
+        action = other.action
+        if action["stage"] == "choices":
+            for seat in others:
+                choice = action["choices"][seat]
+                if isinstance(choice, int):
+                    action["choices"][seat] = (choice + 1) % len(REGIONS)
+                elif choice is not None:
+                    action["choices"][seat] = [[source, count + 1] for source, count in choice]
+        for seat in others:
+            answer = action["answers"][seat]
+            if answer is not None:
+                action["answers"][seat] = 0 if answer == -1 else -1
+    if other.castillo_choices is not None:
+        for seat in others:
+            choice = other.castillo_choices["choices"][seat]
+            if choice is not None:
+                other.castillo_choices["choices"][seat] = (choice + 1) % len(REGIONS)
+    return other
+
+
+def check_views(state, rng):
+    for viewer in list(range(state.num_players)) + [None]:
+        view = view_for(state, viewer)
+        text = json.dumps(view, sort_keys=True)
+        assert json.loads(text) == view  # JSON-able as it is
+        assert text == json.dumps(view_for(perturb(state, viewer, rng), viewer), sort_keys=True), viewer
+        castillo = view["castillo"]
+        if state.show_castillo:
+            shown = {state.colours[s]: n for s, n in enumerate(state.caballeros[CASTILLO_INDEX]) if n}
+            assert castillo["caballeros"] == shown
+        else:
+            assert castillo["caballeros"] is None
+        assert castillo["own"] == (state.caballeros[CASTILLO_INDEX][viewer] if viewer is not None else None)
+        for entry in view["log"]:
+            assert not entry.get("private") or entry.get("seat") == viewer
+        for player in view["players"]:
+            assert set(player) >= {"hand_size", "played_top", "played_count"}
+            assert "hand" not in player and "played" not in player
+        if viewer is None:
+            assert "hand" not in view and "played" not in view
+        else:
+            assert view["hand"] == sorted(state.hands[viewer])
+        assert [s["remaining"] for s in view["stacks"]] == [len(s) for s in state.stacks]
+
+
+def check_retake(before, after, seat, rng):
+    """A power card taken back from below the top of the pile is named only to its owner."""
+    for owner in range(after.num_players):
+        gained = [c for c in after.hands[owner] if c not in before.hands[owner]]
+        for card in gained:
+            if before.played[owner] and before.played[owner][-1] == card:
+                continue
+            for viewer in [s for s in range(after.num_players) if s != owner] + [None]:
+                new = view_for(after, viewer)["log"][len([e for e in before.log if _visible(e, viewer)]) :]
+                for entry in new:
+                    assert entry.get("card") != card or entry["event"] != "retake", entry
+                    assert f"power card {card} back" not in entry["text"], entry
+
+
+def _visible(entry, viewer):
+    return not entry.get("private") or entry.get("seat") == viewer
+
+
+@fast(250)
+@given(games, st.floats(0.02, 0.15))
+def test_no_view_reveals_another_seats_private_facts(params, rate):
+    rng = random.Random(params["seed"] ^ 0x5EED)
+    for before, seat, move, after in transitions(params):
+        if before.phase == "special" or after.phase in ("special", "castillo") or rng.random() < rate:
+            check_views(after, rng)
+        if move.get("type") == "special" or before.phase == "special":
+            check_retake(before, after, seat, rng)
