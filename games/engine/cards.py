@@ -264,7 +264,7 @@ class EitherOf(CardKind):
 
     def _option(self, move):
         name = move.get("option")
-        if name not in self.options:
+        if not isinstance(name, str) or name not in self.options:
             raise IllegalMove(f"Choose one option of this card: {' or '.join(self.options)}.")
         return name
 
