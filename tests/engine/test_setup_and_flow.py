@@ -8,7 +8,8 @@ import pytest
 
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
-from tests.engine.builders import game, lay_out
+from games.engine.cards import CARDS
+from tests.engine.builders import at_action, game, lay_out
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
@@ -742,3 +743,21 @@ def test_malformed_castillo_choices_are_refused(region):
     assert to_act(state) == [0]
     assert_refused(state, 0, {"type": "choose_region", "region": region})
     assert_refused(state, 1, {"type": "choose_region", "region": "aragon"}, "not your turn")
+
+
+JUNK = [None, True, -1, 2.5, "x", "castillo", [], ["aragon"], {}, {"aragon": -1}, [{"from": "aragon"}], ["red", "red"]]
+FIELDS = ["plan", "region", "to", "option", "order", "picks", "scoreboard", "card"]
+
+
+@pytest.mark.parametrize("card", sorted(CARDS))
+def test_malformed_special_fields_are_refused_or_harmless(card):
+    state = at_action(card, caballeros={"aragon": {"red": 2, "yellow": 2, "blue": 1}, "basque": {"red": 1}})
+    before = frozen(state)
+    for field in FIELDS:
+        for junk in JUNK:
+            for extra in ({}, {"option": "court"}, {"option": "own_region"}):
+                try:
+                    apply_move(state, 0, {"type": "special", **extra, field: junk})
+                except IllegalMove as error:
+                    assert len(str(error)) > 10
+    assert frozen(state) == before
