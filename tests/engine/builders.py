@@ -1,7 +1,9 @@
 """Build exact positions for rule tests: a real new game, then the board laid out by hand."""
 
-from games.engine import apply_move, new_game, to_act
-from games.engine.board import AREA_INDEX, REGIONS
+import pytest
+
+from games.engine import IllegalMove, apply_move, new_game, to_act
+from games.engine.board import AREA_INDEX, AREAS, REGIONS
 from games.engine.state import GameState
 
 
@@ -97,22 +99,42 @@ def at_action(card, num_players=4, king="new_castile", caballeros=None, grandes=
     return lay_out(state, caballeros=layout, king=king, grandes=homes, court=court, scores=scores, mobile=mobile)
 
 
-def refused(state, seat, move):
-    """The move raises IllegalMove and the state is exactly as before."""
-    import pytest
-
-    from games.engine import IllegalMove
-
+def refused(state, seat, move, match=None):
+    """The move raises IllegalMove (matching `match`, if given) and the state is exactly as before."""
     before = state.to_json()
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove, match=match):
         apply_move(state, seat, move)
     assert state.to_json() == before
 
 
+def quiet_move(state, seat):
+    """A move that changes nothing on the board: bid the highest free card, move nobody to court,
+    take the first card on offer, decline the special action, place nobody, allow any veto
+    question, send Castillo caballeros next to the King."""
+    phase = state.phase
+    if phase == "bid":
+        return {"type": "bid", "card": max(c for c in state.hands[seat] if c not in state.bids)}
+    if phase == "court":
+        return {"type": "court", "count": 0}
+    if phase == "card":
+        return {"type": "take_card", "card": state.display[0]}
+    if phase == "action":
+        return {"type": "decline"} if not state.special_done else {"type": "place", "to": {}}
+    if phase == "castillo":
+        return {"type": "choose_region", "region": REGIONS[(state.king + 1) % len(REGIONS)]}
+    if phase == "special" and state.action["stage"] in ("veto", "counter_veto"):
+        return {"type": "allow"}
+    raise AssertionError(f"no quiet move in phase {phase}")
+
+
+def quiet(state):
+    """Play the quiet move of the first seat to act."""
+    seat = to_act(state)[0]
+    return apply_move(state, seat, quiet_move(state, seat))
+
+
 def holdings(state, colour):
     """Where a colour's caballeros are: {area id: count} for non-empty areas, plus court and provinces."""
-    from games.engine.board import AREAS
-
     seat = state.colours.index(colour)
     where = {AREAS[a]: row[seat] for a, row in enumerate(state.caballeros) if row[seat]}
     where["court"] = state.court[seat]

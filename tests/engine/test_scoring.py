@@ -9,7 +9,7 @@ import pytest
 from games.engine import IllegalMove, apply_move, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, AREAS, NEIGHBOURS, REGIONS
 from games.engine.scoring import rank_points
-from tests.engine.builders import at_action, game, lay_out
+from tests.engine.builders import at_action, game, lay_out, quiet
 
 # --- rank_points -----------------------------------------------------------------------------------
 
@@ -301,23 +301,6 @@ def test_italian_example_8_4_0_in_catalonia_and_4_0_0_in_seville():
 
 
 # --- general scoring ---------------------------------------------------------------------------------
-
-
-def quiet(state):
-    """Play one move that changes nothing on the board."""
-    seat = to_act(state)[0]
-    phase = state.phase
-    if phase == "bid":
-        move = {"type": "bid", "card": max(c for c in state.hands[seat] if c not in state.bids)}
-    elif phase == "court":
-        move = {"type": "court", "count": 0}
-    elif phase == "card":
-        move = {"type": "take_card", "card": state.display[0]}
-    elif not state.special_done:
-        move = {"type": "decline"}
-    else:
-        move = {"type": "place", "to": {}}
-    return apply_move(state, seat, move)
 
 
 COLOURS4 = ["red", "yellow", "blue", "green"]

@@ -9,7 +9,7 @@ import pytest
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
 from games.engine.cards import CARDS
-from tests.engine.builders import at_action, game, lay_out
+from tests.engine.builders import at_action, game, lay_out, quiet, quiet_move
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
@@ -61,31 +61,6 @@ STACK_COMPOSITION = {
 # --- drivers --------------------------------------------------------------------------------------
 
 
-def quiet_move(state, seat):
-    """A move that changes nothing on the board: bid the highest free card, move nobody to court,
-    take the first card on offer, decline the special action, place nobody."""
-    phase = state.phase
-    if phase == "bid":
-        card = max(c for c in state.hands[seat] if c not in state.bids)
-        return {"type": "bid", "card": card}
-    if phase == "court":
-        return {"type": "court", "count": 0}
-    if phase == "card":
-        return {"type": "take_card", "card": state.display[0]}
-    if phase == "action":
-        if not state.special_done:
-            return {"type": "decline"}
-        return {"type": "place", "to": {}}
-    if phase == "castillo":
-        return {"type": "choose_region", "region": REGIONS[(state.king + 1) % len(REGIONS)]}
-    raise AssertionError(f"no quiet move in phase {phase}")
-
-
-def step(state):
-    seat = to_act(state)[0]
-    return apply_move(state, seat, quiet_move(state, seat))
-
-
 def play_round(state, bids=None):
     """Bid (given values by seat, else the highest free card), then play every turn quietly."""
     bids = bids or {}
@@ -95,7 +70,7 @@ def play_round(state, bids=None):
         move = {"type": "bid", "card": bids[seat]} if seat in bids else quiet_move(state, seat)
         state = apply_move(state, seat, move)
     while state.round == start and not state.is_over:
-        state = step(state)
+        state = quiet(state)
     return state
 
 
@@ -105,7 +80,7 @@ def play_to_turn(state, seat, bids):
         bidder = to_act(state)[0]
         state = apply_move(state, bidder, {"type": "bid", "card": bids[bidder]})
     while state.current_player != seat:
-        state = step(state)
+        state = quiet(state)
     return state
 
 
@@ -739,7 +714,7 @@ def test_malformed_castillo_choices_are_refused(region):
     state = play_round(state)
     state = lay_out(state, caballeros={"castillo": {state.colours[0]: 2}})
     while state.phase != "castillo":
-        state = step(state)
+        state = quiet(state)
     assert to_act(state) == [0]
     assert_refused(state, 0, {"type": "choose_region", "region": region})
     assert_refused(state, 1, {"type": "choose_region", "region": "aragon"}, "not your turn")

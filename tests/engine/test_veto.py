@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from games.engine import IllegalMove, apply_move, legal_moves, to_act, view_for
+from games.engine import apply_move, legal_moves, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
-from tests.engine.builders import at_action, game, play_to_action
+from tests.engine.builders import at_action, game, play_to_action, quiet, refused
 
 SEAT = {"red": 0, "yellow": 1, "blue": 2, "green": 3, "brown": 4}
 NO_HOMES = {"red": "galicia", "yellow": "galicia", "blue": "galicia", "green": "galicia"}  # 4 players
@@ -32,13 +32,6 @@ def count(state, colour, area):
 
 def frozen(state):
     return json.dumps(state.to_json(), sort_keys=True)
-
-
-def refused(state, seat, move, match=None):
-    before = frozen(state)
-    with pytest.raises(IllegalMove, match=match):
-        apply_move(state, seat, move)
-    assert frozen(state) == before
 
 
 def veto(cut=None):
@@ -431,26 +424,6 @@ def test_taking_a_veto_card_allowed_by_the_holder():
 
 
 # --- the card's life: rounds r and r+1 ---------------------------------------------------------------
-
-
-def quiet(state):
-    seat = to_act(state)[0]
-    phase = state.phase
-    if phase == "bid":
-        move = {"type": "bid", "card": max(c for c in state.hands[seat] if c not in state.bids)}
-    elif phase == "court":
-        move = {"type": "court", "count": 0}
-    elif phase == "card":
-        move = {"type": "take_card", "card": state.display[0]}
-    elif phase == "castillo":
-        move = {"type": "choose_region", "region": REGIONS[(state.king + 1) % 9]}
-    elif phase == "special":
-        move = ALLOW
-    elif not state.special_done:
-        move = {"type": "decline"}
-    else:
-        move = {"type": "place", "to": {}}
-    return apply_move(state, seat, move)
 
 
 def finish_round(state):
