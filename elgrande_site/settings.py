@@ -85,7 +85,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("DATABASE_POOL", True):
+    # Under ASGI every request runs in a fresh thread, so persistent connections would never be
+    # reused; a pool spares each request a new PostgreSQL backend.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")), "timeout": 10}
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
     # transactions fail with "database is locked" when two of them upgrade to writing at once;
     # immediate ones queue for the write lock instead, and WAL lets readers carry on meanwhile.
@@ -118,6 +124,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions are read on every page and rarely written: keep them in the cache, backed by the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

@@ -3,7 +3,7 @@ games.services writes, the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -87,7 +87,7 @@ def game_page(request, pk):
 def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
-    return render(request, PARTIALS[name], _game_context(request, pk))
+    return _render_partial(request, name, _game_context(request, pk))
 
 
 @require_GET
@@ -152,8 +152,12 @@ def move(request, pk):
     except services.GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
-        return render(request, PARTIALS["play"], _game_context(request, pk))
+        return _render_partial(request, "play", _game_context(request, pk))
     return redirect(game)
+
+
+def _render_partial(request, name, context):
+    return render(request, "games/partials/unlocalized.html", {**context, "partial": PARTIALS[name]})
 
 
 def _move_error(request, game, message, status):
@@ -169,7 +173,8 @@ def _move_error(request, game, message, status):
 def _game_context(request, pk):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats. The stored state is rendered as is; history is never replayed here."""
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    game = get_object_or_404(Game.objects.prefetch_related(seats_with_users), pk=pk)
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
     seats = list(game.seats.all())
