@@ -1,0 +1,310 @@
+"""Load the running site on loopback from several concurrent clients.
+
+Starts Daphne on 127.0.0.1 with the same settings as the site (DATABASE_URL, REDIS_URL; without
+DATABASE_URL a scratch SQLite file is used, never db.sqlite3), prepares users and games through
+games.services, then measures:
+
+- the game page: GET /games/<id>/ by logged-in players of games in progress;
+- move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
+- move to screen: from the start of a move's POST to the arrival of its version on the
+  WebSocket of another player's page.
+
+Prints requests per second and p50/p95 latencies. Run from the repository root:
+
+    .venv/bin/python bench/web.py [--clients 4] [--seconds 10]
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+HOST = "127.0.0.1"
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def report(name, latencies, elapsed):
+    print(
+        f"{name:<34} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
+        f"{percentile(latencies, 0.5) * 1000:>9.1f} {percentile(latencies, 0.95) * 1000:>9.1f}"
+    )
+
+
+def start_servers(workers, env, log):
+    """Daphne processes sharing one listening socket, so the kernel spreads connections
+    over them (several workers need Redis, so that a move made on one reaches sockets on all)."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((HOST, 0))
+    listener.listen(256)
+    port = listener.getsockname()[1]
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable, "-m", "daphne", "--fd", str(listener.fileno()),
+                "--access-log", os.devnull, "elgrande_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            pass_fds=[listener.fileno()],
+        )
+        for _ in range(workers)
+    ]
+    listener.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if any(server.poll() is not None for server in servers):
+            stop_servers(servers)
+            raise SystemExit(f"a server did not start; see {log.name}")
+        try:
+            player = http.client.HTTPConnection(HOST, port, timeout=5)
+            player.request("GET", "/")
+            if player.getresponse().status == 200:
+                time.sleep(0.5 * workers)  # let every worker finish loading Django
+                return port, servers
+        except OSError:
+            time.sleep(0.2)
+    stop_servers(servers)
+    raise SystemExit("the server did not start within 30 s")
+
+
+def stop_servers(servers):
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+class Player:
+    """One browser: a session cookie, a CSRF token and a keep-alive connection."""
+
+    def __init__(self, port, session_key):
+        self.port = port
+        self.session_key = session_key
+        self.connection = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.csrf = None
+
+    def request(self, method, path, body=None):
+        cookie = f"sessionid={self.session_key}" + (f"; csrftoken={self.csrf}" if self.csrf else "")
+        headers = {"Cookie": cookie, "Host": f"{HOST}:{self.port}"}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["HX-Request"] = "true"
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        content = response.read()
+        if self.csrf is None:
+            match = re.search(r"csrftoken=([A-Za-z0-9]+)", response.getheader("Set-Cookie") or "")
+            if match:
+                self.csrf = match.group(1)
+        return response.status, content
+
+
+def login_session(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def prepare(num_games, num_players, warm_moves):
+    """Games in progress, each with its players' session keys by seat."""
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from games import services
+    from games.engine import GameState, random_move, to_act
+
+    call_command("migrate", verbosity=0)
+    run = f"{time.time_ns():x}"[-8:]
+    rng = random.Random(1)
+    games = []
+    for number in range(num_games):
+        users = [
+            User.objects.create_user(f"bench-{run}-{number}-{seat}", password=None) for seat in range(num_players)
+        ]
+        game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
+        for user in users[1:]:
+            game = services.join_game(game, user)
+        for _ in range(warm_moves):
+            state = GameState.from_json(game.state)
+            seat = to_act(state)[0]
+            user = game.seats.get(index=seat).user
+            game = services.submit_move(game, user, random_move(state, seat, rng), game.version)
+        sessions = {seat.index: login_session(seat.user) for seat in game.seats.all()}
+        games.append((game.pk, sessions))
+    return games
+
+
+def bench_game_page(port, games, clients, seconds):
+    latencies = []
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def client(number):
+        game_id, sessions = games[number % len(games)]
+        player = Player(port, sessions[number % len(sessions)])
+        mine = []
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            status, _ = player.request("GET", f"/games/{game_id}/")
+            mine.append(time.perf_counter() - started)
+            assert status == 200, status
+        with lock:
+            latencies.extend(mine)
+
+    started = time.perf_counter()
+    run_threads(client, clients)
+    return latencies, time.perf_counter() - started
+
+
+def bench_moves(port, games, seconds):
+    """One driver per game posts random legal moves; another seat's page listens."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from games.engine import GameState, random_move, to_act
+    from games.models import Game
+
+    submit_latencies, arrival_latencies, refused = [], [], []
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def driver(number):
+        game_id, sessions = games[number]
+        players = {seat: Player(port, key) for seat, key in sessions.items()}
+        for player in players.values():
+            player.request("GET", f"/games/{game_id}/")
+        submitted, arrived, mine = {}, {}, []
+        rng = random.Random(number)
+        # The other client is a spectator's page: a separate connection and session.
+        with connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}") as page:
+            page.recv()
+
+            def listen():
+                try:
+                    for message in page:
+                        arrived[json.loads(message)["version"]] = time.perf_counter()
+                except ConnectionClosed:
+                    pass
+
+            threading.Thread(target=listen, daemon=True).start()
+            while time.perf_counter() < stop:
+                game = Game.objects.only("state", "version", "status").get(pk=game_id)
+                if game.status != Game.Status.ACTIVE:
+                    break
+                state = GameState.from_json(game.state)
+                seat = to_act(state)[0]
+                body = urlencode(
+                    {
+                        "move": json.dumps(random_move(state, seat, rng)),
+                        "expected_version": game.version,
+                        "csrfmiddlewaretoken": players[seat].csrf,
+                    }
+                )
+                started = time.perf_counter()
+                status, content = players[seat].request("POST", f"/games/{game_id}/move/", body)
+                mine.append(time.perf_counter() - started)
+                if status != 200:
+                    refused.append((status, content[:200]))
+                    continue
+                submitted[game.version + 1] = started
+            time.sleep(0.5)
+        with lock:
+            submit_latencies.extend(mine)
+            arrival_latencies.extend(arrived[v] - t for v, t in submitted.items() if v in arrived)
+            missing = [v for v in submitted if v not in arrived]
+            if missing:
+                refused.append(("no WebSocket message for versions", missing[:5]))
+
+    started = time.perf_counter()
+    run_threads(driver, len(games))
+    return submit_latencies, arrival_latencies, refused, time.perf_counter() - started
+
+
+def run_threads(target, count):
+    from django.db import connection
+
+    def run(number):
+        try:
+            target(number)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(number,)) for number in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=4, help="concurrent clients (and games being played)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="duration of each measurement")
+    parser.add_argument("--players", type=int, default=4, help="players per game")
+    parser.add_argument("--warm-moves", type=int, default=60, help="moves played before measuring")
+    parser.add_argument("--workers", type=int, default=1, help="Daphne processes (more than one needs REDIS_URL)")
+    args = parser.parse_args()
+    if args.workers > 1 and not os.environ.get("REDIS_URL"):
+        parser.error("several workers share WebSocket groups only through Redis: set REDIS_URL")
+
+    env = dict(os.environ, DEBUG=os.environ.get("DEBUG", "0"), PYTHONPATH=str(ROOT))
+    scratch = None
+    if "DATABASE_URL" not in env:
+        scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False)
+        env["DATABASE_URL"] = f"sqlite:///{scratch.name}"
+    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DEBUG=env["DEBUG"])
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    games = prepare(args.clients, args.players, args.warm_moves)
+    log = tempfile.NamedTemporaryFile(prefix="elgrande-bench-server-", suffix=".log", delete=False)
+    port, servers = start_servers(args.workers, env, log)
+    try:
+        print(f"database {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, "
+              f"channel layer {'redis' if settings.REDIS_URL else 'in-memory'}, "
+              f"{args.workers} Daphne worker(s), {args.clients} clients, {args.players} players per game, "
+              f"{os.cpu_count()} CPUs")
+        print(f"{'':<34} {'count':>7} {'per s':>9} {'p50 ms':>9} {'p95 ms':>9}")
+        latencies, elapsed = bench_game_page(port, games, args.clients, args.seconds)
+        report("game page GET", latencies, elapsed)
+        submits, arrivals, refused, elapsed = bench_moves(port, games, args.seconds)
+        report("move POST", submits, elapsed)
+        report("move -> other client's WebSocket", arrivals, elapsed)
+        if refused:
+            print(f"{len(refused)} problem(s), e.g. {refused[:3]}; server log: {log.name}")
+    finally:
+        stop_servers(servers)
+        if scratch is not None:
+            os.unlink(scratch.name)
+
+
+if __name__ == "__main__":
+    main()
