@@ -204,14 +204,14 @@ def apply_default_moves(game_id, version):
         seats = {seat.index: seat for seat in game.seats.all()}
         rng = random.Random(f"{game.seed}-{version}")
         previous_to_act = game.to_act
-        for index in to_act(state):
-            if index in to_act(state):
-                move = canonical(default_move(state, index, rng))
-                state = apply_move(state, index, move)
-                game.version += 1
-                Move.objects.create(
-                    game=game, seat=seats[index], version=game.version, move=move, automatic=True
-                )
+        late = to_act(state)
+        for index in late:
+            if index not in to_act(state):
+                continue  # an earlier default move already settled this seat's decision
+            move = canonical(default_move(state, index, rng))
+            state = apply_move(state, index, move)
+            game.version += 1
+            Move.objects.create(game=game, seat=seats[index], version=game.version, move=move, automatic=True)
         _save(game, state, previous_to_act)
     return True
 

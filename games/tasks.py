@@ -1,16 +1,21 @@
 """Deadlines: when a pending decision's time runs out, the site moves for the late seats.
 
 With Redis configured, a Celery task is queued with a countdown on the broker. Without it (the
-embedded mode) a timer thread in the web process plays the same part; timers do not survive a
-restart, so `manage.py expire_deadlines` catches up on anything overdue.
+embedded mode) one scheduler thread in the web process plays the same part; what it holds does
+not survive a restart, so `manage.py expire_deadlines` catches up on anything overdue.
 """
 
+import heapq
+import logging
 import threading
+import time
 
 from celery import shared_task
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -26,14 +31,43 @@ def schedule_deadline(game_id, version, deadline):
     if settings.REDIS_URL:
         expire_deadline.apply_async((game_id, version), countdown=delay)
     else:
-        timer = threading.Timer(delay, _expire_in_thread, args=(game_id, version))
-        timer.daemon = True
-        timer.start()
+        embedded_scheduler.add(delay, game_id, version)
 
 
-def _expire_in_thread(game_id, version):
-    close_old_connections()
-    try:
-        expire_deadline(game_id, version)
-    finally:
-        close_old_connections()
+class EmbeddedScheduler:
+    """One daemon thread running due expiries in deadline order.
+
+    Every accepted move schedules the next deadline, so a thread per deadline would leave
+    thousands asleep for days in a slow game; one queue keeps it to a single thread.
+    """
+
+    def __init__(self):
+        self._queue = []
+        self._wake = threading.Condition()
+        self._thread = None
+
+    def add(self, delay, game_id, version):
+        with self._wake:
+            heapq.heappush(self._queue, (time.monotonic() + delay, game_id, version))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="deadlines", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self):
+        while True:
+            with self._wake:
+                while not self._queue or self._queue[0][0] > time.monotonic():
+                    self._wake.wait(self._queue[0][0] - time.monotonic() if self._queue else None)
+                _, game_id, version = heapq.heappop(self._queue)
+            close_old_connections()
+            try:
+                expire_deadline(game_id, version)
+            except Exception:
+                # A failed expiry must not stop the others; the catch-up command can retry it.
+                logger.exception("deadline of game %s version %s failed", game_id, version)
+            finally:
+                close_old_connections()
+
+
+embedded_scheduler = EmbeddedScheduler()

@@ -1,3 +1,4 @@
+import threading
 import time
 from datetime import timedelta
 from io import StringIO
@@ -149,3 +150,23 @@ def test_the_catch_up_command_moves_every_overdue_game(start_game):
     assert "1 game(s)" in out.getvalue()
     assert Move.objects.filter(game=late, automatic=True).exists()
     assert not Move.objects.filter(game=early).exists()
+
+
+def test_the_embedded_scheduler_runs_expiries_in_deadline_order_despite_failures(monkeypatch):
+    ran = []
+    done = threading.Event()
+
+    def expire(game_id, version):
+        ran.append(game_id)
+        if game_id == 2:
+            raise RuntimeError("this expiry fails")
+        if len(ran) == 3:
+            done.set()
+
+    monkeypatch.setattr(tasks, "expire_deadline", expire)
+    scheduler = tasks.EmbeddedScheduler()
+    scheduler.add(0.3, 3, 1)
+    scheduler.add(0.1, 1, 1)
+    scheduler.add(0.2, 2, 1)
+    assert done.wait(5)
+    assert ran == [1, 2, 3]
