@@ -1,6 +1,9 @@
 """Deadlines: when a pending decision's time runs out, the site moves for the late seats.
 
-With Redis configured, a Celery task is queued with a countdown on the broker. Without it (the
+With Redis configured, a Celery task is queued with a countdown on the broker, at most
+MAX_COUNTDOWN ahead: Redis hands an unacknowledged message out again after the broker's
+visibility timeout, so days-long countdowns would be delivered over and over. A task that wakes
+before its deadline finds the game unchanged and queues itself again. Without Redis (the
 embedded mode) one scheduler thread in the web process plays the same part; what it holds does
 not survive a restart, so `manage.py expire_deadlines` catches up on anything overdue.
 """
@@ -17,6 +20,8 @@ from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
+MAX_COUNTDOWN = 30 * 60
+
 
 @shared_task(ignore_result=True)
 def expire_deadline(game_id, version):
@@ -29,7 +34,7 @@ def schedule_deadline(game_id, version, deadline):
     """Arrange for `expire_deadline(game_id, version)` to run at `deadline`."""
     delay = max(0.0, (deadline - timezone.now()).total_seconds())
     if settings.REDIS_URL:
-        expire_deadline.apply_async((game_id, version), countdown=delay)
+        expire_deadline.apply_async((game_id, version), countdown=min(delay, MAX_COUNTDOWN))
     else:
         embedded_scheduler.add(delay, game_id, version)
 

@@ -170,3 +170,12 @@ def test_the_embedded_scheduler_runs_expiries_in_deadline_order_despite_failures
     scheduler.add(0.2, 2, 1)
     assert done.wait(5)
     assert ran == [1, 2, 3]
+
+
+def test_a_long_deadline_is_queued_in_steps_no_longer_than_the_broker_keeps_a_message(settings, monkeypatch):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+    queued = []
+    monkeypatch.setattr(tasks.expire_deadline, "apply_async", lambda args, countdown: queued.append(countdown))
+    schedule_deadline(7, 3, timezone.now() + timedelta(days=7))
+    assert queued == [tasks.MAX_COUNTDOWN]
+    assert tasks.MAX_COUNTDOWN < settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
