@@ -196,7 +196,7 @@ def apply_default_moves(game_id, version):
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
             return False
         if game.deadline is not None and game.deadline - timezone.now() > DEADLINE_TOLERANCE:
-            # Woken too early (a clock ahead of the database's): try again at the deadline.
+            # Woken before the deadline (countdowns are capped, clocks differ): wait again.
             deadline = game.deadline
             transaction.on_commit(lambda: tasks.schedule_deadline(game_id, version, deadline))
             return False
