@@ -1,8 +1,8 @@
 """Simultaneous submissions against one version: exactly one is applied.
 
-Real threads, each with its own database connection, race for the same game row. SQLite
-serialises whole-database writes and cannot show row locking, so these run on PostgreSQL
-(CI sets DATABASE_URL).
+Real threads, each with its own database connection, race for the same game. On PostgreSQL
+(CI) the row lock of select_for_update serialises them; on SQLite, the embedded mode, the
+immediate transactions of the settings do.
 """
 
 import threading
@@ -16,12 +16,7 @@ from games import services
 from games.models import Move
 from tests.helpers import state_of, user_at
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="row locks need PostgreSQL; set DATABASE_URL"
-    ),
-]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def race(functions):
