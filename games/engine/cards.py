@@ -359,7 +359,7 @@ class KingReturns(CardKind):
         needed = min(self.count, self._available(state, seat))
         if sum(share.values()) != needed:
             raise IllegalMove(f"You must send exactly {plural(needed)} to the provinces.")
-        return [[source, count] for source, count in share.items()]
+        return [[source, count] for source, count in sorted(share.items())]
 
     def _forced_share(self, state, seat):
         share = []

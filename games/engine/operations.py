@@ -95,7 +95,11 @@ def parse_colour(state, value):
 
 
 def parse_area_counts(value, what="placement"):
-    """A mapping of area id to a count, e.g. {"aragon": 2, "castillo": 1}; zero entries dropped."""
+    """A mapping of area id to a count, e.g. {"aragon": 2, "castillo": 1}; zero entries dropped.
+
+    The result is in scoring order whatever the order of the keys given, so that a move stored
+    as JSON with its keys reordered (PostgreSQL's jsonb does) replays to exactly the same game.
+    """
     if not isinstance(value, dict):
         raise IllegalMove(f"The {what} must map regions to numbers of caballeros.")
     counts = {}
@@ -104,7 +108,7 @@ def parse_area_counts(value, what="placement"):
         count = parse_count(count)
         if count:
             counts[area] = counts.get(area, 0) + count
-    return counts
+    return dict(sorted(counts.items()))
 
 
 def parse_order(state, value, seats, what="order", others=()):
