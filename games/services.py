@@ -6,7 +6,6 @@ requests for the same game are applied one after the other, never interleaved. A
 the channel group `game-<id>` is told only the new version number.
 """
 
-import json
 import logging
 import random
 import secrets
@@ -176,7 +175,6 @@ def submit_move(game, user, move, expected_version, seat_index=None):
         state = GameState.from_json(game.state)
         if seat.index not in to_act(state):
             raise Conflict("It is not your turn.")
-        move = canonical(move)
         state = _apply(state, seat.index, move)
         game.version += 1
         Move.objects.create(game=game, seat=seat, version=game.version, move=move)
@@ -185,7 +183,10 @@ def submit_move(game, user, move, expected_version, seat_index=None):
 
 
 def apply_default_moves(game_id, version):
-    """On a deadline: make a default move for every seat still to act in `version`.
+    """On a deadline: make a default move for every seat still to act in `version`. A late player
+    whose turn it is has the rest of that turn played out too (the court move, the card, the
+    placement and special action), instead of waiting a whole deadline per step; any later
+    decision gets a deadline of its own.
 
     Does nothing when the game has moved on, so running it twice, or late, is harmless.
     A veto window is answered with "allow"; any other decision with a random legal move.
@@ -205,13 +206,15 @@ def apply_default_moves(game_id, version):
         rng = random.Random(f"{game.seed}-{version}")
         previous_to_act = game.to_act
         late = to_act(state)
+        turn = (state.round, state.current_player)
         for index in late:
-            if index not in to_act(state):
-                continue  # an earlier default move already settled this seat's decision
-            move = canonical(default_move(state, index, rng))
-            state = apply_move(state, index, move)
-            game.version += 1
-            Move.objects.create(game=game, seat=seats[index], version=game.version, move=move, automatic=True)
+            while index in to_act(state):
+                move = default_move(state, index, rng)
+                state = apply_move(state, index, move)
+                game.version += 1
+                Move.objects.create(game=game, seat=seats[index], version=game.version, move=move, automatic=True)
+                if (state.round, state.current_player) != turn or index != state.current_player:
+                    break
         _save(game, state, previous_to_act)
     return True
 
@@ -230,15 +233,8 @@ def replay(game, upto=None):
     if upto is not None:
         moves = moves.filter(version__lte=upto)
     for move in moves:
-        state = apply_move(state, move.seat.index, canonical(move.move))
+        state = apply_move(state, move.seat.index, move.move)
     return state
-
-
-def canonical(move):
-    """The move with its keys sorted at every level. PostgreSQL's jsonb does not keep key order
-    and the engine's log follows the order of a move's fields, so the order applied must be one
-    that a stored move can be brought back to, or a replay would not match the game."""
-    return json.loads(json.dumps(move, sort_keys=True))
 
 
 def notify(game_id, version):

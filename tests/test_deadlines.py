@@ -179,3 +179,18 @@ def test_a_long_deadline_is_queued_in_steps_no_longer_than_the_broker_keeps_a_me
     schedule_deadline(7, 3, timezone.now() + timedelta(days=7))
     assert queued == [tasks.MAX_COUNTDOWN]
     assert tasks.MAX_COUNTDOWN < settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+
+
+def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
+    game = overdue(game_at(lambda state: state.phase == "court", num_players=3))
+    before = state_of(game)
+    seat = before.current_player
+    assert tasks.expire_deadline(game.pk, game.version)
+    game.refresh_from_db()
+    state = state_of(game)
+    automatic = list(Move.objects.filter(game=game, automatic=True).order_by("version"))
+    assert {m.seat.index for m in automatic} == {seat}
+    assert automatic[0].move["type"] == "court"
+    assert len(automatic) >= 3  # the court move, a card (unless it was the last one) and an action
+    assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
+    assert services.replay(game).to_json() == game.state
