@@ -45,7 +45,7 @@ def announce(state, taker, card_id, move):
     record(
         state,
         "special",
-        f"{colour_name(state, taker)} uses the special action of {kind.title} ({card_id}).",
+        f"{colour_name(state, taker)} uses the special action of {kind.title}.",
         seat=taker,
         card=card_id,
     )

@@ -99,7 +99,7 @@ def _start_round(state):
     state.turn_order = []
     state.turn_index = 0
     state.phase = "bid"
-    cards = ", ".join(state.display)
+    cards = "; ".join(CARDS[card].title for card in state.display)
     record(state, "round", f"Round {state.round} begins. Cards on offer: {cards}.", cards=list(state.display))
 
 
@@ -256,7 +256,7 @@ def _take_card(state, seat, move):
         raise IllegalMove(f"{card!r} is not among the cards on offer ({offered}).")
     state.display.remove(card)
     state.taken[seat] = card
-    record(state, "take_card", f"{colour_name(state, seat)} takes {CARDS[card].title} ({card}).", seat=seat, card=card)
+    record(state, "take_card", f"{colour_name(state, seat)} takes {CARDS[card].title}.", seat=seat, card=card)
     state.phase = "action"
 
 
@@ -347,7 +347,9 @@ def _end_turn(state):
 def _end_round(state):
     if state.display:
         record(
-            state, "discard", f"Discarded unused: {', '.join(c for c in state.display if c != KING_CARD) or 'none'}."
+            state,
+            "discard",
+            f"Discarded unused: {'; '.join(CARDS[c].title for c in state.display if c != KING_CARD) or 'none'}.",
         )
     state.display = []
     expired = [seat for seat, taken in state.vetoes if taken < state.round]

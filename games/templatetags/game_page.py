@@ -51,9 +51,9 @@ def player_at(view, seat):
 
 @register.filter
 def card_title(card_id):
-    """An action card's title and a hint of its text, for a card already taken."""
+    """An action card's title, for a card already taken."""
     kind = CARDS.get(card_id)
-    return f"{kind.title} ({card_id.replace('_', ' ')})" if kind else card_id
+    return kind.title if kind else card_id
 
 
 @register.filter
