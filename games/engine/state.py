@@ -116,9 +116,12 @@ class GameState:
         if missing:
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
         state = cls.__new__(cls)
-        data = copy.deepcopy(data)
         for field in _FIELDS:
-            setattr(state, field, data[field])
+            if field != "log":
+                setattr(state, field, copy.deepcopy(data[field]))
+        # Log entries are written once and never changed, so the entries themselves are shared:
+        # copying the whole log would make loading a late position cost more than playing a move.
+        state.log = list(data["log"])
         state.colours = list(state.colours)
         return state
 
