@@ -3,12 +3,13 @@ games.services writes, the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from . import lobby as lobby_lists
 from . import services
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for
@@ -16,7 +17,6 @@ from .forms import MoveForm, NewGameForm
 from .models import Game, Seat
 from .moves_forms import move_data
 
-RECENTLY_FINISHED = 10
 PARTIALS = {
     "play": "games/partials/play.html",
     "board": "games/partials/board.html",
@@ -27,44 +27,16 @@ PARTIALS = {
 
 @require_GET
 def lobby(request):
-    public = Q(private=False)
-    mine = Q(seats__user=request.user) if request.user.is_authenticated else Q(pk__in=[])
-    open_games = (
-        Game.objects.filter(public, status=Game.Status.OPEN)
-        .exclude(mine)
-        .select_related("creator")
-        .annotate(taken=Count("seats"))
-        .defer("state")
-    )
-    finished = (
-        Game.objects.filter(public | mine, status=Game.Status.FINISHED)
-        .distinct()
-        .order_by("-finished_at")
-        .defer("state")[:RECENTLY_FINISHED]
-    )
+    user = request.user
     return render(
         request,
         "games/lobby.html",
-        {"open_games": open_games, "my_games": _my_games(request.user), "finished": finished},
+        {
+            "my_games": lobby_lists.my_games(user),
+            "open_games": lobby_lists.open_games(user),
+            "finished": lobby_lists.finished_games(user),
+        },
     )
-
-
-def _my_games(user):
-    """The user's open and running games, those waiting for their move first."""
-    if not user.is_authenticated:
-        return []
-    seats = (
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .select_related("game")
-        .defer("game__state")
-        .order_by("-game__created_at")
-    )
-    rows = [
-        {"game": seat.game, "your_move": seat.index is not None and seat.index in seat.game.to_act}
-        for seat in seats
-    ]
-    rows.sort(key=lambda row: not row["your_move"])
-    return rows
 
 
 @login_required
@@ -87,7 +59,11 @@ def game_page(request, pk):
 def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
-    return _render_partial(request, name, _game_context(request, pk))
+    context = _game_context(request, pk)
+    if name == "log" and request.GET.get("all") == "1":
+        context["log_entries"] = context["view"]["log"] if context["view"] else []
+        context["log_complete"] = True
+    return _render_partial(request, name, context)
 
 
 @require_GET
@@ -201,4 +177,13 @@ def _game_context(request, pk):
             player["user"] = users.get(player["seat"])
         context["view"] = view
         context["your_move"] = seat is not None and seat in view["to_act"]
+        context.update(_recent_log(view))
     return context
+
+
+def _recent_log(view):
+    """The log of this round and the last one: what a player coming back to a slow game needs.
+    The whole log is one click away (the log partial with ?all=1)."""
+    since = view["round"] - 1
+    recent = [entry for entry in view["log"] if entry["round"] >= since]
+    return {"log_entries": recent, "log_complete": len(recent) == len(view["log"])}

@@ -339,3 +339,22 @@ def test_random_play_through_the_endpoint_reaches_the_end(start_game):
         assert response.status_code == 200, response.content
         state = state_of(game)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+def test_the_page_shows_the_log_of_this_round_and_the_last_with_the_whole_log_one_click_away(game_at):
+    game = game_at(lambda state: state.round >= 3, num_players=3)
+    seat = 0
+    view = view_for(state_of(game), seat)
+    older = [entry["text"] for entry in view["log"] if entry["round"] < view["round"] - 1]
+    recent = [entry["text"] for entry in view["log"] if entry["round"] >= view["round"] - 1]
+    assert older and recent
+    client = logged_in(user_at(game, seat))
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert all(text.replace("'", "&#x27;") in page for text in recent)
+    assert "Round 1 begins." not in page
+    assert "Show the whole log" in page
+    whole = client.get(reverse("game_partial", args=[game.pk, "log"]) + "?all=1", **HTMX)
+    assert whole.status_code == 200
+    assert [entry["text"] for entry in whole.context["log_entries"]] == older + recent
+    assert "Round 1 begins." in whole.content.decode()
+    assert "Show the whole log" not in whole.content.decode()
