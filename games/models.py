@@ -53,6 +53,12 @@ class Game(models.Model):
     # loading and decoding every game's state.
     to_act = models.JSONField(default=list, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # A public summary of the state, copied at every save for the same reason: the round being
+    # played, each seat's colour, and the standings as [place, seat, score] best first (equal
+    # scores share a place). Nothing here is private to a seat.
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    colours = models.JSONField(default=list, blank=True)
+    standings = models.JSONField(default=list, blank=True)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

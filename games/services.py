@@ -19,6 +19,7 @@ from django.utils import timezone
 from . import tasks
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
+from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
 
 logger = logging.getLogger(__name__)
@@ -278,6 +279,9 @@ def _save(game, state=None, previous_to_act=None):
         acting = [] if state.is_over else to_act(state)
         game.deadline = _deadline(game, acting, previous_to_act)
         game.to_act = acting
+        game.round = state.round
+        game.colours = list(state.colours)
+        game.standings = standings(state)
         if state.is_over:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
@@ -288,6 +292,11 @@ def _save(game, state=None, previous_to_act=None):
         transaction.on_commit(
             lambda: tasks.schedule_deadline(game_id, version, deadline), robust=True
         )
+
+
+def standings(state):
+    """[place, seat, score] best first; equal scores share a place, as in the final ranking."""
+    return [[place, seat, state.scores[seat]] for place, seat in final_ranking(state)]
 
 
 def _deadline(game, acting, previous_to_act):
