@@ -1,11 +1,26 @@
+import importlib
+import re
+from datetime import timedelta
+
 import pytest
+from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
+from games.engine import new_game, view_for
+from games.engine.board import COLOUR_LABELS
 from games.models import Game
-from tests.helpers import play, user_at
+from games.templatetags.lobby_tags import time_left
+from tests.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
+
+
+def games_in(response, section):
+    return [row["game"] for row in response.context[section]]
 
 
 def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_user, start_game):
@@ -18,10 +33,10 @@ def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_use
     client.force_login(me)
     response = client.get(reverse("lobby"))
     assert response.status_code == 200
-    assert list(response.context["open_games"]) == [open_game]
-    assert private_game not in response.context["finished"]
-    assert [row["game"] for row in response.context["my_games"]] == [mine]
-    assert list(response.context["finished"]) == [Game.objects.get(pk=finished.pk)]
+    assert games_in(response, "open_games") == [open_game]
+    assert private_game not in games_in(response, "finished")
+    assert games_in(response, "my_games") == [mine]
+    assert games_in(response, "finished") == [Game.objects.get(pk=finished.pk)]
 
 
 def test_my_games_put_those_waiting_for_my_move_first(client, start_game, make_user):
@@ -123,3 +138,179 @@ def test_the_creator_sees_the_invitation_link(client, make_user):
     client.force_login(creator)
     content = client.get(reverse("game", args=[game.pk])).content.decode()
     assert reverse("invitation", args=[game.pk, game.invite_token]) in content
+
+
+def lobby_text(client):
+    """The lobby as a reader sees it: tags dropped, whitespace collapsed."""
+    html = client.get(reverse("lobby")).content.decode()
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split()).replace(" ,", ",")
+
+
+def test_every_save_stores_a_public_summary_of_the_state(start_game):
+    game = start_game(3, short_game=True)
+    spectators = view_for(state_of(game), None)
+    assert game.round == spectators["round"] == 1
+    assert game.colours == [player["colour"] for player in spectators["players"]]
+    assert sorted(seat for _, seat, _ in game.standings) == [0, 1, 2]
+    play(game, moves=12)
+    game.refresh_from_db()
+    spectators = view_for(state_of(game), None)
+    assert game.round == spectators["round"]
+    scores = {player["seat"]: player["score"] for player in spectators["players"]}
+    assert all(score == scores[seat] for _, seat, score in game.standings)
+    play(game)
+    game.refresh_from_db()
+    spectators = view_for(state_of(game), None)
+    assert [[place, seat] for place, seat, _ in game.standings] == spectators["ranking"]
+
+
+def test_equal_scores_share_a_place_in_the_standings():
+    state = new_game(num_players=4, seed=3)
+    state.scores = [60, 84, 84, 12]
+    assert services.standings(state) == [[1, 1, 84], [1, 2, 84], [3, 0, 60], [4, 3, 12]]
+
+
+def test_the_migration_summarises_games_saved_before_the_summary(start_game):
+    game = start_game(3)
+    play(game, moves=10)
+    game.refresh_from_db()
+    summary = (game.round, game.colours, game.standings)
+    Game.objects.filter(pk=game.pk).update(round=None, colours=[], standings=[])
+    migration = importlib.import_module("games.migrations.0002_game_summary")
+    migration.summarise_stored_states(apps, None)
+    game.refresh_from_db()
+    assert (game.round, game.colours, game.standings) == summary
+
+
+def test_finished_games_show_the_final_ranking_with_shared_places(client, make_user):
+    anna, ben, carl = make_user("anna"), make_user("ben"), make_user("carl")
+    game = services.create_game(anna, num_players=3, short_game=True)
+    services.join_game(game, ben)
+    services.join_game(game, carl)
+    game.refresh_from_db()
+    play(game)
+    game.refresh_from_db()
+    seat_of = {seat.user.username: seat.index for seat in game.seats.select_related("user")}
+    # Force a tie for first: a real game rarely ends in one, and the lobby only reads the summary.
+    tie = [[1, seat_of["anna"], 84], [1, seat_of["ben"], 84], [3, seat_of["carl"], 60]]
+    Game.objects.filter(pk=game.pk).update(standings=tie)
+    label = {name: COLOUR_LABELS[game.colours[seat]] for name, seat in seat_of.items()}
+    text = lobby_text(client)
+    assert (
+        f"1. {label['anna']} anna 84, 1. {label['ben']} ben 84, 3. {label['carl']} carl 60" in text
+    )
+    assert f"Game {game.pk} 6 rounds" in text
+    assert game.finished_at.strftime("%-d %b %Y") in text
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'href="{game.get_absolute_url()}"' in html
+    assert f'colour-{game.colours[seat_of["anna"]]}' in html
+
+
+def test_a_finished_game_stays_browsable_for_spectators_and_players(client, start_game):
+    game = start_game(2, short_game=True)
+    play(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    spectator = client.get(reverse("game", args=[game.pk]))
+    assert spectator.status_code == 200
+    assert spectator.context["view"]["ranking"] and b"Final ranking" in spectator.content
+    client.force_login(user_at(game, 0))
+    player = client.get(reverse("game", args=[game.pk]))
+    assert player.status_code == 200
+    assert player.context["view"]["seat"] == 0 and b"Final ranking" in player.content
+    assert not player.context["your_move"]
+
+
+def test_my_games_show_the_round_or_the_seats_still_free(client, make_user, start_game):
+    running = start_game(3, short_game=True)
+    me = user_at(running, 0)
+    waiting = services.create_game(me, num_players=4)
+    services.join_game(waiting, make_user())
+    client.force_login(me)
+    text = lobby_text(client)
+    assert f"Game {running.pk}" in text and "round 1 of 6" in text
+    assert "waiting for 2 more players" in text
+
+
+def test_my_games_list_the_players_with_their_colours(client, start_game):
+    game = start_game(3)
+    me = user_at(game, 1)
+    client.force_login(me)
+    text = lobby_text(client)
+    names = [
+        f"{COLOUR_LABELS[game.colours[seat.index]]} {seat.user.username}"
+        for seat in game.seats.select_related("user")
+    ]
+    assert ", ".join(names) in text
+
+
+def test_the_turn_column_says_whose_move_it_is_and_how_long_is_left(client, start_game):
+    game = start_game(3)
+    acting = game.to_act[0]
+    waiting = next(seat for seat in range(3) if seat not in game.to_act)
+    client.force_login(user_at(game, acting))
+    assert "Your move · 23 h left" in lobby_text(client)
+    client.force_login(user_at(game, waiting))
+    assert f"{user_at(game, acting).username} to move · 23 h left" in lobby_text(client)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=5))
+    assert f"{user_at(game, acting).username} to move · due now" in lobby_text(client)
+
+
+@pytest.mark.parametrize(
+    "left, text",
+    [
+        (timedelta(hours=5, minutes=59), "5 h left"),
+        (timedelta(minutes=30, seconds=10), "30 min left"),
+        (timedelta(seconds=20), "1 min left"),
+        (timedelta(days=3, hours=2), "3 d left"),
+        (timedelta(hours=47), "47 h left"),
+        (timedelta(0), "due now"),
+        (-timedelta(hours=2), "due now"),
+    ],
+)
+def test_a_deadline_reads_as_the_time_left(left, text):
+    now = timezone.now()
+    assert time_left(now + left, now) == text
+
+
+def test_open_games_show_who_has_joined_and_the_seats_taken(client, make_user):
+    anna, ben = make_user("anna"), make_user("ben")
+    game = services.create_game(anna, num_players=4, short_game=True)
+    services.join_game(game, ben)
+    client.force_login(make_user())
+    text = lobby_text(client)
+    assert f"Game {game.pk} anna, ben 2 / 4 6 rounds" in text
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'action="{reverse("join", args=[game.pk])}"' in html
+
+
+def make_games(make_user, start_game, me, count):
+    """`count` games of each kind the lobby lists, `me` seated in the running and open ones."""
+    for _ in range(count):
+        running = start_game(3)
+        seat = running.seats.get(index=running.to_act[0])
+        seat.user = me
+        seat.save()
+        mine = services.create_game(make_user(), num_players=3)
+        services.join_game(mine, me)
+        services.join_game(services.create_game(make_user(), num_players=4), make_user())
+        finished = start_game(2, short_game=True)
+        play(finished)
+
+
+def test_the_lobby_takes_the_same_few_queries_however_many_games(
+    client, make_user, start_game, django_assert_max_num_queries
+):
+    me = make_user()
+    client.force_login(me)
+    make_games(make_user, start_game, me, 1)
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("lobby"))
+    make_games(make_user, start_game, me, 3)
+    with django_assert_max_num_queries(len(few)) as many:
+        response = client.get(reverse("lobby"))
+    assert len(response.context["my_games"]) == 8
+    assert len(response.context["open_games"]) == 4
+    assert len(response.context["finished"]) == 4
+    # The stored state holds the whole log: no list may load it.
+    assert not any('"state"' in query["sql"] for query in many.captured_queries)
