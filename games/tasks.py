@@ -4,8 +4,9 @@ With Redis configured, a Celery task is queued with a countdown on the broker, a
 MAX_COUNTDOWN ahead: Redis hands an unacknowledged message out again after the broker's
 visibility timeout, so days-long countdowns would be delivered over and over. A task that wakes
 before its deadline finds the game unchanged and queues itself again. Without Redis (the
-embedded mode) one scheduler thread in the web process plays the same part; what it holds does
-not survive a restart, so `manage.py expire_deadlines` catches up on anything overdue.
+embedded mode) one scheduler thread in the web process plays the same part; it keeps its queue
+in memory, so the served site (elgrande_site/asgi.py) queues every running game's deadline again
+on its first request after a start, and `manage.py expire_deadlines` catches up on demand.
 """
 
 import heapq
@@ -37,6 +38,16 @@ def schedule_deadline(game_id, version, deadline):
         expire_deadline.apply_async((game_id, version), countdown=min(delay, MAX_COUNTDOWN))
     else:
         embedded_scheduler.add(delay, game_id, version)
+
+
+def resume_deadlines():
+    """Queue the deadline of every running game again: the embedded scheduler forgets its queue
+    when the process stops. Overdue ones run at once; a stale one finds the game moved on."""
+    from .models import Game
+
+    running = Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=False)
+    for game_id, version, deadline in running.values_list("pk", "version", "deadline"):
+        schedule_deadline(game_id, version, deadline)
 
 
 class EmbeddedScheduler:

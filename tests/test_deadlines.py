@@ -194,3 +194,31 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     assert len(automatic) >= 3  # the court move, a card (unless it was the last one) and an action
     assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
     assert services.replay(game).to_json() == game.state
+
+
+def test_resuming_queues_the_deadline_of_every_running_game(start_game, scheduled_deadlines, make_user):
+    running = start_game(3)
+    finished = start_game(2)
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
+    services.create_game(make_user(), num_players=4)  # open: no deadline yet
+    scheduled_deadlines.clear()
+    tasks.resume_deadlines()
+    assert scheduled_deadlines == [(running.pk, running.version, running.deadline)]
+
+
+def test_the_served_site_resumes_deadlines_once_on_its_first_http_request(monkeypatch):
+    import asyncio
+
+    from elgrande_site.asgi import ResumeDeadlinesOnFirstRequest
+
+    resumed, served = [], []
+
+    async def app(scope, receive, send):
+        served.append(scope["type"])
+
+    monkeypatch.setattr("elgrande_site.asgi.resume_deadlines", lambda: resumed.append(True))
+    wrapped = ResumeDeadlinesOnFirstRequest(app)
+    for kind in ("websocket", "http", "http"):
+        asyncio.run(wrapped({"type": kind}, None, None))
+    assert resumed == [True]
+    assert served == ["websocket", "http", "http"]
