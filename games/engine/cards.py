@@ -77,10 +77,6 @@ class CardKind:
         return {}
 
 
-def _foreign(state, seat, taker):
-    return seat != taker
-
-
 # --- stack 1: intrigue -------------------------------------------------------------------------
 
 
@@ -684,10 +680,6 @@ class SecretUniqueScoring(CardKind):
         return score_steps(state, [r for r in set(picks) if picks.count(r) == 1])
 
 
-class KingCard(MoveKing):
-    pass
-
-
 def _catalogue():
     court_2 = CourtToRegions(
         "intrigue_court_2",
@@ -926,7 +918,7 @@ def _catalogue():
             "Secret disk: unique scoring",
             "Every player secretly picks a region; each region picked by exactly one player is scored.",
         ),
-        KingCard("king_card", 5, 1, "The King", "Move the King to any region.", neighbours_only=False),
+        MoveKing("king_card", 5, 1, "The King", "Move the King to any region.", neighbours_only=False),
     ]
     return {kind.id: kind for kind in kinds}
 
