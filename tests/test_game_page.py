@@ -358,3 +358,20 @@ def test_the_page_shows_the_log_of_this_round_and_the_last_with_the_whole_log_on
     assert [entry["text"] for entry in whole.context["log_entries"]] == older + recent
     assert "Round 1 begins." in whole.content.decode()
     assert "Show the whole log" not in whole.content.decode()
+
+
+def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start_game, client):
+    game = start_game(3)
+    play(game, moves=6)
+    seed = str(game.seed)
+    pages = [client.get(reverse("game", args=[game.pk]))]
+    for seat in range(3):
+        player = logged_in(user_at(game, seat))
+        pages.append(player.get(reverse("game", args=[game.pk])))
+        pages += [
+            player.get(reverse("game_partial", args=[game.pk, name]), **HTMX) for name in ("play", "board", "log")
+        ]
+    pages.append(client.get(reverse("lobby")))
+    for response in pages:
+        assert response.status_code == 200
+        assert seed not in response.content.decode()
