@@ -95,20 +95,26 @@ def parse_colour(state, value):
 
 
 def parse_area_counts(value, what="placement"):
-    """A mapping of area id to a count, e.g. {"aragon": 2, "castillo": 1}; zero entries dropped.
+    """Area counts as an ordered mapping of area index to count; zero entries dropped.
 
-    The result is in scoring order whatever the order of the keys given, so that a move stored
-    as JSON with its keys reordered (PostgreSQL's jsonb does) replays to exactly the same game.
+    Either a mapping of area id to count, e.g. {"aragon": 2, "castillo": 1}, read in scoring order
+    whatever the order of its keys (PostgreSQL's jsonb reorders keys, and a stored move must replay
+    to the same game), or a list of [area id, count] pairs kept in the order given, for a taker who
+    fixes the order of the steps a veto may cut (rule 9.1).
     """
-    if not isinstance(value, dict):
+    if isinstance(value, dict):
+        pairs, ordered = list(value.items()), False
+    elif isinstance(value, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
+        pairs, ordered = value, True
+    else:
         raise IllegalMove(f"The {what} must map regions to numbers of caballeros.")
     counts = {}
-    for area_id, count in value.items():
+    for area_id, count in pairs:
         area = parse_area(area_id)
         count = parse_count(count)
         if count:
             counts[area] = counts.get(area, 0) + count
-    return dict(sorted(counts.items()))
+    return counts if ordered else dict(sorted(counts.items()))
 
 
 def parse_order(state, value, seats, what="order", others=()):

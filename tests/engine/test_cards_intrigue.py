@@ -332,3 +332,20 @@ def test_intrigue_cards_refuse_the_kings_region_as_source_or_target(card, colour
 @pytest.mark.parametrize("card", ["intrigue_4_any", "intrigue_5_from_region", "intrigue_3_foreign"])
 def test_intrigue_refuses_an_absurdly_large_count_as_an_illegal_move(card):
     refused(board(card), 0, {"type": "special", "plan": [step("aragon", "galicia", "yellow", 10**12)]})
+
+
+def test_the_taker_fixes_the_order_of_a_redistribution_with_a_list_of_pairs():
+    # Rule 9.1: the taker decides the order of the moves, which decides where a veto may cut.
+    state = board("intrigue_own_region")
+    state.vetoes = [[1, state.round]]
+    announced = special(state, region="aragon", to=[["castillo", 1], ["galicia", 1], ["aragon", 1]])
+    assert announced.action["stage"] == "veto"
+    assert [step[1][0][2] for step in announced.action["steps"]] == [9, 0]  # Castillo, then Galicia
+    cut = apply_move(announced, 1, {"type": "veto", "cut": 1})
+    assert holdings(cut, "red")["castillo"] == 2 and holdings(cut, "red")["aragon"] == 2
+    assert "galicia" not in holdings(cut, "red")
+
+
+def test_a_redistribution_list_of_pairs_is_refused_when_malformed():
+    refused(board("intrigue_own_region"), 0, {"type": "special", "region": "aragon", "to": [["castillo", 1, 2]]})
+    refused(board("intrigue_own_region"), 0, {"type": "special", "region": "aragon", "to": [["castillo", -1]]})
