@@ -1,3 +1,6 @@
+import json
+import math
+
 from django import forms
 
 from .models import DEFAULT_TIME_PER_MOVE, TIME_PER_MOVE_CHOICES
@@ -28,7 +31,42 @@ class NewGameForm(forms.Form):
     )
 
 
+class FiniteJSONDecoder(json.JSONDecoder):
+    """JSON as the standard allows it: no NaN or Infinity, which no database's JSON type stores."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, parse_constant=self._refuse, parse_float=self._finite, **kwargs)
+
+    @staticmethod
+    def _refuse(name):
+        raise ValueError(f"{name} is not a number a move can hold.")
+
+    @staticmethod
+    def _finite(text):
+        number = float(text)
+        if not math.isfinite(number):
+            raise ValueError(f"{text} is not a number a move can hold.")
+        return number
+
+
+class MoveField(forms.JSONField):
+    """A move as JSON: small (a move is a few hundred characters; a forged 2 MB one would be
+    stored forever), with finite numbers only, and any undecodable text a form error."""
+
+    longest = 4000
+
+    def to_python(self, value):
+        if isinstance(value, str) and len(value) > self.longest:
+            raise forms.ValidationError(f"A move is at most {self.longest} characters of JSON.")
+        try:
+            return super().to_python(value)
+        except (ValueError, RecursionError) as error:
+            if isinstance(error, forms.ValidationError):
+                raise
+            raise forms.ValidationError("Enter a valid JSON move.") from error
+
+
 class MoveForm(forms.Form):
-    move = forms.JSONField()
+    move = MoveField(decoder=FiniteJSONDecoder)
     expected_version = forms.IntegerField(min_value=0)
     seat = forms.IntegerField(required=False, min_value=0)

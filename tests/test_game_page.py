@@ -379,3 +379,36 @@ def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start
     for response in pages:
         assert response.status_code == 200
         assert seed not in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["play", "board", "decision", "log"])
+def test_every_partial_of_a_game_not_started_or_cancelled_renders(client, make_user, name):
+    waiting = services.create_game(make_user(), num_players=3)
+    creator = make_user()
+    cancelled = services.cancel_game(services.create_game(creator, num_players=3), creator)
+    for game in (waiting, cancelled):
+        response = client.get(reverse("game_partial", args=[game.pk, name]), **HTMX)
+        assert response.status_code == 200
+        assert response.context["view"] is None
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"move": '{"type": "bid", "card": ' + "1" * 5000 + "}"},
+        {"move": "[" * 200000},
+        {"move": "[" * 960 + "]" * 960},
+        {"move": '{"type": "bid", "card": 9, "junk": NaN}'},
+        {"move": '{"type": "bid", "card": 9, "junk": 1e999}'},
+        {"move": json.dumps({"type": "bid", "card": 9, "blob": "x" * 5000})},
+        {"move_form": "special", "plan-²-from": "aragon"},
+        {"move_form": "special", "order-²": "red"},
+    ],
+)
+def test_malformed_or_oversized_posts_are_refused_and_change_nothing(start_game, fields):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = client.post(reverse("move", args=[game.pk]), {**fields, "expected_version": game.version}, **HTMX)
+    assert response.status_code == 400
+    assert snapshot(game) == before
