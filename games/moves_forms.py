@@ -255,10 +255,15 @@ def _number(text):
 
 
 def _indexed(post, prefix):
-    keys = [key for key in post if key.startswith(prefix) and key[len(prefix) :].isdigit()]
+    keys = [key for key in post if key.startswith(prefix) and _is_index(key[len(prefix) :])]
     return sorted(keys, key=lambda key: int(key[len(prefix) :]))
 
 
 def _row_indices(post, prefix):
     indices = {key[len(prefix) :].split("-")[0] for key in post if key.startswith(prefix)}
-    return sorted(int(index) for index in indices if index.isdigit())
+    return sorted(int(index) for index in indices if _is_index(index))
+
+
+def _is_index(text):
+    """A row number as forms write them: ASCII digits ("²".isdigit() is true, int("²") fails)."""
+    return text.isascii() and text.isdigit()
