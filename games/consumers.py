@@ -32,8 +32,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
-        """Pages only listen; moves go through the HTTP endpoint with its CSRF check."""
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Pages only listen; moves go through the HTTP endpoint with its CSRF check. Whatever
+        arrives, JSON or not, is ignored rather than decoded."""
 
     async def game_version(self, event):
         await self.send_json({"version": event["version"]})

@@ -109,3 +109,18 @@ async def test_what_a_page_sends_is_ignored(start_game):
     assert game.version == version
     assert not await database_sync_to_async(game.moves.exists)()
     await communicator.disconnect()
+
+
+async def test_whatever_a_page_sends_is_ignored_and_the_page_keeps_listening(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    mover = await database_sync_to_async(user_at)(game, game.to_act[0])
+    communicator = page(game)
+    await communicator.connect()
+    await communicator.receive_json_from()
+    await communicator.send_to(text_data="not json {")
+    await communicator.send_to(bytes_data=b"\x00\xff")
+    await communicator.send_json_to({"type": "bid", "card": 9})
+    assert await communicator.receive_nothing(timeout=0.2)
+    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}
+    await communicator.disconnect()
