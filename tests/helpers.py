@@ -2,6 +2,25 @@
 
 import random
 
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def logged_in(user):
+    """A test client with `user` logged in."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def snapshot(game):
+    """What a refused move must leave unchanged: the version, state, status and move count."""
+    from games.models import Move
+
+    game.refresh_from_db()
+    return game.version, game.state, game.status, Move.objects.filter(game=game).count()
+
 
 def user_at(game, index):
     return game.seats.get(index=index).user

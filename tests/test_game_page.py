@@ -12,28 +12,14 @@ from hypothesis import strategies as st
 from games import services
 from games.engine import random_move, to_act, view_for
 from games.models import Game, Move
-from tests.helpers import play, state_of, user_at
+from tests.helpers import HTMX, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def logged_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 def post_move(client, game, move, version=None, htmx=True, **fields):
     data = {"move": move if isinstance(move, str) else json.dumps(move), **fields}
     data["expected_version"] = game.version if version is None else version
     return client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
-
-
-def snapshot(game):
-    game.refresh_from_db()
-    return game.version, game.state, Move.objects.filter(game=game).count()
 
 
 def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client, start_game):

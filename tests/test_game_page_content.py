@@ -15,18 +15,11 @@ from games.engine.cards import CARDS
 from games.models import Game
 from games.moves_forms import SPECIAL_FORMS, build_move
 from tests.game_forms import find_form, forms_in, move_buttons, special_fields
-from tests.helpers import state_of, user_at
+from tests.helpers import HTMX, logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
-
-
-def logged_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def put_state(game, state):

@@ -7,14 +7,9 @@ from django.utils import timezone
 from games import services
 from games.engine import apply_move, new_game, to_act, view_for
 from games.models import Game, Move, Seat
-from tests.helpers import play, state_of, user_at
+from tests.helpers import play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot(game):
-    game.refresh_from_db()
-    return game.version, game.state, game.status, Move.objects.filter(game=game).count()
 
 
 def test_the_creator_takes_the_first_seat_of_an_open_game(make_user):

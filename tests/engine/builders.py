@@ -1,5 +1,7 @@
 """Build exact positions for rule tests: a real new game, then the board laid out by hand."""
 
+import json
+
 import pytest
 
 from games.engine import IllegalMove, apply_move, new_game, to_act
@@ -97,6 +99,11 @@ def at_action(card, num_players=4, king="new_castile", caballeros=None, grandes=
     homes = {colour: CARD_TEST_HOMES[colour] for colour in colours}
     homes.update(grandes or {})
     return lay_out(state, caballeros=layout, king=king, grandes=homes, court=court, scores=scores, mobile=mobile)
+
+
+def frozen(state):
+    """The whole state as canonical JSON text, to compare states exactly."""
+    return json.dumps(state.to_json(), sort_keys=True)
 
 
 def refused(state, seat, move, match=None):

@@ -2,14 +2,13 @@
 the refusal of bad moves (RULES.md: Components, Setup, A round)."""
 
 import collections
-import json
 
 import pytest
 
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
 from games.engine.cards import CARDS
-from tests.engine.builders import at_action, game, lay_out, quiet, quiet_move
+from tests.engine.builders import at_action, frozen, game, lay_out, quiet, quiet_move
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
@@ -82,10 +81,6 @@ def play_to_turn(state, seat, bids):
     while state.current_player != seat:
         state = quiet(state)
     return state
-
-
-def frozen(state):
-    return json.dumps(state.to_json(), sort_keys=True)
 
 
 # --- setup ----------------------------------------------------------------------------------------

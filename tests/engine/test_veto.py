@@ -30,10 +30,6 @@ def count(state, colour, area):
     return state.caballeros[AREA_INDEX[area]][SEAT[colour]]
 
 
-def frozen(state):
-    return json.dumps(state.to_json(), sort_keys=True)
-
-
 def veto(cut=None):
     return {"type": "veto"} if cut is None else {"type": "veto", "cut": cut}
 
