@@ -7,66 +7,29 @@ has the last word: a move it refuses comes back with its reason and changes noth
 
 import json
 
-INTRIGUE_PLAN_ROWS = {
-    "intrigue_5_from_region": 5,
-    "intrigue_3_foreign": 3,
-    "intrigue_3_any": 3,
-    "intrigue_2_own_2_foreign": 4,
-    "intrigue_4_own": 4,
-    "intrigue_4_any": 4,
-}
-
-# The form each card's special action needs; cards not named need no field (one button).
-SPECIAL_FORMS = {
-    **dict.fromkeys(INTRIGUE_PLAN_ROWS, "plan"),
-    "intrigue_own_region": "own_region",
-    "intrigue_court_2": "court_spread",
-    "intrigue_court_2_or_own_region": "either",
-    **dict.fromkeys(["decay_all", "decay_3", "secret_two_to_provinces", "secret_all_to_provinces"], "order"),
-    "one_each_to_provinces": "picks",
-    "score_one_region": "score_region",
-    "score_any_region": "score_region",
-    "mobile_scoreboard": "mobile",
-    "royal_adviser": "king",
-    "king_card": "king",
-    "eviction": "eviction",
-    "move_grande": "grande",
-    "retake_power_card": "retake",
-}
 
 def decision_panel(view):
-    """Everything the panel template needs beyond the view itself, or None with nothing to decide."""
+    """Everything the panel template needs beyond the view itself, or None with nothing to decide.
+
+    What may be chosen comes from the engine's decision (view["decision"]); this only puts names
+    to the ids and shapes them for the template.
+    """
     decision = view.get("decision")
     if not decision:
         return None
     colour = view["colour"]
-    me = view["players"][view["seat"]]
-    regions = view["regions"]
-    king = view["king"]
-    names = {region["id"]: region["name"] for region in regions}
+    names = {region["id"]: region["name"] for region in view["regions"]}
     names["castillo"] = view["castillo"]["name"]
-    outside_king = [_option(r["id"], r["name"]) for r in regions if r["id"] != king]
-    panel = {
-        "kind": decision["kind"],
-        "me": me,
-        "regions": [_option(r["id"], r["name"]) for r in regions],
-        "outside_king": outside_king,
-        "destinations": outside_king + [_option("castillo", names["castillo"])],
-        "colours": [_option(p["colour"], f"{p['colour']} ({p['label']})") for p in view["players"]],
-    }
+    panel = {"kind": decision["kind"]}
     kind = decision["kind"]
     if kind == "bid":
-        panel["bids"] = [move["card"] for move in decision["moves"]]
         panel["bid_moves"] = decision["moves"]
     elif kind == "court":
         allowance, provinces = decision["allowance"], decision["provinces"]
         panel["counts"] = list(range(allowance + 1))
         panel["default_count"] = min(allowance, provinces)
         panel["from_regions"] = (
-            [
-                {**_option(r, names[r]), "max": _count_in(view, r, colour)}
-                for r in decision["regions"]
-            ]
+            [{**_option(r, names[r]), "max": _count_in(view, r, colour)} for r in decision["regions"]]
             if provinces < allowance
             else []
         )
@@ -84,81 +47,66 @@ def decision_panel(view):
             for move in decision["moves"]
         ]
     elif kind == "share":
-        sources = [{"id": "court", "name": "Court", "max": me["court"]}]
-        sources += [
-            {**_option(r["id"], r["name"]), "max": r["caballeros"].get(colour, 0)}
-            for r in regions
-            if r["id"] != king and r["caballeros"].get(colour)
+        panel["sources"] = [
+            {**source, "name": "Court" if source["id"] == "court" else names[source["id"]]}
+            for source in decision["sources"]
         ]
-        panel["sources"] = sources
-        panel["needed"] = min(3, sum(source["max"] for source in sources))
+        panel["needed"] = decision["needed"]
     return panel
 
 
 def _action_panel(view, decision, names):
-    colour = view["colour"]
-    card = decision["card"]
-    form = SPECIAL_FORMS.get(card["id"], "confirm")
-    king = view["king"]
+    special = decision["special"]
+    form = special["form"]
+    players = {player["colour"]: player for player in view["players"]}
+
+    def named(ids):
+        return [_option(area, names[area]) for area in ids]
+
+    def colour_options(colours):
+        return [_option(c, f"{c} ({players[c]['label']})") for c in colours]
+
     panel = {
-        "place_areas": [_option(area, names[area]) for area in decision["place_areas"]],
+        "card": decision["card"],
+        "place_areas": named(decision["place_areas"]),
         "special_form": form,
-        "card": card,
         # Clicking the map adds a caballero where the form counts them, else fills a region field.
         "map_mode": "count" if form in ("own_region", "court_spread", "either") else "select",
+        "destinations": named(special.get("destinations", [])),
     }
-    seats = [player["seat"] for player in view["players"]]
-    left = seats[view["seat"] + 1 :] + seats[: view["seat"]]
-    others = [view["players"][seat] for seat in left]
     if form == "plan":
-        panel["plan_rows"] = list(range(INTRIGUE_PLAN_ROWS[card["id"]]))
-    if form in ("own_region", "either"):
-        panel["own_regions"] = [
-            _option(r["id"], r["name"]) for r in view["regions"] if r["id"] != king and r["caballeros"].get(colour)
-        ]
-    if form in ("order", "eviction"):
+        panel["plan_rows"] = list(range(special["rows"]))
+        panel["sources"] = named(special["sources"])
+        panel["colours"] = colour_options(special["colours"])
+    elif form in ("own_region", "either"):
+        panel["own_regions"] = named(special["regions"])
+        panel["count"] = special.get("count")
+    elif form == "court_spread":
+        panel["count"] = special["count"]
+    elif form in ("order", "eviction"):
         panel["order_slots"] = [
-            {"index": index, "default": player["colour"] if form == "order" else ""}
-            for index, player in enumerate(others)
+            {"index": index, "default": colour if form == "order" else ""}
+            for index, colour in enumerate(special["order"])
         ]
-        panel["order_colours"] = [_option(p["colour"], f"{p['colour']} ({p['label']})") for p in others]
-    if form == "picks":
+        panel["order_colours"] = colour_options(special["order"])
+        panel["evict_regions"] = named(special.get("regions", []))
+    elif form == "picks":
         panel["picks"] = [
-            {
-                "colour": player["colour"],
-                "label": player["label"],
-                "regions": [
-                    _option(r["id"], r["name"])
-                    for r in view["regions"]
-                    if r["id"] != king and r["caballeros"].get(player["colour"])
-                ],
-            }
-            for player in [view["players"][view["seat"]]] + others
+            {"colour": pick["colour"], "label": players[pick["colour"]]["label"], "regions": named(pick["regions"])}
+            for pick in special["picks"]
         ]
-        panel["picks"] = [pick for pick in panel["picks"] if pick["regions"]]
-    if form == "mobile":
-        boards = view["mobile_scoreboards"]
+    elif form == "score_region":
+        panel["score_areas"] = named(special["areas"])
+    elif form == "mobile":
         panel["boards"] = [
-            {"id": board, "where": names.get(where) if where else None}
-            for board, where in boards.items()
-            if where != king
+            {"id": board["id"], "where": names[board["where"]] if board["where"] else None}
+            for board in special["scoreboards"]
         ]
-        panel["mobile_targets"] = [
-            _option(area, names[area]) for area in list(names) if area != king
-        ]
-    if form == "king":
-        king_region = next(r for r in view["regions"] if r["id"] == king)
-        targets = king_region["neighbours"] if card["id"] == "royal_adviser" else [
-            r["id"] for r in view["regions"] if r["id"] != king
-        ]
-        panel["king_targets"] = [_option(r, names[r]) for r in targets if r in names and r != "castillo"]
-    if form == "grande":
-        home = view["players"][view["seat"]]["home"]
-        panel["grande_targets"] = [
-            _option(r["id"], r["name"]) for r in view["regions"] if r["id"] not in (king, home)
-        ]
-    if form == "retake":
-        panel["played"] = view.get("played", [])
+        panel["mobile_targets"] = named(special["targets"])
+    elif form in ("king", "grande"):
+        panel["targets"] = named(special["targets"])
+    elif form == "retake":
+        panel["played"] = special["cards"]
     return panel
 
 

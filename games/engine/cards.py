@@ -31,6 +31,10 @@ from .operations import (
 from .state import COURT, PROVINCES
 
 
+def _ids(areas):
+    return [AREAS[area] for area in areas]
+
+
 class CardKind:
     """One kind of action card. Subclasses say what the special action does."""
 
@@ -75,6 +79,11 @@ class CardKind:
     def random_plan(self, state, taker, rng):
         """A legal special move for this card (its fields), or None if it cannot do anything."""
         return {}
+
+    def special_form(self, state, taker):
+        """What the taker's form needs: its kind and the choices the rules allow, as plain data
+        (area ids, colours). The engine still checks the move itself."""
+        return {"form": "confirm"}
 
 
 # --- stack 1: intrigue -------------------------------------------------------------------------
@@ -166,6 +175,17 @@ class MoveCaballeros(CardKind):
                 break
         return {"plan": entries} if entries else None
 
+    def special_form(self, state, taker):
+        own = [state.colours[taker]] if self.own or not self.foreign else []
+        foreign = [c for s, c in enumerate(state.colours) if s != taker] if self.foreign or not self.own else []
+        return {
+            "form": "plan",
+            "rows": self.total,
+            "sources": _ids(movable_regions(state)),
+            "destinations": _ids(destinations(state)),
+            "colours": [c for c in state.colours if c in own + foreign],
+        }
+
 
 def check_special_move(state, source, target):
     if source == CASTILLO_INDEX:
@@ -215,6 +235,10 @@ class OwnRegion(CardKind):
             spread[target] = spread.get(target, 0) + 1
         return {"region": AREAS[region], "to": spread}
 
+    def special_form(self, state, taker):
+        regions = [r for r in movable_regions(state) if state.caballeros[r][taker]]
+        return {"form": "own_region", "regions": _ids(regions), "destinations": _ids(destinations(state))}
+
 
 class CourtToRegions(CardKind):
     """Put up to N caballeros from court into any regions or the Castillo."""
@@ -250,6 +274,9 @@ class CourtToRegions(CardKind):
             spread[target] = spread.get(target, 0) + 1
         return {"to": spread}
 
+    def special_form(self, state, taker):
+        return {"form": "court_spread", "count": self.count, "destinations": _ids(destinations(state))}
+
 
 class EitherOf(CardKind):
     """The player picks one of two special actions."""
@@ -280,6 +307,12 @@ class EitherOf(CardKind):
                 return {"option": name, **fields}
         return None
 
+    def special_form(self, state, taker):
+        form = {"form": "either", "options": list(self.options)}
+        for option in self.options.values():
+            form.update({k: v for k, v in option.special_form(state, taker).items() if k != "form"})
+        return form
+
 
 # --- stack 2 -----------------------------------------------------------------------------------
 
@@ -287,6 +320,9 @@ class EitherOf(CardKind):
 class KeepVeto(CardKind):
     def steps(self, state, taker, plan, choices):
         return [["keep_veto", taker]]
+
+    def special_form(self, state, taker):
+        return {"form": "veto"}
 
 
 class Decay(CardKind):
@@ -312,6 +348,9 @@ class Decay(CardKind):
         order = clockwise_from_left(state, taker)
         rng.shuffle(order)
         return {"order": [state.colours[seat] for seat in order]}
+
+    def special_form(self, state, taker):
+        return {"form": "order", "order": [state.colours[s] for s in clockwise_from_left(state, taker)]}
 
 
 class KingReturns(CardKind):
@@ -373,6 +412,17 @@ class KingReturns(CardKind):
                 steps.append(["shift", [[seat, source, PROVINCES, count] for source, count in share]])
         return steps
 
+    def share_form(self, state, seat):
+        """What a sharer may send: how many in all, and at most how many from each source."""
+        sources = [source for source in self._sources(state, seat) if count_at(state, seat, source)]
+        return {
+            "needed": min(self.count, self._available(state, seat)),
+            "sources": [
+                {"id": "court" if source == COURT else AREAS[source], "max": count_at(state, seat, source)}
+                for source in sources
+            ],
+        }
+
     def random_share(self, state, seat, rng):
         pool = []
         for source in self._sources(state, seat):
@@ -427,6 +477,14 @@ class OneEachToProvinces(CardKind):
         rng.shuffle(picks)
         return {"picks": picks} if picks else None
 
+    def special_form(self, state, taker):
+        picks = []
+        for seat in [taker] + [s for s in self._owners(state) if s != taker]:
+            regions = [r for r in movable_regions(state) if state.caballeros[r][seat]]
+            if regions:
+                picks.append({"colour": state.colours[seat], "regions": _ids(regions)})
+        return {"form": "picks", "picks": picks}
+
 
 class SecretToProvinces(CardKind):
     """Every other player secretly picks a region of theirs and sends caballeros to the provinces."""
@@ -466,6 +524,7 @@ class SecretToProvinces(CardKind):
         return steps
 
     random_plan = Decay.random_plan
+    special_form = Decay.special_form
 
 
 class ScoreChosenArea(CardKind):
@@ -479,6 +538,9 @@ class ScoreChosenArea(CardKind):
 
     def random_plan(self, state, taker, rng):
         return {"region": rng.choice(AREAS)}
+
+    def special_form(self, state, taker):
+        return {"form": "score_region", "areas": list(AREAS)}
 
 
 def score_steps(state, areas, first_only=False):
@@ -562,6 +624,14 @@ class MobileScoreboard(CardKind):
                     options.append({"scoreboard": board, "to": AREAS[area]})
         return rng.choice(options) if options else None
 
+    def special_form(self, state, taker):
+        boards = [
+            {"id": board, "where": AREAS[where] if where is not None else None}
+            for board, where in zip(MOBILE_SCOREBOARDS, state.mobile)
+            if where != state.king
+        ]
+        return {"form": "mobile", "scoreboards": boards, "targets": _ids(destinations(state))}
+
 
 class MoveKing(CardKind):
     def __init__(self, *args, neighbours_only):
@@ -585,6 +655,9 @@ class MoveKing(CardKind):
 
     def random_plan(self, state, taker, rng):
         return {"to": AREAS[rng.choice(self._targets(state))]}
+
+    def special_form(self, state, taker):
+        return {"form": "king", "targets": _ids(self._targets(state))}
 
 
 class Eviction(CardKind):
@@ -620,6 +693,10 @@ class Eviction(CardKind):
     def random_plan(self, state, taker, rng):
         return {"region": AREAS[rng.choice(movable_regions(state))]}
 
+    def special_form(self, state, taker):
+        others = [state.colours[s] for s in clockwise_from_left(state, taker)]
+        return {"form": "eviction", "regions": _ids(movable_regions(state)), "order": others}
+
 
 class MoveGrande(CardKind):
     def plan(self, state, taker, move):
@@ -641,6 +718,11 @@ class MoveGrande(CardKind):
         options = [r for r in movable_regions(state) if r != state.grandes[taker]]
         return {"to": AREAS[rng.choice(options)]}
 
+    def special_form(self, state, taker):
+        if state.grandes[taker] == state.king:
+            return {"form": "grande", "targets": []}
+        return {"form": "grande", "targets": _ids(r for r in movable_regions(state) if r != state.grandes[taker])}
+
 
 class RetakePowerCard(CardKind):
     def plan(self, state, taker, move):
@@ -654,6 +736,9 @@ class RetakePowerCard(CardKind):
 
     def random_plan(self, state, taker, rng):
         return {"card": rng.choice(state.played[taker])} if state.played[taker] else None
+
+    def special_form(self, state, taker):
+        return {"form": "retake", "cards": list(state.played[taker])}
 
 
 class CourtFromProvinces(CardKind):

@@ -6,7 +6,6 @@ from .board import AREAS, REGIONS
 from .cards import CARDS
 from .operations import movable_regions, placement_areas
 from .rounds import court_allowance, to_act
-from .state import COURT
 
 
 def legal_moves(state, seat):
@@ -59,25 +58,19 @@ def _special_moves(state, seat):
         return [{"type": "allow"}, {"type": "veto"}]
     kind = CARDS[action["card"]]
     if kind.choice == "share":
-        sources = [COURT] + movable_regions(state)
-        pool = [s for s in sources for _ in range(min(3, _count(state, seat, s)))]
-        needed = min(3, sum(_count(state, seat, s) for s in sources))
+        form = kind.share_form(state, seat)
+        pool = [source["id"] for source in form["sources"] for _ in range(min(form["needed"], source["max"]))]
         moves = []
-        for combo in sorted(set(itertools.combinations(pool, needed))):
+        for combo in sorted(set(itertools.combinations(pool, form["needed"]))):
             share = {}
             for source in combo:
-                name = "court" if source == COURT else AREAS[source]
-                share[name] = share.get(name, 0) + 1
+                share[source] = share.get(source, 0) + 1
             moves.append({"type": "share", "from": share})
         return moves
     return [
         {"type": "choose_region", "region": AREAS[region]}
         for region in kind.choice_options(state, seat, action["plan"])
     ]
-
-
-def _count(state, seat, source):
-    return state.court[seat] if source == COURT else state.caballeros[source][seat]
 
 
 def random_move(state, seat, rng):

@@ -176,13 +176,17 @@ def _decision(state, seat):
             place_limit=min(card.placement, state.court[seat]),
             place_areas=[AREAS[a] for a in placement_areas(state)],
             can_special=not state.special_done,
+            special=card.special_form(state, seat),
         )
     elif phase == "special":
         action = state.action
         decision["kind"] = action["stage"]
         decision["card"] = action["card"]
         if action["stage"] == "choices":
-            decision["kind"] = CARDS[action["card"]].choice
+            kind = CARDS[action["card"]]
+            decision["kind"] = kind.choice
+            if kind.choice == "share":
+                decision.update(kind.share_form(state, seat))
     elif phase == "castillo":
         decision["count"] = state.caballeros[CASTILLO_INDEX][seat]
     return decision
