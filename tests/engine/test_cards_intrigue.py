@@ -2,7 +2,8 @@
 
 import pytest
 
-from games.engine import apply_move, to_act
+from games.engine import apply_move, to_act, view_for
+from games.engine.state import COURT
 
 from .builders import at_action, holdings, refused
 
@@ -334,6 +335,28 @@ def test_intrigue_refuses_an_absurdly_large_count_as_an_illegal_move(card):
     refused(board(card), 0, {"type": "special", "plan": [step("aragon", "galicia", "yellow", 10**12)]})
 
 
+MOVE_CARD_COLOURS = {
+    "intrigue_5_from_region": "yellow",
+    "intrigue_3_foreign": "yellow",
+    "intrigue_3_any": "red",
+    "intrigue_2_own_2_foreign": "red",
+    "intrigue_4_own": "red",
+    "intrigue_4_any": "yellow",
+}
+
+
+@pytest.mark.parametrize("card", sorted(MOVE_CARD_COLOURS))
+def test_intrigue_cards_refuse_a_move_from_a_region_to_itself(card):
+    colour = MOVE_CARD_COLOURS[card]
+    state = board(card)
+    refused(state, 0, {"type": "special", "plan": [step("aragon", "aragon", colour)]})
+    # Also after a legal entry: the whole plan is refused and nothing moves.
+    refused(state, 0, {"type": "special", "plan": [
+        step("aragon", "galicia", colour), step("aragon", "aragon", colour)]})
+    # The same entry with another target is legal.
+    assert special(state, plan=[step("aragon", "galicia", colour)]).caballeros[0][state.colours.index(colour)] == 1
+
+
 def test_the_taker_fixes_the_order_of_a_redistribution_with_a_list_of_pairs():
     # Rule 9.1: the taker decides the order of the moves, which decides where a veto may cut.
     state = board("intrigue_own_region")
@@ -349,3 +372,34 @@ def test_the_taker_fixes_the_order_of_a_redistribution_with_a_list_of_pairs():
 def test_a_redistribution_list_of_pairs_is_refused_when_malformed():
     refused(board("intrigue_own_region"), 0, {"type": "special", "region": "aragon", "to": [["castillo", 1, 2]]})
     refused(board("intrigue_own_region"), 0, {"type": "special", "region": "aragon", "to": [["castillo", -1]]})
+
+
+def test_intrigue_own_region_list_of_pairs_runs_in_the_given_order_without_a_veto():
+    state = board("intrigue_own_region")
+    listed = special(state, region="aragon", to=[["castillo", 1], ["galicia", 1], ["aragon", 1]])
+    mapped = special(state, region="aragon", to={"castillo": 1, "galicia": 1, "aragon": 1})
+    assert listed.caballeros == mapped.caballeros
+    shifts = [entry["shifts"] for entry in listed.log[len(state.log):] if entry["event"] == "shift"]
+    assert [shift[0][2] for shift in shifts] == [9, 0]  # Castillo, then Galicia, as listed
+    shifts = [entry["shifts"] for entry in mapped.log[len(state.log):] if entry["event"] == "shift"]
+    assert [shift[0][2] for shift in shifts] == [0, 9]  # a map is read in scoring order
+
+
+def test_intrigue_court_2_list_of_pairs_fixes_the_order_a_veto_may_cut():
+    # Rule 9.1: the taker decides the order of the moves, which decides where a veto may cut.
+    state = board("intrigue_court_2")
+    state.vetoes = [[1, state.round]]
+    announced = special(state, to=[["castillo", 1], ["galicia", 1]])
+    assert announced.action["stage"] == "veto" and to_act(announced) == [1]
+    assert announced.action["steps"] == [["shift", [[0, COURT, 9, 1]]], ["shift", [[0, COURT, 0, 1]]]]
+    assert view_for(announced, 2)["pending"]["steps"] == [
+        "Red puts 1 caballero from court into Castillo",
+        "Red puts 1 caballero from court into Galicia",
+    ]
+    mapped = special(state, to={"castillo": 1, "galicia": 1})
+    assert mapped.action["steps"] == [["shift", [[0, COURT, 0, 1]]], ["shift", [[0, COURT, 9, 1]]]]
+    cut = apply_move(announced, 1, {"type": "veto", "cut": 1})
+    assert holdings(cut, "red") == {
+        "aragon": 3, "new_castile": 2, "granada": 2, "castillo": 2, "court": 6, "provinces": 15
+    }
+    assert cut.special_done is True and cut.phase == "action" and to_act(cut) == [0]

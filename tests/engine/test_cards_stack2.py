@@ -292,6 +292,29 @@ def test_secret_all_to_provinces_leaves_a_player_with_none_outside_alone():
     assert holdings(state, "yellow") == {"court": 7, "provinces": 30 - 7}
 
 
+def test_secret_two_to_provinces_leaves_a_player_with_none_outside_alone():
+    # Blue and green have caballeros only in the King's region and the Castillo: not asked, nothing lost.
+    # Yellow has one region only: not asked either, and loses two there.
+    board = {"aragon": {"yellow": 3}, "new_castile": {"blue": 2, "green": 1}, "castillo": {"green": 2}}
+    state = special(at_action("secret_two_to_provinces", caballeros=board))
+    assert state.phase == "action" and to_act(state) == [0]
+    assert state.caballeros[5] == [0, 0, 2, 1] and state.caballeros[9] == [0, 0, 0, 2]
+    assert holdings(state, "yellow") == {"aragon": 1, "court": 7, "provinces": 30 - 7 - 1}
+    assert holdings(state, "blue") == {"new_castile": 2, "court": 7, "provinces": 30 - 7 - 2}
+    assert holdings(state, "green") == {"new_castile": 1, "castillo": 2, "court": 7, "provinces": 30 - 7 - 3}
+
+
+def test_secret_two_to_provinces_with_only_single_caballeros_picks_one_region_and_loses_one():
+    board = {"galicia": {"yellow": 1}, "valencia": {"yellow": 1}, "new_castile": {"yellow": 4},
+             "castillo": {"yellow": 2}}
+    state = special(at_action("secret_two_to_provinces", caballeros=board))
+    assert to_act(state) == [1]
+    assert [move["region"] for move in legal_moves(state, 1)] == ["galicia", "valencia"]
+    state = apply_move(state, 1, {"type": "choose_region", "region": "valencia"})
+    assert state.phase == "action" and to_act(state) == [0]
+    assert holdings(state, "yellow") == {"galicia": 1, "new_castile": 4, "castillo": 2, "court": 7, "provinces": 16}
+
+
 @pytest.mark.parametrize("card", ["secret_two_to_provinces", "secret_all_to_provinces"])
 def test_secret_choices_are_hidden_from_other_seats_until_revealed(card):
     state = secret(card)

@@ -97,6 +97,26 @@ def test_after_a_king_move_the_new_kings_region_is_taboo():
     assert holdings(state, "red") == {"galicia": 2, "basque": 1, "court": 6, "provinces": 21}
 
 
+def test_king_card_refuses_the_region_the_king_already_stands_in():
+    refused(at_action("king_card"), 0, {"type": "special", "to": "new_castile"})
+    refused(at_action("king_card", king="galicia"), 0, {"type": "special", "to": "galicia"})
+
+
+def test_king_card_moves_only_the_king():
+    # Caballeros, Grandes and mobile scoreboards in the old and the new King's region stay put.
+    state = at_action("king_card", grandes={"red": "new_castile", "yellow": "galicia"},
+                      mobile={"8/4/0": "galicia", "4/0/0": "new_castile"},
+                      caballeros={"new_castile": {"red": 2, "blue": 1}, "galicia": {"yellow": 3, "green": 1},
+                                  "castillo": {"red": 1}})
+    after = special(state, to="galicia")
+    assert after.king == AREA_INDEX["galicia"]
+    assert after.caballeros == state.caballeros
+    assert after.grandes == state.grandes == [AREA_INDEX["new_castile"], AREA_INDEX["galicia"],
+                                              AREA_INDEX["catalonia"], AREA_INDEX["seville"]]
+    assert after.mobile == state.mobile == [AREA_INDEX["galicia"], AREA_INDEX["new_castile"]]
+    assert after.court == state.court and after.provinces == state.provinces and after.scores == state.scores
+
+
 # --- eviction --------------------------------------------------------------------------------------
 
 EVICTION_BOARD = {"aragon": {"red": 2, "yellow": 3, "blue": 1}, "granada": {"yellow": 1}}
@@ -277,6 +297,24 @@ def test_court_2_moves_two_from_the_provinces_to_court():
 def test_court_2_moves_only_what_the_provinces_hold():
     state = special(at_action("court_2", caballeros={"aragon": {"red": 2}}, court={"red": 27}))
     assert holdings(state, "red") == {"aragon": 2, "court": 28, "provinces": 0}
+
+
+def test_court_2_with_empty_provinces_does_nothing_but_is_done():
+    state = at_action("court_2", caballeros={"aragon": {"red": 2}}, court={"red": 28})
+    after = special(state)
+    assert holdings(after, "red") == {"aragon": 2, "court": 28, "provinces": 0}
+    assert after.court == state.court and after.provinces == state.provinces
+    assert after.caballeros == state.caballeros
+    assert after.special_done is True and after.phase == "action" and to_act(after) == [0]
+    refused(after, 0, {"type": "special"})
+
+
+def test_court_2_with_one_in_the_provinces_moves_exactly_one():
+    state = at_action("court_2", caballeros={"aragon": {"red": 3}}, court={"red": 26})
+    after = special(state)
+    assert holdings(after, "red") == {"aragon": 3, "court": 27, "provinces": 0}
+    assert holdings(after, "yellow") == {"court": 7, "provinces": 23}
+    assert after.special_done is True
 
 
 # --- secret_unique_scoring -------------------------------------------------------------------------
