@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.engine.board import CASTILLO_INDEX
 from games.engine.cards import CARDS
 from games.models import Game
 from games.moves_forms import SPECIAL_FORMS, build_move
@@ -116,7 +117,9 @@ def submit(client, game, form, data):
 def hidden_variant(state, viewer):
     """The same position with every fact private to seats other than `viewer` changed: their hands,
     their played cards under the top one, their secret choices, the face-down stacks, and the
-    Castillo's counts when hidden. A page drawn for `viewer` must not change at all."""
+    Castillo's counts when hidden. A page drawn for `viewer` must not change, but for the provinces
+    of the seat whose hidden Castillo count moved (see `castillo_moved`): every colour keeps 30
+    caballeros, so a change in the Castillo shows where the caballero came from or went."""
     rng = random.Random(7)
     other = GameState.from_json(state.to_json())
     for seat in range(state.num_players):
@@ -133,10 +136,31 @@ def hidden_variant(state, viewer):
             if seat != viewer and isinstance(choice, int):
                 choices[seat] = (choice + 1) % 9
     if not state.show_castillo:
-        counts = other.caballeros[-1]
-        others = [seat for seat in range(state.num_players) if seat != viewer]
-        counts[others[0]], counts[others[-1]] = counts[others[-1]], counts[others[0]]
+        counts = other.caballeros[CASTILLO_INDEX]
+        movable = [s for s in range(state.num_players) if s != viewer and (other.provinces[s] or counts[s])]
+        assert movable, "no other seat has a caballero in the provinces or the Castillo"
+        seat = movable[0]
+        change = 1 if other.provinces[seat] else -1
+        counts[seat] += change
+        other.provinces[seat] -= change
+        assert castillo_moved(state, other) == {seat: change}
+        assert list(map(sum, zip(*other.caballeros, other.court, other.provinces))) == [30] * state.num_players
     return other
+
+
+def castillo_moved(state, other):
+    """{seat: change} for the seats whose Castillo count differs between the two states."""
+    before, after = state.caballeros[CASTILLO_INDEX], other.caballeros[CASTILLO_INDEX]
+    return {seat: after[seat] - before[seat] for seat in range(state.num_players) if after[seat] != before[seat]}
+
+
+def provinces_shown(html, seat):
+    return int(re.search(f'data-seat="{seat}".*?<dd class="provinces">(\\d+)<', html, re.S).group(1))
+
+
+def without_provinces(html, seat):
+    """The page with the seat's provinces count blanked."""
+    return re.sub(f'(data-seat="{seat}".*?<dd class="provinces">)\\d+<', r"\1?<", html, count=1, flags=re.S)
 
 
 @pytest.mark.parametrize("num_players, seed", [(2, 11), (3, 5), (4, 8), (5, 2)])
@@ -157,8 +181,14 @@ def test_no_page_shows_another_seats_hand_secret_choice_or_hidden_card(start_gam
                 assert shown == (sorted(state.hands[viewer]) if viewer is not None else [])
                 if viewer is None:
                     continue
-                put_state(game, hidden_variant(state, viewer))
-                assert page(client, game) == html, f"seat {viewer} sees a private fact of another seat"
+                variant = hidden_variant(state, viewer)
+                put_state(game, variant)
+                changed, expected = page(client, game), html
+                for moved, change in castillo_moved(state, variant).items():
+                    # The caballero went from (or to) the provinces, which every seat sees.
+                    assert provinces_shown(changed, moved) == provinces_shown(html, moved) - change
+                    changed, expected = without_provinces(changed, moved), without_provinces(expected, moved)
+                assert changed == expected, f"seat {viewer} sees a private fact of another seat"
                 put_state(game, state)
         seat = to_act(state)[0]
         state = apply_move(state, seat, random_move(state, seat, rng))
