@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from .engine.state import num_rounds
+
 TIME_PER_MOVE_CHOICES = [
     (int(timedelta(minutes=2).total_seconds()), "Live: 2 minutes"),
     (int(timedelta(minutes=5).total_seconds()), "Live: 5 minutes"),
@@ -76,7 +78,7 @@ class Game(models.Model):
 
     @property
     def num_rounds(self):
-        return 6 if self.short_game else 9
+        return num_rounds(self.short_game)
 
     def engine_options(self):
         return {

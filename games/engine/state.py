@@ -41,6 +41,16 @@ _FIELDS = (
 )
 
 
+def num_rounds(short_game):
+    """Rounds played: 9, or 6 in the short game."""
+    return 6 if short_game else 9
+
+
+def scoring_rounds(short_game):
+    """The rounds after which a general scoring follows (the short game skips 1, 4 and 7)."""
+    return (2, 4, 6) if short_game else (3, 6, 9)
+
+
 class GameState:
     """Mutable inside the engine only: `apply_move` works on a clone and returns it.
 
@@ -93,11 +103,11 @@ class GameState:
 
     @property
     def num_rounds(self):
-        return 6 if self.short_game else 9
+        return num_rounds(self.short_game)
 
     @property
     def scoring_rounds(self):
-        return (2, 4, 6) if self.short_game else (3, 6, 9)
+        return scoring_rounds(self.short_game)
 
     @property
     def current_player(self):
