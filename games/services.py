@@ -136,20 +136,6 @@ def cancel_game(game, user):
     return game
 
 
-def start_game(game):
-    """Start a full game now. Joining the last seat does this by itself."""
-    with transaction.atomic():
-        game = _lock(game)
-        if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started or ended.")
-        seats = list(game.seats.all())
-        if len(seats) != game.num_players:
-            raise Conflict("The game starts only when every seat is taken.")
-        game.version += 1
-        _start(game, seats)
-    return game
-
-
 def submit_move(game, user, move, expected_version, seat_index=None):
     """Apply `user`'s move if it was made against the current version; else change nothing.
 
