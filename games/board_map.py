@@ -5,6 +5,8 @@ nothing the seat may not see. The regions keep the engine's neighbours (games/en
 two regions share an edge on the map exactly when they are neighbours.
 """
 
+from games.engine.board import COLOURS
+
 # Polygons in the SVG's coordinates (viewBox 0 0 700 520); shared edges are shared exactly.
 OUTLINES = {
     "galicia": [(20, 40), (160, 40), (160, 150), (110, 150), (110, 240), (20, 240)],
@@ -121,6 +123,5 @@ def _area(area, caballeros, labels, placeable, grandes):
 
 
 def _colour_rank(colour):
-    order = list(COLOUR_FILLS)
-    return order.index(colour) if colour in order else len(order)
+    return COLOURS.index(colour) if colour in COLOURS else len(COLOURS)
 

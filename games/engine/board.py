@@ -19,7 +19,6 @@ CASTILLO = "castillo"
 AREAS = REGIONS + (CASTILLO,)
 CASTILLO_INDEX = len(REGIONS)
 AREA_INDEX = {area: index for index, area in enumerate(AREAS)}
-REGION_INDICES = tuple(range(len(REGIONS)))
 
 REGION_NAMES = {
     "galicia": "Galicia",
@@ -68,7 +67,6 @@ MOBILE_VALUES = {"8/4/0": (8, 4, 0), "4/0/0": (4, 0, 0)}
 COLOURS = ("red", "yellow", "blue", "green", "brown")
 COLOUR_LABELS = {"red": "R", "yellow": "Y", "blue": "B", "green": "G", "brown": "N"}
 
-CABALLEROS_PER_COLOUR = 30
 START_IN_HOME = 2
 START_IN_COURT = 7
 START_IN_PROVINCES = 21
