@@ -10,5 +10,5 @@ class SignUpForm(UserCreationForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # Turn reminders go by email, so an account without an address is of little use.
+        # Turn reminders and account verification (to come) go by email, so it is required now.
         self.fields["email"].required = True

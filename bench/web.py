@@ -7,7 +7,7 @@ games.services, then measures:
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
 - move to screen: from the start of a move's POST to the arrival of its version on the
-  WebSocket of another player's page.
+  WebSocket of a spectator's page of that game.
 
 Prints requests per second and p50/p95 latencies. Run from the repository root:
 

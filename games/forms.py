@@ -25,7 +25,7 @@ class NewGameForm(forms.Form):
         label="Time per move", choices=TIME_PER_MOVE_CHOICES, coerce=int,
         initial=DEFAULT_TIME_PER_MOVE,
     )
-    rated = forms.BooleanField(label="Rated", required=False, initial=False)
+    rated = forms.BooleanField(label="Rated (the rating ladders are not computed yet)", required=False, initial=False)
     private = forms.BooleanField(
         label="Private (only people with the invitation link can join)", required=False
     )
