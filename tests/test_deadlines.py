@@ -11,7 +11,7 @@ from games import services, tasks
 from games.engine import legal_moves, to_act
 from games.models import Game, Move
 from games.tasks import schedule_deadline
-from tests.helpers import state_of, user_at
+from tests.helpers import snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -69,8 +69,13 @@ def test_an_early_wake_up_changes_nothing_and_waits_again(
     assert scheduled_deadlines[-1] == (game.pk, version, game.deadline)
 
 
-def test_a_finished_or_missing_game_is_left_alone():
+def test_a_finished_or_missing_game_is_left_alone(start_game):
     assert tasks.expire_deadline(424242, 1) is False
+    game = overdue(start_game(2))
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    before = snapshot(game)
+    assert tasks.expire_deadline(game.pk, game.version) is False
+    assert snapshot(game) == before
 
 
 def test_an_unanswered_veto_window_is_taken_as_allowed(game_at):
@@ -191,7 +196,11 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     automatic = list(Move.objects.filter(game=game, automatic=True).order_by("version"))
     assert {m.seat.index for m in automatic} == {seat}
     assert automatic[0].move["type"] == "court"
-    assert len(automatic) >= 3  # the court move, a card (unless it was the last one) and an action
+    # The court move, a card (the seat chooses first, among every card on offer, so this is a
+    # real choice, not the last card taken for it) and the action's two parts, in either order.
+    assert before.taken == [None] * before.num_players and len(before.display) > 1
+    types = [m.move["type"] for m in automatic]
+    assert types[:2] == ["court", "take_card"] and sorted(types[2:]) == ["place", "special"]
     assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
     assert services.replay(game).to_json() == game.state
 
