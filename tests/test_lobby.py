@@ -33,6 +33,7 @@ def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_use
     client.force_login(me)
     response = client.get(reverse("lobby"))
     assert response.status_code == 200
+    assert private_game not in games_in(response, "open_games")
     assert games_in(response, "open_games") == [open_game]
     assert private_game not in games_in(response, "finished")
     assert games_in(response, "my_games") == [mine]
