@@ -27,9 +27,11 @@ def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client
     play(game, moves=5)
     response = client.get(reverse("game", args=[game.pk]))
     assert response.status_code == 200
-    assert response.context["view"] == view_for(state_of(game), None) | {
-        "players": response.context["view"]["players"]
-    }
+    view, expected = response.context["view"], view_for(state_of(game), None)
+    assert {k: v for k, v in view.items() if k != "players"} == {k: v for k, v in expected.items() if k != "players"}
+    # The page adds each seat's user to the engine's players; all else must be the engine's.
+    assert [{k: v for k, v in player.items() if k != "user"} for player in view["players"]] == expected["players"]
+    assert [player["user"] for player in view["players"]] == [user_at(game, seat) for seat in range(3)]
     assert response.context["view"]["seat"] is None
     assert b"Your power cards" not in response.content
     assert b"/ws/games/%d/" % game.pk in response.content
