@@ -152,8 +152,9 @@ def test_states_round_trip_through_json_and_games_replay(params, rate):
 
 def perturb(state, viewer, rng):
     """The same position with every fact private to seats other than `viewer` changed: their hands,
-    their played piles below the top, the stacks' order and contents, their secret choices and their
-    veto answers not yet revealed."""
+    their played piles below the top, the stacks' order and contents, their secret choices, their
+    veto answers not yet revealed and, when the Castillo is hidden, one seat's count there (moved
+    to or from its provinces, so that every colour keeps 30 caballeros)."""
     other = state.clone()
     others = [s for s in range(state.num_players) if s != viewer]
     for seat in others:
@@ -181,7 +182,21 @@ def perturb(state, viewer, rng):
             choice = other.castillo_choices["choices"][seat]
             if choice is not None:
                 other.castillo_choices["choices"][seat] = (choice + 1) % len(REGIONS)
+    if not state.show_castillo:
+        counts = other.caballeros[CASTILLO_INDEX]
+        movable = [seat for seat in others if other.provinces[seat] or counts[seat]]
+        if movable:
+            seat = rng.choice(movable)
+            change = 1 if other.provinces[seat] else -1
+            counts[seat] += change
+            other.provinces[seat] -= change
     return other
+
+
+def castillo_moved(state, other):
+    """{seat: change} for the seats whose Castillo count differs between the two states."""
+    before, after = state.caballeros[CASTILLO_INDEX], other.caballeros[CASTILLO_INDEX]
+    return {seat: after[seat] - before[seat] for seat in range(state.num_players) if after[seat] != before[seat]}
 
 
 def check_views(state, rng):
@@ -189,7 +204,15 @@ def check_views(state, rng):
         view = view_for(state, viewer)
         text = json.dumps(view, sort_keys=True)
         assert json.loads(text) == view  # JSON-able as it is
-        assert text == json.dumps(view_for(perturb(state, viewer, rng), viewer), sort_keys=True), viewer
+        other = perturb(state, viewer, rng)
+        assert list(map(sum, zip(*other.caballeros, other.court, other.provinces))) == [30] * state.num_players
+        other_view = view_for(other, viewer)
+        for seat, change in castillo_moved(state, other).items():
+            # The caballero came from (or went to) the provinces, which are public: only they
+            # may show the move; the Castillo itself must look the same.
+            assert other_view["players"][seat]["provinces"] == view["players"][seat]["provinces"] - change
+            other_view["players"][seat]["provinces"] = view["players"][seat]["provinces"]
+        assert text == json.dumps(other_view, sort_keys=True), viewer
         castillo = view["castillo"]
         if state.show_castillo:
             shown = {state.colours[s]: n for s, n in enumerate(state.caballeros[CASTILLO_INDEX]) if n}
