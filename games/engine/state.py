@@ -1,44 +1,38 @@
-"""The whole position of a game, as plain data that copies cheaply and round-trips through JSON."""
+"""The whole position of a game, as plain data that copies cheaply and round-trips through JSON.
 
-import copy
+The state holds only what the rules need. What happened (the log) is not part of it: every
+`apply_move` leaves the events of that one move in `state.events` (see events.py), and whoever
+stores the game keeps them beside the move.
+"""
 
 # Pseudo-locations used by caballero shifts besides the ten areas.
 COURT = -1
 PROVINCES = -2
 
-_FIELDS = (
+# Fields holding only immutable values (numbers, strings, booleans, None, tuples).
+_SCALARS = (
     "num_players",
     "seed",
     "short_game",
     "veto_enabled",
     "show_castillo",
-    "colours",
     "king",
-    "grandes",
-    "caballeros",
-    "court",
-    "provinces",
-    "scores",
-    "hands",
-    "played",
     "round",
     "first_bidder",
-    "bids",
-    "turn_order",
     "turn_index",
-    "stacks",
-    "display",
-    "taken",
-    "mobile",
-    "vetoes",
     "phase",
     "placed",
     "special_done",
-    "action",
-    "castillo_choices",
     "scorings_done",
-    "log",
 )
+# Flat lists of immutable values.
+_LISTS = ("colours", "grandes", "court", "provinces", "scores", "bids", "turn_order", "display", "taken", "mobile")
+# Lists of flat lists.
+_NESTED = ("caballeros", "hands", "played", "stacks", "vetoes")
+# Nested plain data of the special action or general scoring under way (or None).
+_DEEP = ("action", "castillo_choices")
+
+_FIELDS = _SCALARS + _LISTS + _NESTED + _DEEP
 
 
 def num_rounds(short_game):
@@ -51,6 +45,15 @@ def scoring_rounds(short_game):
     return (2, 4, 6) if short_game else (3, 6, 9)
 
 
+def copy_data(value):
+    """A copy of plain JSON-like data (dicts, lists, scalars); faster than copy.deepcopy."""
+    if isinstance(value, list):
+        return [copy_data(item) for item in value]
+    if isinstance(value, dict):
+        return {key: copy_data(item) for key, item in value.items()}
+    return value
+
+
 class GameState:
     """Mutable inside the engine only: `apply_move` works on a clone and returns it.
 
@@ -58,43 +61,24 @@ class GameState:
     Castillo (9). hands/played are each seat's power cards; played[seat][-1] is the top of the pile.
     vetoes lists [seat, round taken] for every veto card held. action is the special action under
     way (its plan, the choices still awaited, its announced steps and the veto answers).
+    events are the events of the move that made this state (not saved).
     """
 
-    __slots__ = _FIELDS
+    __slots__ = _FIELDS + ("events",)
 
     def clone(self):
+        """A copy to change: everything a move may change is copied, the rest shared."""
         other = GameState.__new__(GameState)
-        other.num_players = self.num_players
-        other.seed = self.seed
-        other.short_game = self.short_game
-        other.veto_enabled = self.veto_enabled
-        other.show_castillo = self.show_castillo
+        for field in _SCALARS:
+            setattr(other, field, getattr(self, field))
         other.colours = self.colours
-        other.king = self.king
-        other.grandes = self.grandes[:]
-        other.caballeros = [row[:] for row in self.caballeros]
-        other.court = self.court[:]
-        other.provinces = self.provinces[:]
-        other.scores = self.scores[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.played = [pile[:] for pile in self.played]
-        other.round = self.round
-        other.first_bidder = self.first_bidder
-        other.bids = self.bids[:]
-        other.turn_order = self.turn_order[:]
-        other.turn_index = self.turn_index
-        other.stacks = [stack[:] for stack in self.stacks]
-        other.display = self.display[:]
-        other.taken = self.taken[:]
-        other.mobile = self.mobile[:]
-        other.vetoes = [entry[:] for entry in self.vetoes]
-        other.phase = self.phase
-        other.placed = self.placed
-        other.special_done = self.special_done
-        other.action = copy.deepcopy(self.action) if self.action is not None else None
-        other.castillo_choices = copy.deepcopy(self.castillo_choices) if self.castillo_choices is not None else None
-        other.scorings_done = self.scorings_done
-        other.log = self.log[:]
+        for field in _LISTS[1:]:
+            setattr(other, field, getattr(self, field)[:])
+        for field in _NESTED:
+            setattr(other, field, [row[:] for row in getattr(self, field)])
+        other.action = copy_data(self.action)
+        other.castillo_choices = copy_data(self.castillo_choices)
+        other.events = []
         return other
 
     @property
@@ -117,22 +101,33 @@ class GameState:
         return None
 
     def to_json(self):
-        data = {field: getattr(self, field) for field in _FIELDS}
-        return copy.deepcopy(data)
+        """The state as plain JSON types; a copy, so the state may change afterwards."""
+        data = {field: getattr(self, field) for field in _SCALARS}
+        for field in _LISTS:
+            data[field] = list(getattr(self, field))
+        for field in _NESTED:
+            data[field] = [list(row) for row in getattr(self, field)]
+        data["action"] = copy_data(self.action)
+        data["castillo_choices"] = copy_data(self.castillo_choices)
+        return data
 
     @classmethod
     def from_json(cls, data):
+        """A state from `to_json`'s result (decoded JSON). Keys it does not know are ignored, so a
+        game saved with a log by earlier versions still loads."""
         missing = [field for field in _FIELDS if field not in data]
         if missing:
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
         state = cls.__new__(cls)
-        for field in _FIELDS:
-            if field != "log":
-                setattr(state, field, copy.deepcopy(data[field]))
-        # Log entries are written once and never changed, so the entries themselves are shared:
-        # copying the whole log would make loading a late position cost more than playing a move.
-        state.log = list(data["log"])
-        state.colours = list(state.colours)
+        for field in _SCALARS:
+            setattr(state, field, data[field])
+        for field in _LISTS:
+            setattr(state, field, list(data[field]))
+        for field in _NESTED:
+            setattr(state, field, [list(row) for row in data[field]])
+        state.action = copy_data(data["action"])
+        state.castillo_choices = copy_data(data["castillo_choices"])
+        state.events = []
         return state
 
     def __eq__(self, other):
