@@ -64,7 +64,13 @@ class KingReturns(CardKind):
         )
 
     def forced_share(self, state, seat):
-        return [[source, count_at(state, seat, source)] for source in self.sources(state, seat)]
+        """The share of a sharer without a choice: everything he has, or 3 from his one source."""
+        share, left = [], self.needed(state, seat)
+        for source in self.sources(state, seat):
+            count = min(left, count_at(state, seat, source))
+            share.append([source, count])
+            left -= count
+        return share
 
     def check_share(self, state, seat, move):
         """A sharer's move, as [[source, count], ...] in the order of the sources."""
