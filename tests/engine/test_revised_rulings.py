@@ -136,6 +136,12 @@ def test_begun_means_whole_intrigue_court_2_puts_exactly_two_from_court():
     assert holdings(after, "red")["court"] == 3
 
 
+def test_begun_means_whole_an_empty_court_spread_begins_nothing():
+    state = at_action("intrigue_court_2", court={"red": 5})
+    after = apply_move(state, 0, {"type": "special", "to": {}})
+    assert after.special_done and holdings(after, "red")["court"] == 5
+
+
 def test_begun_means_whole_intrigue_court_2_with_one_in_court_puts_that_one():
     state = at_action("intrigue_court_2", court={"red": 1})
     assert view_for(state, 0)["decision"]["special"]["count"] == 1

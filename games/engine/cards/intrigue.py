@@ -179,7 +179,7 @@ class CourtToRegions(CardKind):
             raise IllegalMove(f"This card puts {plural(self.count)} from court, no more.")
         if total > state.court[taker]:
             raise IllegalMove(f"Your court holds only {plural(state.court[taker])}.")
-        if total != needed:
+        if total and total != needed:
             raise IllegalMove(f"Once begun, this action is carried out in full: put {plural(needed)} from court.")
         if state.king in spread:
             raise IllegalMove("Nothing enters or leaves the King's region.")
