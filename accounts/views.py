@@ -63,7 +63,8 @@ def settings_page(request):
     elif request.method == "POST":
         status = 400
         messages.error(request, "Nothing was changed: that form is unknown here.")
-    return render(request, "accounts/settings.html", _settings_context(user, settings_form, vacation_form), status=status)
+    context = _settings_context(user, settings_form, vacation_form)
+    return render(request, "accounts/settings.html", context, status=status)
 
 
 @login_required
