@@ -30,11 +30,11 @@ def scheduled_deadlines(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def cache_of_its_own(settings, request):
+def cache_of_its_own(settings):
     """Each test starts with an empty cache (rate limits, cached sessions) without flushing a shared
     Redis: its keys get a prefix of their own."""
     settings.CACHES = {
-        name: {**config, "KEY_PREFIX": f"{request.node.nodeid}-{uuid.uuid4().hex}"}
+        name: {**config, "KEY_PREFIX": uuid.uuid4().hex}
         for name, config in settings.CACHES.items()
     }
 
