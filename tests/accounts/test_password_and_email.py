@@ -97,3 +97,12 @@ def test_an_unverified_player_can_have_the_link_sent_again(make_user):
     assert [message.to for message in mail.outbox] == [["felipe@example.org"]]
     client.post(path_of_link(mail.outbox[0].body, "/accounts/confirm-email/"))
     assert has_verified_email(user)
+
+
+def test_password_resets_for_one_address_are_rate_limited(client, make_user):
+    make_user("felipe")
+    statuses = [
+        client.post(reverse("account_reset_password"), {"email": "felipe@example.org"}).status_code for _ in range(6)
+    ]
+    assert statuses == [302] * 5 + [429]
+    assert len(mail.outbox) == 5
