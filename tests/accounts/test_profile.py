@@ -31,7 +31,7 @@ def test_the_profile_shows_games_in_play_and_finished_ones_with_place_and_score(
         assert row["game"] == game
         assert (row["own"]["place"], row["own"]["score"]) == (place, score)
         text = response.content.decode()
-        assert f"{place} of 2" in text and f"<strong>{score}</strong>" in text
+        assert f"{place} of 2, <strong>{score}</strong> points" in text
     player = user_at(running, 0)
     response = client.get(reverse("profile", args=[player.username]))
     assert [row["game"] for row in response.context["in_play"]] == [running]
