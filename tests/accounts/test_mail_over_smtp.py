@@ -90,3 +90,22 @@ def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_se
     assert client.get(reverse("lobby")).context["user"] == user
     # Nothing went to Django's test outbox: every mail went over SMTP.
     assert mail.outbox == []
+
+
+def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, tmp_path, password, caplog):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    # Nothing listens on `port` any more: the connection is refused.
+    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+        setattr(settings, name, value)
+    response = client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert response.context["user"].username == "isabel"
+    assert "We could not send the mail to isabel@example.org just now" in response.content.decode()
+    logged = [record.getMessage() for record in caplog.records]
+    assert any("Could not send the account/email/email_confirmation_signup mail" in line for line in logged)
