@@ -1,3 +1,4 @@
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
 from . import vacations
@@ -57,3 +58,16 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError("That is not your password.")
         return password
+
+
+class SignupForm(AllauthSignupForm):
+    # Filled in by the sign-up page's script from the browser's own time zone, so that times show
+    # right from the start; an unknown or missing one leaves the default (UTC) for the settings.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+
+    def save(self, request):
+        user = super().save(request)
+        if user is not None and self.cleaned_data.get("time_zone") in time_zone_names():
+            user.time_zone = self.cleaned_data["time_zone"]
+            user.save(update_fields=["time_zone"])
+        return user

@@ -45,6 +45,16 @@ def test_sign_up_mails_a_link_that_verifies_the_address(client, password):
     assert EmailAddress.objects.get(email="isabel@example.org").verified
 
 
+@pytest.mark.parametrize("sent, kept", [("Europe/Madrid", "Europe/Madrid"), ("Mars/Olympus", "UTC"), ("", "UTC")])
+def test_sign_up_takes_the_browsers_time_zone_when_it_is_a_real_one(client, password, sent, kept):
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password,
+         "time_zone": sent},
+    )
+    assert User.objects.get(username="isabel").time_zone == kept
+
+
 @pytest.mark.parametrize(
     "field, value",
     [("email", ""), ("email", "not-an-address"), ("username", ""), ("username", "deleted-7")],
