@@ -1,5 +1,3 @@
-import zoneinfo
-
 from django.utils import timezone
 
 
@@ -11,7 +9,7 @@ class UserTimeZoneMiddleware:
 
     def __call__(self, request):
         if request.user.is_authenticated:
-            timezone.activate(zoneinfo.ZoneInfo(request.user.time_zone))
+            timezone.activate(request.user.zone)
         else:
             timezone.deactivate()
         return self.get_response(request)

@@ -41,6 +41,14 @@ class User(AbstractUser):
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     @property
+    def zone(self):
+        """The player's time zone; UTC should their stored one have left the tz database."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    @property
     def display_name(self):
         """The name to show beside this player's seat anywhere on the site."""
         return DELETED_NAME if self.deleted_at else self.username

@@ -4,7 +4,6 @@ Dates are the player's own calendar days (their time zone from the settings); a 
 its first and last day whole.
 """
 
-import zoneinfo
 from collections import defaultdict
 from datetime import date, timedelta
 
@@ -20,7 +19,7 @@ DAYS_PER_YEAR = 21
 def local_date(user, when=None):
     """The calendar day it is for `user` at `when` (now by default)."""
     when = when or timezone.now()
-    return timezone.localtime(when, zoneinfo.ZoneInfo(user.time_zone)).date()
+    return timezone.localtime(when, user.zone).date()
 
 
 def days_by_year(start, end):

@@ -82,3 +82,10 @@ def test_the_header_links_to_profile_and_settings(make_user):
     page = logged_in(make_user("felipe")).get(reverse("lobby")).content.decode()
     assert f'href="{reverse("profile", args=["felipe"])}"' in page
     assert f'href="{reverse("settings")}"' in page
+
+
+def test_a_time_zone_gone_from_the_tz_database_falls_back_to_utc(make_user):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(time_zone="Atlantis/Capital")
+    assert logged_in(user).get(reverse("settings")).status_code == 200
+    assert User.objects.get(pk=user.pk).zone.key == "UTC"
