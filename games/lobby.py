@@ -74,7 +74,7 @@ def _player(game, seat, user):
     colour = game.colours[seat.index] if seat.index is not None and game.colours else None
     return {
         "seat": seat.index,
-        "username": seat.user.username,
+        "username": seat.user.display_name,
         "colour": colour,
         "label": COLOUR_LABELS.get(colour, ""),
         "you": seat.user_id == user.pk,

@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.emails import has_verified_email
+
 from . import tasks
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
@@ -64,6 +66,8 @@ def create_game(
     """Open a new game with its creator in the first seat taken."""
     if not 2 <= num_players <= 5:
         raise GameError("A game has 2 to 5 players.")
+    if rated:
+        _check_may_play_rated(user)
     with transaction.atomic():
         game = Game.objects.create(
             creator=user,
@@ -93,6 +97,8 @@ def join_game(game, user, token=""):
             raise Conflict("This game is no longer open for players.")
         if game.private and not invitation_valid(game, token):
             raise NotAllowed("This game is private: you need its invitation link to join.")
+        if game.rated:
+            _check_may_play_rated(user)
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
             raise Conflict("You already have a seat in this game.")
@@ -229,6 +235,14 @@ def notify(game_id, version):
     async_to_sync(get_channel_layer().group_send)(
         group_name(game_id), {"type": "game.version", "version": version}
     )
+
+
+def _check_may_play_rated(user):
+    if not has_verified_email(user):
+        raise NotAllowed(
+            "Rated games are for players with a verified email address: follow the link we mailed "
+            "you, or send a new one from your settings."
+        )
 
 
 def _lock(game):

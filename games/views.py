@@ -3,11 +3,14 @@ games.services writes, the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+
+from accounts.emails import has_verified_email
 
 from . import lobby as lobby_lists
 from . import services
@@ -42,8 +45,14 @@ def lobby(request):
 @login_required
 def new_game(request):
     form = NewGameForm(request.POST or None)
+    if not has_verified_email(request.user):
+        form.fields["rated"].help_text = "Rated games need a verified email address (see your settings)."
     if request.method == "POST" and form.is_valid():
-        game = services.create_game(request.user, **form.cleaned_data)
+        try:
+            game = services.create_game(request.user, **form.cleaned_data)
+        except services.GameError as error:
+            form.add_error(None, error.message)
+            return render(request, "games/new.html", {"form": form}, status=error.status)
         messages.success(request, "Game created. It starts when every seat is taken.")
         return redirect(game)
     return render(request, "games/new.html", {"form": form})
@@ -79,7 +88,7 @@ def invitation(request, pk, token):
 @require_POST
 def join(request, pk):
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('game', args=[pk])}")
+        return redirect_to_login(reverse("game", args=[pk]))
     game = get_object_or_404(Game.objects.defer("state"), pk=pk)
     token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
     return _act(request, lambda: services.join_game(game, request.user, token), game)

@@ -89,7 +89,7 @@ def test_the_create_form_refuses_options_that_do_not_exist(client, make_user):
 
 def test_creating_needs_a_login(client):
     response = client.get(reverse("new_game"))
-    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert response.status_code == 302 and reverse("account_login") in response["Location"]
 
 
 def test_join_leave_and_cancel_through_the_site(client, make_user):
