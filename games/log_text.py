@@ -108,10 +108,7 @@ def _shifts(shifts, names):
     return format_html_join(
         "; ",
         "{}: {} from {} to {}",
-        (
-            (names.player(s["seat"]), caballeros(s["count"]), place(s["from"]), place(s["to"]))
-            for s in shifts
-        ),
+        ((names.player(s["seat"]), caballeros(s["count"]), place(s["from"]), place(s["to"])) for s in shifts),
     )
 
 
@@ -139,7 +136,9 @@ def step_html(step, names):
     if kind == "shift":
         return format_html("{}.", _shifts(step["shifts"], names))
     if kind == "points":
-        return format_html(_("Scoring {area}: {awards}."), area=area(step["area"]), awards=_awards(step["awards"], names))
+        return format_html(
+            _("Scoring {area}: {awards}."), area=area(step["area"]), awards=_awards(step["awards"], names)
+        )
     if kind == "king":
         return format_html(_("The King moves to {region}."), region=area(step["region"]))
     if kind == "mobile":
@@ -148,7 +147,9 @@ def step_html(step, names):
         )
     if kind == "grande":
         return format_html(
-            _("{player} moves their Grande to {region}."), player=names.player(step["seat"]), region=area(step["region"])
+            _("{player} moves their Grande to {region}."),
+            player=names.player(step["seat"]),
+            region=area(step["region"]),
         )
     if kind == "retake":
         if "card" in step:
@@ -248,9 +249,7 @@ def _decline(event, names):
 
 
 def _special(event, names):
-    text = format_html(
-        _("{player} carries out {card}"), player=names.player(event["seat"]), card=card(event["card"])
-    )
+    text = format_html(_("{player} carries out {card}"), player=names.player(event["seat"]), card=card(event["card"]))
     if "region" in event:
         text = format_html(_("{text} on {region}"), text=text, region=area(event["region"]))
     if "order" in event:
@@ -262,9 +261,7 @@ def _veto_question(event, names):
     holders = names.players(event["holders"])
     window = event["window"]
     if window == "disks":
-        return format_html(
-            _("{holders} may stop the whole action before anyone sets a disk."), holders=holders
-        )
+        return format_html(_("{holders} may stop the whole action before anyone sets a disk."), holders=holders)
     if window == "share":
         return format_html(
             _("{holders} may stop the action before the share of {player}."),

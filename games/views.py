@@ -179,9 +179,10 @@ def _game_context(request, pk, whole_log=False):
         context["your_move"] = seat is not None and seat in view["to_act"]
         names = Names.for_game(game, seats)
         context["names"] = names
-        since = 1 if whole_log else view["round"] - 1
+        # The setup is round 0; it belongs with round 1 as long as round 1 is shown.
+        since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
         context["log_entries"] = _log(game, seats, seat, names, since)
-        context["log_complete"] = since <= 1
+        context["log_complete"] = since == 0
     return context
 
 

@@ -23,7 +23,9 @@ COLOUR_WORD = re.compile(r"\b(" + "|".join(COLOURS) + r")\b", re.I)
 # Ids that would show through unrendered; card ids that are plain words ("veto") are left out.
 IDS = re.compile(
     r"\b("
-    + "|".join(sorted(set(AREAS) | {card for card in CARDS if "_" in card or card == "eviction"}, key=len, reverse=True))
+    + "|".join(
+        sorted(set(AREAS) | {card for card in CARDS if "_" in card or card == "eviction"}, key=len, reverse=True)
+    )
     + r")\b"
 )
 
