@@ -105,10 +105,27 @@ def reason(text):
 
 
 def _shifts(shifts, names):
+    """Caballeros moved, grouped by player where one player's come in a row."""
+    groups = []
+    for shift in shifts:
+        if groups and groups[-1][0] == shift["seat"]:
+            groups[-1][1].append(shift)
+        else:
+            groups.append((shift["seat"], [shift]))
     return format_html_join(
         "; ",
-        "{}: {} from {} to {}",
-        ((names.player(s["seat"]), caballeros(s["count"]), place(s["from"]), place(s["to"])) for s in shifts),
+        "{}: {}",
+        (
+            (
+                names.player(seat),
+                format_html_join(
+                    ", ",
+                    _("{} from {} to {}"),
+                    ((caballeros(s["count"]), place(s["from"]), place(s["to"])) for s in moved),
+                ),
+            )
+            for seat, moved in groups
+        ),
     )
 
 
