@@ -4,10 +4,11 @@ Plays complete 9-round 5-player random games and, at every position, measures:
 
 - the stored state's size: bytes of json.dumps(state.to_json()) (goal: under 8 KB everywhere);
 - to_json + from_json of that state (goal: under 100 µs everywhere; max and p99 printed);
-- per move, what the site does around the engine (games/services.py and Django's JSONField): load
-  (json.loads of the stored text, GameState.from_json), then save (to_json, json.dumps of the state
-  and of the move's events for its Move row), against the engine's own apply_move, as a ratio
-  (goal: at most 3).
+- per move, what the site does around the engine (games/services.py and the state's model field,
+  games/fields.py): load (decode the stored text, GameState.from_json), then save (to_json, encode
+  the state and the move's events for its Move row), against the engine's own apply_move, as a
+  ratio (goal: at most 3); with the site's codec (games/json_codec.py, orjson) and, for
+  comparison, with Python's json module, which Django's JSONField uses.
 
 Each timing is the best of --repeat runs at that point, so that a stray pause of a shared machine
 does not count as the state's cost. Run: .venv/bin/python bench/state.py [--games N]
@@ -23,7 +24,10 @@ from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from games import json_codec  # noqa: E402
 from games.engine import GameState, apply_move, new_game, random_move, to_act  # noqa: E402
+
+CODECS = {"site (games.json_codec)": json_codec, "Python's json": json}
 
 KB = 1024
 GOAL_SIZE = 8 * KB
@@ -61,13 +65,14 @@ def measure_game(seed, repeat, figures):
         data = after.to_json()
         text = json.dumps(data)
         parts = {
-            "json.loads": best_of(repeat, partial(json.loads, stored)),
             "from_json": best_of(repeat, partial(GameState.from_json, decoded)),
             "apply_move": best_of(repeat, partial(apply_move, before, seat, move)),
             "to_json": best_of(repeat, after.to_json),
-            "json.dumps state": best_of(repeat, partial(json.dumps, data)),
-            "json.dumps events": best_of(repeat, partial(json.dumps, after.events)),
         }
+        for name, codec in CODECS.items():
+            parts[(name, "decode state")] = best_of(repeat, partial(codec.loads, stored))
+            parts[(name, "encode state")] = best_of(repeat, partial(codec.dumps, data))
+            parts[(name, "encode events")] = best_of(repeat, partial(codec.dumps, after.events))
         figures["moves"].append(parts)
         state, stored = after, text
 
@@ -109,15 +114,22 @@ def main():
     moves = figures["moves"]
     totals = {part: sum(m[part] for m in moves) for part in moves[0]}
     engine = totals["apply_move"]
-    site = sum(totals.values()) - engine
-    print(f"per move, mean over {len(moves)} moves (share of apply_move):")
-    for part, total in totals.items():
-        print(f"  {part:<18} {total / len(moves) * 1e6:7.1f} µs  {total / engine:5.2f}x")
-    per_move = sorted((sum(m.values()) - m["apply_move"]) / m["apply_move"] for m in moves)
-    print(
-        f"save+load / apply_move: {site / engine:.2f} over all moves (per move p50 {percentile(per_move, 0.5):.2f}, "
-        f"p99 {percentile(per_move, 0.99):.2f}); goal <= {GOAL_RATIO:g}: {verdict(site / engine <= GOAL_RATIO)}"
-    )
+    print(f"per move, mean over {len(moves)} moves (and as a multiple of apply_move):")
+    for part in ("apply_move", "from_json", "to_json"):
+        print(f"  {part:<40} {totals[part] / len(moves) * 1e6:7.1f} µs  {totals[part] / engine:5.2f}x")
+    for name in CODECS:
+        for step in ("decode state", "encode state", "encode events"):
+            total = totals[(name, step)]
+            print(f"  {name + ': ' + step:<40} {total / len(moves) * 1e6:7.1f} µs  {total / engine:5.2f}x")
+    for name in CODECS:
+        parts = ["from_json", "to_json"] + [(name, step) for step in ("decode state", "encode state", "encode events")]
+        site = sum(totals[part] for part in parts)
+        per_move = sorted(sum(m[part] for part in parts) / m["apply_move"] for m in moves)
+        print(
+            f"save+load / apply_move with {name}: {site / engine:.2f} over all moves "
+            f"(per move p50 {percentile(per_move, 0.5):.2f}, p99 {percentile(per_move, 0.99):.2f}); "
+            f"goal <= {GOAL_RATIO:g}: {verdict(site / engine <= GOAL_RATIO)}"
+        )
 
 
 if __name__ == "__main__":
