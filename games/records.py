@@ -44,7 +44,24 @@ def rebuild(options, stored_state, moves):
         same = False
     if same:
         return Rebuilt(state.to_json(), first_events, move_events, move_rounds, replayed=True)
+    kept["action"] = upgrade_action(kept.get("action"))
     return Rebuilt(kept, legacy_events(stored_state.get("log") or []), [[] for _ in moves], [0] * len(moves), False)
+
+
+def upgrade_action(action):
+    """A special action stored under way by the engine before the veto windows: the same action
+    with the fields the engine now keeps, so that its veto question or secret choices go on. An
+    old veto question was always about announced steps (window "plan"). The King's return, then
+    played in secret, has no equivalent here and is left as it was."""
+    if action is None or "window" in action:
+        return action
+    return {
+        **action,
+        "window": "plan" if action.get("stage") in ("veto", "counter_veto") else None,
+        "turn": 0,
+        "passed": False,
+        "sent": False,
+    }
 
 
 def legacy_events(log):

@@ -111,3 +111,33 @@ def test_the_migration_keeps_the_old_sentences_of_a_game_that_no_longer_replays(
     assert "You take back power card 4." not in spectator
     owner = strip_tags(logged_in(user_at(game, 1)).get(reverse("game", args=[game.pk])).content.decode())
     assert "You take back power card 4." in owner
+
+
+def old_action(action):
+    """An action under way as the engine stored it before the veto windows and turns."""
+    return {key: value for key, value in action.items() if key not in ("window", "turn", "passed", "sent")}
+
+
+@pytest.mark.django_db
+def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answer(start_game):
+    from games import services
+    from tests.helpers import find_position
+
+    def plan_veto(state):
+        return bool(state.action and state.action["stage"] == "veto" and state.action["window"] == "plan")
+
+    seed, history = find_position(plan_veto, 3)
+    game = start_game(3, seed=seed)
+    for seat, move in history:
+        services.submit_move(game, user_at(game, seat), move, game.version)
+        game.refresh_from_db()
+    state = {**game.state, "action": old_action(game.state["action"])}
+    make_old(game, OLD_LOG, break_replay=True)
+    Game.objects.filter(pk=game.pk).update(state={**state, "scores": [s + 1 for s in state["scores"]], "log": OLD_LOG})
+    run_migration()
+    game.refresh_from_db()
+    assert game.state["action"]["window"] == "plan"
+    holder = game.to_act[0]
+    client = logged_in(user_at(game, holder))
+    assert client.get(reverse("game", args=[game.pk])).status_code == 200
+    services.submit_move(game, user_at(game, holder), {"type": "allow"}, game.version)
