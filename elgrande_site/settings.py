@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -18,6 +19,16 @@ def env_flag(name, default):
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name, default):
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
 
 
 def env_list(name, default):
@@ -89,7 +100,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     # Under ASGI every request runs in a fresh thread, so persistent connections would never be
     # reused; a pool spares each request a new PostgreSQL backend.
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")), "timeout": 10}
+        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
@@ -135,15 +146,32 @@ else:
 # Sessions are read on every page and rarely written: keep them in the cache, backed by the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
+# --- Channel layer: live updates of the game pages --------------------------------------------
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "elgrande_site.channel_layers.WaitingRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Most Redis connections one web process opens for its sockets; commands
+                        # beyond that wait up to `timeout` seconds for a free one.
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 100),
+                        "timeout": 20,
+                        # redis-py 8 gives up on any read after 5 s by default, and an idle page's
+                        # receive is a read that Redis holds open for channels-redis's 5 s
+                        # blocking pop: every idle socket was closed with 1011. Wait longer than
+                        # that pop, but not for ever, so that a Redis gone silent is noticed.
+                        "socket_timeout": 15,
+                    }
+                ]
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# --- end of the channel layer -------------------------------------------------------------------
 
 # Celery reads the CELERY_* names below (see elgrande_site/celery.py). Without Redis there is
 # no broker: tasks called directly run in the caller, and deadlines use an in-process timer
