@@ -3,6 +3,7 @@ games.services writes, the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +16,7 @@ from .access import can_view, invitation_session_key
 from .engine import GameState, view_for
 from .forms import MoveForm, NewGameForm
 from .models import Game, Seat
-from .moves_forms import move_data
+from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
     "play": "games/partials/play.html",
@@ -113,9 +114,15 @@ def move(request, pk):
     game = get_object_or_404(Game.objects.defer("state"), pk=pk)
     if not request.user.is_authenticated:
         return _move_error(request, game, "Log in to play.", 403)
-    form = MoveForm(move_data(request.POST))
+    try:
+        form = MoveForm(move_data(request.POST))
+    except UnreadableFields as error:
+        return _move_error(request, game, f"This move could not be read ({error}).", 400)
     if not form.is_valid():
-        problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
+        problems = "; ".join(
+            " ".join(errors) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(errors)}"
+            for field, errors in form.errors.items()
+        )
         return _move_error(request, game, f"This move could not be read ({problems}).", 400)
     try:
         services.submit_move(
