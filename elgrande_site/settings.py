@@ -39,9 +39,17 @@ def env_list(name, default):
 
 
 DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-only-key-change-me-for-any-public-deployment"
-)
+# --- Secret key: never the development one in production -----------------------------------------
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG=0: it signs sessions and password-reset links, so a "
+            "public site must not use the development key. Generate one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    SECRET_KEY = "django-insecure-dev-only-key-change-me-for-any-public-deployment"
+# --- end of the secret key -----------------------------------------------------------------------
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -185,6 +193,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+
+# --- HTTPS in production --------------------------------------------------------------------------
+# A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only
+# sent back over HTTPS unless DEBUG=1. Redirects to HTTPS and HSTS (which browsers remember for
+# SECURE_HSTS_SECONDS, so turn it on once HTTPS works) are asked for explicitly.
+SESSION_COOKIE_SECURE = env_flag("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_flag("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+# Only behind a proxy that sets X-Forwarded-Proto itself (and drops the client's own): the site
+# then takes a request that arrived at the proxy over HTTPS as secure.
+if env_flag("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# --- end of HTTPS --------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,
