@@ -151,8 +151,9 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions are read on every page and rarely written: keep them in the cache, backed by the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions are read on every page and rarely written: keep them in the cache, backed by the database
+# (Django's cached_db, refusing forged keys that PostgreSQL cannot look up: elgrande_site/sessions.py).
+SESSION_ENGINE = "elgrande_site.sessions"
 
 # --- Channel layer: live updates of the game pages --------------------------------------------
 if REDIS_URL:

@@ -183,3 +183,39 @@ async def test_a_socket_for_a_game_id_too_large_for_the_database_is_refused(capl
     assert (connected, code) == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
 
+
+
+# A quoted cookie value's octal escapes are decoded: this session key holds a NUL.
+FORGED_SESSION = 'sessionid="abcdefgh\\000ijklmnop"'
+
+
+def test_a_forged_session_cookie_holding_a_nul_counts_as_logged_out(start_game):
+    game = start_game(3)
+    client = Client(HTTP_COOKIE=FORGED_SESSION)
+    for path in [reverse("lobby"), reverse("game", args=[game.pk]), reverse("login")]:
+        response = client.get(path)
+        assert response.status_code == 200
+        assert not response.wsgi_request.user.is_authenticated
+    assert client.post(reverse("join", args=[game.pk])).status_code == 302
+
+
+def test_a_true_session_cookie_still_logs_in(start_game):
+    game = start_game(3)
+    client = logged_in(user_at(game, 0))
+    assert client.get(reverse("lobby")).wsgi_request.user == user_at(game, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_with_a_forged_session_cookie_is_a_stranger_s(start_game, caplog):
+    from channels.db import database_sync_to_async
+
+    public = await database_sync_to_async(start_game)(2)
+    private = await database_sync_to_async(start_game)(2, private=True)
+    cookie = (b"cookie", FORGED_SESSION.encode())
+    communicator = WebsocketCommunicator(application, f"/ws/games/{public.pk}/", headers=[ORIGIN, cookie])
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.disconnect()
+    communicator = WebsocketCommunicator(application, f"/ws/games/{private.pk}/", headers=[ORIGIN, cookie])
+    assert await communicator.connect() == (False, 4404)
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
