@@ -256,11 +256,10 @@ def bench_socket_burst(port, games, count):
     from django.conf import settings
     from websockets.asyncio.client import connect
 
-    from games import services
     from games.engine import GameState, random_move, to_act
     from games.models import Game
 
-    game_id = games[0][0]
+    game_id, sessions = games[0]
     problems = []
 
     async def burst():
@@ -277,15 +276,18 @@ def bench_socket_burst(port, games, count):
         if len(pages) < count:
             problems.append(f"{count - len(pages)} handshakes failed, e.g. {results[0]!r}")
 
-        def move():
-            game = Game.objects.get(pk=game_id)
-            state = GameState.from_json(game.state)
-            seat = to_act(state)[0]
-            services.submit_move(game, game.seats.get(index=seat).user, random_move(state, seat, random.Random()),
-                                 game.version)
-
+        game = await asyncio.to_thread(Game.objects.only("state", "version").get, pk=game_id)
+        state = GameState.from_json(game.state)
+        seat = to_act(state)[0]
+        # Through the server, as a player would: embedded, only its process reaches the pages.
+        player = Player(port, sessions[seat])
+        await asyncio.to_thread(player.request, "GET", f"/games/{game_id}/")
+        body = urlencode({"move": json.dumps(random_move(state, seat, random.Random(seat))),
+                          "expected_version": game.version, "csrfmiddlewaretoken": player.csrf})
         started = time.perf_counter()
-        await asyncio.to_thread(move)
+        status, _ = await asyncio.to_thread(player.request, "POST", f"/games/{game_id}/move/", body)
+        if status != 200:
+            problems.append(f"the move was refused with {status}")
         heard = await asyncio.gather(*(asyncio.wait_for(page.recv(), 30) for page in pages), return_exceptions=True)
         delivered = time.perf_counter() - started
         missing = sum(isinstance(message, BaseException) for message in heard)
