@@ -90,7 +90,6 @@ class MoveField(forms.JSONField):
                 raise
             raise forms.ValidationError("Enter a valid JSON move.") from error
 
-
     def validate(self, value):
         super().validate(value)
         found = unstorable_text(value)
