@@ -90,10 +90,6 @@ async def bid(game):
     await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
 
 
-def server_log(log_path):
-    return log_path.read_text()
-
-
 async def test_an_idle_page_stays_connected_for_30_seconds_and_still_hears_the_next_move(site, start_game):
     port, log_path = site
     game = await database_sync_to_async(start_game)(3)
@@ -105,7 +101,7 @@ async def test_an_idle_page_stays_connected_for_30_seconds_and_still_hears_the_n
             await asyncio.wait_for(page.recv(), timeout=30)
         await bid(game)
         assert json.loads(await asyncio.wait_for(page.recv(), timeout=5)) == {"version": game.version + 1}
-    assert server_log(log_path) == ""
+    assert log_path.read_text() == ""
 
 
 async def test_500_pages_connecting_and_leaving_at_once_all_connect_hear_the_move_and_leave_cleanly(
@@ -135,4 +131,4 @@ async def test_500_pages_connecting_and_leaving_at_once_all_connect_hear_the_mov
     while members.zcard(group) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     assert members.zcard(group) == 0
-    assert server_log(log_path) == ""
+    assert log_path.read_text() == ""
