@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.emails import has_verified_email
+
 from . import tasks
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
@@ -64,6 +66,8 @@ def create_game(
     """Open a new game with its creator in the first seat taken."""
     if not 2 <= num_players <= 5:
         raise GameError("A game has 2 to 5 players.")
+    if rated:
+        _check_may_play_rated(user)
     with transaction.atomic():
         game = Game.objects.create(
             creator=user,
@@ -94,6 +98,8 @@ def join_game(game, user, token=""):
             raise Conflict("This game is no longer open for players.")
         if game.private and not invitation_valid(game, token):
             raise NotAllowed("This game is private: you need its invitation link to join.")
+        if game.rated:
+            _check_may_play_rated(user)
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
             raise Conflict("You already have a seat in this game.")
@@ -165,7 +171,7 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("It is not your turn.")
         state = _apply(state, seat.index, move)
         game.version += 1
-        Move.objects.create(game=game, seat=seat, version=game.version, move=move)
+        _record(game, seat, move, state)
         _save(game, state, previous_to_act=game.to_act)
     return game
 
@@ -200,7 +206,7 @@ def apply_default_moves(game_id, version):
                 move = default_move(state, index, rng)
                 state = apply_move(state, index, move)
                 game.version += 1
-                Move.objects.create(game=game, seat=seats[index], version=game.version, move=move, automatic=True)
+                _record(game, seats[index], move, state, automatic=True)
                 if (state.round, state.current_player) != turn or index != state.current_player:
                     break
         _save(game, state, previous_to_act)
@@ -232,6 +238,14 @@ def notify(game_id, version):
     )
 
 
+def _check_may_play_rated(user):
+    if not has_verified_email(user):
+        raise NotAllowed(
+            "Rated games are for players with a verified email address: follow the link we mailed "
+            "you, or send a new one from your settings."
+        )
+
+
 def _lock(game):
     return Game.objects.select_for_update().get(pk=game.pk)
 
@@ -256,7 +270,22 @@ def _start(game, seats):
     Seat.objects.bulk_update(seats, ["index"])
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
-    _save(game, new_game(**game.engine_options()))
+    state = new_game(**game.engine_options())
+    game.first_events = state.events
+    _save(game, state)
+
+
+def _record(game, seat, move, state, automatic=False):
+    """Store an accepted move (the game's version already raised) with the events it made."""
+    Move.objects.create(
+        game=game,
+        seat=seat,
+        version=game.version,
+        move=move,
+        automatic=automatic,
+        events=state.events,
+        round=state.round,
+    )
 
 
 def _save(game, state=None, previous_to_act=None):

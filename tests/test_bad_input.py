@@ -159,7 +159,7 @@ def test_an_enormous_post_is_refused_and_changes_nothing(start_game, caplog):
 def test_a_nul_in_the_username_at_log_in_is_a_form_error(make_user, password):
     make_user("alice")
     client = Client()
-    response = client.post(reverse("login"), {"username": "ali\x00ce", "password": password})
+    response = client.post(reverse("account_login"), {"login": "ali\x00ce", "password": password})
     assert response.status_code == 200
     assert "_auth_user_id" not in client.session
 
@@ -192,7 +192,7 @@ FORGED_SESSION = 'sessionid="abcdefgh\\000ijklmnop"'
 def test_a_forged_session_cookie_holding_a_nul_counts_as_logged_out(start_game):
     game = start_game(3)
     client = Client(HTTP_COOKIE=FORGED_SESSION)
-    for path in [reverse("lobby"), reverse("game", args=[game.pk]), reverse("login")]:
+    for path in [reverse("lobby"), reverse("game", args=[game.pk]), reverse("account_login")]:
         response = client.get(path)
         assert response.status_code == 200
         assert not response.wsgi_request.user.is_authenticated
@@ -219,3 +219,4 @@ async def test_a_socket_with_a_forged_session_cookie_is_a_stranger_s(start_game,
     communicator = WebsocketCommunicator(application, f"/ws/games/{private.pk}/", headers=[ORIGIN, cookie])
     assert await communicator.connect() == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+
