@@ -220,3 +220,16 @@ async def test_a_socket_with_a_forged_session_cookie_is_a_stranger_s(start_game,
     assert await communicator.connect() == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
 
+
+@pytest.mark.parametrize("path", ["/players/a%00b/", "/games/{pk}/invitation/ab%00cd/", "/accounts/confirm-email/%00/"])
+def test_an_address_holding_a_nul_is_a_bad_request(client, make_user, start_game, path):
+    make_user("a")
+    game = start_game(3, private=True)
+    response = client.get(path.replace("{pk}", str(game.pk)))
+    assert response.status_code == 400
+    assert b"could not read this request" in response.content
+
+
+def test_a_player_s_page_is_still_found_by_name(client, make_user):
+    make_user("alice")
+    assert client.get("/players/alice/").status_code == 200
