@@ -16,6 +16,7 @@ import redis
 from channels.db import database_sync_to_async
 from django.conf import settings
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from games import services
 from tests.helpers import user_at
@@ -131,4 +132,14 @@ async def test_500_pages_connecting_and_leaving_at_once_all_connect_hear_the_mov
     while members.zcard(group) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     assert members.zcard(group) == 0
+    assert log_path.read_text() == ""
+
+
+@pytest.mark.parametrize("path", ["/ws/", "/ws/games/abc/", "/ws/games/%00/", "/ws/games/99999999999999999999/"])
+async def test_the_server_refuses_sockets_for_paths_and_games_it_does_not_serve_with_403_and_logs_nothing(site, path):
+    port, log_path = site
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}"):
+            pass
+    assert refused.value.response.status_code == 403
     assert log_path.read_text() == ""
