@@ -12,8 +12,9 @@ django_asgi_app = get_asgi_application()
 from asgiref.sync import sync_to_async  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.tasks import resume_deadlines  # noqa: E402
@@ -38,7 +39,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app if settings.REDIS_URL else ResumeDeadlinesOnFirstRequest(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # Any other path is refused (403) rather than failing the router with an exception.
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", WebsocketDenier.as_asgi())]))
         ),
     }
 )

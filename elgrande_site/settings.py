@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from .email_url import email_settings
 
@@ -22,6 +23,16 @@ def env_flag(name, default):
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name, default):
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
 def env_list(name, default):
     value = os.environ.get(name)
     if value is None:
@@ -30,9 +41,17 @@ def env_list(name, default):
 
 
 DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-only-key-change-me-for-any-public-deployment"
-)
+# --- Secret key: never the development one in production -----------------------------------------
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG=0: it signs sessions and password-reset links, so a "
+            "public site must not use the development key. Generate one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    SECRET_KEY = "django-insecure-dev-only-key-change-me-for-any-public-deployment"
+# --- end of the secret key -----------------------------------------------------------------------
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -55,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "elgrande_site.middleware.RefuseNulInPath",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -95,7 +115,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     # Under ASGI every request runs in a fresh thread, so persistent connections would never be
     # reused; a pool spares each request a new PostgreSQL backend.
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")), "timeout": 10}
+        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
@@ -165,18 +185,36 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions are read on every page and rarely written: keep them in the cache, backed by the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions are read on every page and rarely written: keep them in the cache, backed by the database
+# (Django's cached_db, refusing forged keys that PostgreSQL cannot look up: elgrande_site/sessions.py).
+SESSION_ENGINE = "elgrande_site.sessions"
 
+# --- Channel layer: live updates of the game pages --------------------------------------------
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "elgrande_site.channel_layers.WaitingRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Most Redis connections one web process opens for its sockets; commands
+                        # beyond that wait up to `timeout` seconds for a free one.
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 100),
+                        "timeout": 20,
+                        # redis-py 8 gives up on any read after 5 s by default, and an idle page's
+                        # receive is a read that Redis holds open for channels-redis's 5 s
+                        # blocking pop: every idle socket was closed with 1011. Wait longer than
+                        # that pop, but not for ever, so that a Redis gone silent is noticed.
+                        "socket_timeout": 15,
+                    }
+                ]
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# --- end of the channel layer -------------------------------------------------------------------
 
 # Celery reads the CELERY_* names below (see elgrande_site/celery.py). Without Redis there is
 # no broker: tasks called directly run in the caller, and deadlines use an in-process timer
@@ -198,6 +236,22 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "El Grande <elgrande@l
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A mail server that does not answer must not hold a request for long.
 EMAIL_TIMEOUT = 15
+
+# --- HTTPS in production --------------------------------------------------------------------------
+# A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only
+# sent back over HTTPS unless DEBUG=1. Redirects to HTTPS and HSTS (which browsers remember for
+# SECURE_HSTS_SECONDS, so turn it on once HTTPS works) are asked for explicitly.
+SESSION_COOKIE_SECURE = env_flag("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_flag("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+# Only behind a proxy that sets X-Forwarded-Proto itself (and drops the client's own): the site
+# then takes a request that arrived at the proxy over HTTPS as secure.
+if env_flag("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# --- end of HTTPS --------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,

@@ -86,7 +86,8 @@ def create_game(
 
 
 def invitation_valid(game, token):
-    return bool(game.invite_token) and secrets.compare_digest(game.invite_token, token or "")
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged link's token).
+    return bool(game.invite_token) and secrets.compare_digest(game.invite_token.encode(), (token or "").encode())
 
 
 def join_game(game, user, token=""):

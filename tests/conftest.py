@@ -1,4 +1,5 @@
 import itertools
+import os
 import uuid
 
 import pytest
@@ -97,3 +98,16 @@ def game_at(start_game):
         return game
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def channel_prefix_of_this_process(settings):
+    """The channel-layer prefix of this test process (with the Redis layer), also given to the
+    servers that tests start. Test processes running at once (xdist workers) share one Redis, and
+    their game ids repeat from one test database to the next: without a prefix each, a page of
+    game 3 in one process would hear the moves of game 3 in another."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    prefix = f"test-{os.getpid()}"
+    if "CONFIG" in layer:
+        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": prefix}}}
+    return prefix
