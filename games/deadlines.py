@@ -15,6 +15,7 @@ a worker; embedded, a ticker thread in the web process (started by elgrande_site
 import logging
 import threading
 
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from django.utils import timezone
@@ -32,7 +33,10 @@ def sweep(now=None):
     derived from the same `Game.deadline` (halfway, 12 hours left), so they can be found by the
     same indexed query with a later bound and sent once per (user, game, version, kind).
     """
-    return expire_overdue(now or timezone.now())
+    # One event loop for the whole sweep: the "version N" notice each game sends after its commit
+    # (services.notify, through async_to_sync) then runs on it, instead of starting a loop, a
+    # thread and a channel-layer connection per game. The sweep itself stays in this thread.
+    return async_to_sync(sync_to_async(expire_overdue))(now or timezone.now())
 
 
 def expire_overdue(now):
