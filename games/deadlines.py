@@ -46,13 +46,8 @@ def expire_overdue(now):
     up the others; a lost database connection ends the sweep at once (every other game would
     fail the same way) and the next sweep tries again.
     """
-    overdue = (
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
-        .order_by("deadline")
-        .values_list("pk", "version")
-    )
     moved = 0
-    for game_id, version in list(overdue):
+    for game_id, version in list(overdue_games(now)):
         try:
             moved += services.apply_default_moves(game_id, version)
         except (OperationalError, InterfaceError):
@@ -60,6 +55,16 @@ def expire_overdue(now):
         except Exception:
             logger.exception("deadline of game %s at version %s failed", game_id, version)
     return moved
+
+
+def overdue_games(now):
+    """(id, version) of the running games whose deadline is at or before `now`, the longest
+    overdue first; on the (status, deadline) index."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", "version")
+    )
 
 
 def start_ticker(interval=None):
