@@ -1,14 +1,73 @@
-from django.contrib.auth.forms import UserCreationForm
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
 
-from .models import User
+from . import vacations
+from .models import User, time_zone_names
 
 
-class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
+class SettingsForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        label="Time zone", help_text="Times on the site and in mails are shown in it.", choices=()
+    )
+
+    class Meta:
         model = User
-        fields = ("username", "email")
+        fields = [
+            "time_zone",
+            "notify_your_move",
+            "notify_live_your_move",
+            "notify_reminder",
+            "notify_game_started",
+            "notify_game_finished",
+            "notify_invitation",
+            "digest",
+        ]
+        widgets = {"digest": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # Turn reminders and account verification (to come) go by email, so it is required now.
-        self.fields["email"].required = True
+        self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in sorted(time_zone_names())]
+
+
+class VacationForm(forms.Form):
+    start = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, user, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self):
+        data = super().clean()
+        if "start" in data and "end" in data:
+            vacations.check(self.user, data["start"], data["end"], vacations.local_date(self.user))
+        return data
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label="Your password", widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password
+
+
+class SignupForm(AllauthSignupForm):
+    # Filled in by the sign-up page's script from the browser's own time zone, so that times show
+    # right from the start; an unknown or missing one leaves the default (UTC) for the settings.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+
+    def save(self, request):
+        user = super().save(request)
+        if user is not None and self.cleaned_data.get("time_zone") in time_zone_names():
+            user.time_zone = self.cleaned_data["time_zone"]
+            user.save(update_fields=["time_zone"])
+        return user

@@ -1,6 +1,82 @@
+import zoneinfo
+from functools import cache
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+
+DELETED_NAME = "deleted player"
+
+
+@cache
+def time_zone_names():
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value):
+    if value not in time_zone_names():
+        raise ValidationError(f"{value!r} is not a time zone we know (e.g. Europe/Madrid).")
 
 
 class User(AbstractUser):
-    """The site's own user model, in place from the first migration so it can grow later
-    (notification settings, ratings) without the pain of swapping models mid-project."""
+    """The site's own user model, in place from the first migration so it could grow: the time
+    zone times are shown in, which mails the player wants, and whether the account was deleted."""
+
+    class Digest(models.TextChoices):
+        SINGLE = "single", "A mail for each event"
+        DAILY = "daily", "One daily digest of the games waiting for me"
+
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    notify_your_move = models.BooleanField("Your move in a slow game", default=True)
+    notify_live_your_move = models.BooleanField("Your move in a live game", default=False)
+    notify_reminder = models.BooleanField("A reminder before your deadline", default=True)
+    notify_game_started = models.BooleanField("A game you joined has started", default=True)
+    notify_game_finished = models.BooleanField("A game you played has finished", default=True)
+    notify_invitation = models.BooleanField("An invitation to a private game", default=True)
+    digest = models.CharField("How to send them", max_length=6, choices=Digest, default=Digest.SINGLE)
+    # Set when the player deleted the account: the row stays (their finished games keep their
+    # seat), but nothing personal is left on it.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    @property
+    def zone(self):
+        """The player's time zone; UTC should their stored one have left the tz database."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    @property
+    def display_name(self):
+        """The name to show beside this player's seat anywhere on the site."""
+        return DELETED_NAME if self.deleted_at else self.username
+
+    def get_absolute_url(self):
+        return reverse("profile", args=[self.username])
+
+
+class Vacation(models.Model):
+    """Days, in the player's own time zone, on which their clocks in slow games stand still.
+    Both ends are included. The rules (not in the past, no overlap, 21 days a calendar year)
+    live in accounts.vacations, which every write goes through."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    start = models.DateField()
+    end = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["start"]
+        indexes = [models.Index(fields=["user", "end"])]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="vacation_ends_after_start")
+        ]
+
+    def __str__(self):
+        return f"{self.user} away {self.start}–{self.end}"
+
+    @property
+    def days(self):
+        return (self.end - self.start).days + 1

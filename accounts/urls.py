@@ -1,8 +1,9 @@
-from django.urls import include, path
+from django.urls import path
 
 from . import views
 
 urlpatterns = [
-    path("signup/", views.SignUpView.as_view(), name="signup"),
-    path("", include("django.contrib.auth.urls")),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings/vacations/<int:pk>/cancel/", views.cancel_vacation, name="cancel_vacation"),
+    path("delete/", views.delete_account, name="delete_account"),
 ]

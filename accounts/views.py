@@ -1,17 +1,117 @@
-from django.contrib.auth import login
-from django.shortcuts import redirect
-from django.urls import reverse_lazy
-from django.views.generic import CreateView
+"""The player's own pages beside allauth's: profile, settings (with vacations), account deletion."""
 
-from .forms import SignUpForm
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.models import Game
+
+from . import deletion, profile, vacations
+from .emails import has_verified_email
+from .forms import DeleteAccountForm, SettingsForm, VacationForm
+from .models import User
 
 
-class SignUpView(CreateView):
-    form_class = SignUpForm
-    template_name = "registration/signup.html"
-    success_url = reverse_lazy("lobby")
+@require_GET
+def profile_page(request, username):
+    player = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    in_play = [profile.row(game, player) for game in profile.visible_games(player, request.user, Game.Status.ACTIVE)]
+    finished = Paginator(
+        profile.visible_games(player, request.user, Game.Status.FINISHED), profile.FINISHED_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "in_play": in_play,
+            "finished": finished,
+            "finished_rows": [profile.row(game, player) for game in finished],
+        },
+    )
 
-    def form_valid(self, form):
-        self.object = form.save()
-        login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(self.get_success_url())
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    user = request.user
+    settings_form = SettingsForm(instance=user)
+    vacation_form = VacationForm(user)
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "settings":
+        settings_form = SettingsForm(request.POST, instance=user)
+        if settings_form.is_valid():
+            settings_form.save()
+            messages.success(request, "Your settings are saved.")
+            return redirect("settings")
+        status = 400
+    elif request.method == "POST" and request.POST.get("action") == "add-vacation":
+        vacation_form = VacationForm(user, request.POST)
+        if vacation_form.is_valid():
+            try:
+                vacation = vacations.add(user, vacation_form.cleaned_data["start"], vacation_form.cleaned_data["end"])
+            except ValidationError as error:
+                vacation_form.add_error(None, error)
+            else:
+                messages.success(request, f"Vacation taken {vacations.describe(vacation)}.")
+                return redirect("settings")
+        status = 400
+    elif request.method == "POST":
+        status = 400
+        messages.error(request, "Nothing was changed: that form is unknown here.")
+    context = _settings_context(user, settings_form, vacation_form)
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def cancel_vacation(request, pk):
+    try:
+        vacations.cancel(request.user, pk)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return render(
+            request,
+            "accounts/settings.html",
+            _settings_context(request.user, SettingsForm(instance=request.user), VacationForm(request.user)),
+            status=400,
+        )
+    messages.success(request, "Vacation called off.")
+    return redirect("settings")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request):
+    form = DeleteAccountForm(request.user, request.POST or None)
+    playing = deletion.running_games(request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                deletion.delete_account(request.user)
+            except deletion.AccountInUse as error:
+                form.add_error(None, str(error))
+            else:
+                logout(request)
+                messages.success(request, "Your account is deleted. Your finished games stay, under “deleted player”.")
+                return redirect("lobby")
+        return render(request, "accounts/delete.html", {"form": form, "playing": playing}, status=400)
+    return render(request, "accounts/delete.html", {"form": form, "playing": playing})
+
+
+def _settings_context(user, settings_form, vacation_form):
+    today = vacations.local_date(user)
+    taken = list(user.vacations.filter(end__gte=today))
+    return {
+        "settings_form": settings_form,
+        "vacation_form": vacation_form,
+        "vacations": taken,
+        "today": today,
+        "days_left": {year: vacations.days_left(user, year) for year in (today.year, today.year + 1)},
+        "days_per_year": vacations.DAYS_PER_YEAR,
+        "verified": has_verified_email(user),
+    }

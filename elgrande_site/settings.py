@@ -11,6 +11,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from .email_url import email_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -46,6 +48,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "allauth",
+    "allauth.account",
     "accounts",
     "games",
 ]
@@ -57,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.UserTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -112,9 +118,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "login"
+AUTHENTICATION_BACKENDS = [
+    # allauth's backend: log in by username or email, behind its rate limits.
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "lobby"
+
+# Accounts (django-allauth). Verification is "optional": an unverified account logs in and plays,
+# but only a verified address gets mail or may take part in rated games (accounts.emails).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+# One address per account; a new one replaces it only once verified.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[El Grande] "
+ACCOUNT_RATE_LIMITS = {
+    # Five wrong passwords for one login within five minutes lock that login for the rest of them.
+    "login_failed": "10/m/ip,5/300s/key",
+    "login": "30/m/ip",
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "confirm_email": "1/180s/key",
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -155,6 +188,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+
+# Mail: EMAIL_URL names an SMTP server (smtp:// with STARTTLS, smtps:// with TLS from the start);
+# without it every mail is written as a file under sent_mail/ for a local reader.
+globals().update(email_settings(os.environ.get("EMAIL_URL", ""), file_path=BASE_DIR / "sent_mail"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "El Grande <elgrande@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A mail server that does not answer must not hold a request for long.
+EMAIL_TIMEOUT = 15
 
 # --- Deadlines (games/deadlines.py) ------------------------------------------------------------
 # One sweep over Game.deadline every DEADLINE_SWEEP_SECONDS plays for the seats whose time ran

@@ -15,7 +15,7 @@ RECENTLY_FINISHED = 10
 
 def _games():
     seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    return Game.objects.defer("state").prefetch_related(seats_with_users)
+    return Game.objects.defer("state", "first_events").prefetch_related(seats_with_users)
 
 
 def my_games(user):
@@ -74,7 +74,7 @@ def _player(game, seat, user):
     colour = game.colours[seat.index] if seat.index is not None and game.colours else None
     return {
         "seat": seat.index,
-        "username": seat.user.username,
+        "username": seat.user.display_name,
         "colour": colour,
         "label": COLOUR_LABELS.get(colour, ""),
         "you": seat.user_id == user.pk,

@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.emails import has_verified_email
+
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
@@ -61,6 +63,8 @@ def create_game(
     """Open a new game with its creator in the first seat taken."""
     if not 2 <= num_players <= 5:
         raise GameError("A game has 2 to 5 players.")
+    if rated:
+        _check_may_play_rated(user)
     with transaction.atomic():
         game = Game.objects.create(
             creator=user,
@@ -90,6 +94,8 @@ def join_game(game, user, token=""):
             raise Conflict("This game is no longer open for players.")
         if game.private and not invitation_valid(game, token):
             raise NotAllowed("This game is private: you need its invitation link to join.")
+        if game.rated:
+            _check_may_play_rated(user)
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
             raise Conflict("You already have a seat in this game.")
@@ -161,7 +167,7 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("It is not your turn.")
         state = _apply(state, seat.index, move)
         game.version += 1
-        Move.objects.create(game=game, seat=seat, version=game.version, move=move)
+        _record(game, seat, move, state)
         _save(game, state, previous_to_act=game.to_act)
     return game
 
@@ -192,7 +198,7 @@ def apply_default_moves(game_id, version):
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         state = GameState.from_json(game.state)
-        seats = dict(game.seats.values_list("index", "pk"))
+        seats = {seat.index: seat for seat in game.seats.all()}
         rng = random.Random(f"{game.seed}-{version}")
         late = to_act(state)
         turn = (state.round, state.current_player)
@@ -202,9 +208,7 @@ def apply_default_moves(game_id, version):
                 move = default_move(state, index, rng)
                 state = apply_move(state, index, move)
                 game.version += 1
-                moves.append(
-                    Move(game=game, seat_id=seats[index], version=game.version, move=move, automatic=True)
-                )
+                moves.append(_move_row(game, seats[index], move, state, automatic=True))
                 if (state.round, state.current_player) != turn or index != state.current_player:
                     break
         Move.objects.bulk_create(moves)
@@ -239,6 +243,14 @@ def notify(game_id, version):
     )
 
 
+def _check_may_play_rated(user):
+    if not has_verified_email(user):
+        raise NotAllowed(
+            "Rated games are for players with a verified email address: follow the link we mailed "
+            "you, or send a new one from your settings."
+        )
+
+
 def _lock(game):
     return Game.objects.select_for_update().get(pk=game.pk)
 
@@ -263,7 +275,27 @@ def _start(game, seats):
     Seat.objects.bulk_update(seats, ["index"])
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
-    _save(game, new_game(**game.engine_options()))
+    state = new_game(**game.engine_options())
+    game.first_events = state.events
+    _save(game, state)
+
+
+def _record(game, seat, move, state, automatic=False):
+    """Store an accepted move (the game's version already raised) with the events it made."""
+    _move_row(game, seat, move, state, automatic).save(force_insert=True)
+
+
+def _move_row(game, seat, move, state, automatic=False):
+    """The Move row of `_record`, unsaved: the default moves of a deadline go in one insert."""
+    return Move(
+        game=game,
+        seat=seat,
+        version=game.version,
+        move=move,
+        automatic=automatic,
+        events=state.events,
+        round=state.round,
+    )
 
 
 def _save(game, state=None, previous_to_act=None):
@@ -310,8 +342,9 @@ def _deadline(game, acting, previous_to_act, before):
 
 def _decision(position):
     """What tells one decision from the next in a stored position: the round, the phase, whose
-    turn, and for a special action its card, taker and stage (choices, veto, counter-veto).
-    Fewer seats to act is not enough: a choice of three can be followed by another one of two."""
+    turn, and for a special action its card, taker, stage (choices, share, veto, counter-veto),
+    the veto window and the share it is about. Fewer seats to act is not enough: a choice of
+    three can be followed by another one of two."""
     action = position.get("action") or {}
     return (
         position.get("round"),
@@ -320,4 +353,6 @@ def _decision(position):
         action.get("card"),
         action.get("taker"),
         action.get("stage"),
+        action.get("window"),
+        action.get("turn"),
     )

@@ -1,4 +1,5 @@
 import itertools
+import uuid
 
 import pytest
 
@@ -24,15 +25,31 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def cache_of_its_own(settings):
+    """Each test starts with an empty cache (rate limits, cached sessions) without flushing a shared
+    Redis: its keys get a prefix of their own."""
+    settings.CACHES = {
+        name: {**config, "KEY_PREFIX": uuid.uuid4().hex}
+        for name, config in settings.CACHES.items()
+    }
+
+
 @pytest.fixture
 def make_user(db, password):
+    """A player with a verified email address, as after following the mailed link;
+    `verified=False` for one who has not yet."""
+    from allauth.account.models import EmailAddress
+
     from accounts.models import User
 
     numbers = itertools.count(1)
 
-    def make(name=None):
+    def make(name=None, verified=True):
         name = name or f"player{next(numbers)}"
-        return User.objects.create_user(name, f"{name}@example.org", password)
+        user = User.objects.create_user(name, f"{name}@example.org", password)
+        EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
+        return user
 
     return make
 

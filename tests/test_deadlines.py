@@ -184,6 +184,12 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     assert types[:2] == ["court", "take_card"] and sorted(types[2:]) == ["place", "special"]
     assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
     assert services.replay(game).to_json() == game.state
+    # Each of these moves is stored with the events it made, not the last one's.
+    replayed = services.replay(game, upto=automatic[0].version - 1)
+    for stored in automatic:
+        replayed = apply_move(replayed, seat, stored.move)
+        assert stored.events == replayed.events and stored.round == replayed.round
+    assert [m.events[0]["event"] for m in automatic[:2]] == ["court", "take_card"]
 
 
 def test_the_catch_up_command_runs_one_sweep(start_game):

@@ -1,7 +1,9 @@
 """The El Grande rules engine: pure Python, no Django. See README.md for the move vocabulary."""
 
 from .errors import IllegalMove
-from .moves import legal_moves, random_move
+from .events import visible_events
+from .moves import legal_moves
+from .random_play import random_move
 from .rounds import apply_move, new_game, to_act
 from .state import GameState
 from .views import view_for
@@ -15,4 +17,5 @@ __all__ = [
     "random_move",
     "to_act",
     "view_for",
+    "visible_events",
 ]

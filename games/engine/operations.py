@@ -1,4 +1,4 @@
-"""Small operations on a state that every rule uses: moving caballeros, logging, scoring an area."""
+"""Small operations on a state that every rule uses: moving caballeros, parsing moves, scoring an area."""
 
 from .board import (
     AREA_SCOREBOARDS,
@@ -12,21 +12,13 @@ from .board import (
     area_index,
 )
 from .errors import IllegalMove
+from .events import record
 from .scoring import ranked_awards, sole_leader
 from .state import COURT, PROVINCES
 
-RANK_NAMES = ("1st", "2nd", "3rd", "4th", "5th")
-
-
-def record(state, event, text, seat=None, private=False, **data):
-    """Append an event to the log. Private events are shown only to `seat`."""
-    entry = {"event": event, "text": text, "round": state.round}
-    if seat is not None:
-        entry["seat"] = seat
-    if private:
-        entry["private"] = True
-    entry.update(data)
-    state.log.append(entry)
+# How a rank is named in a scoring's awards: a lone colour at position p takes the value of that
+# rank; a tied group takes the next one ("tied_second" for a tie for first).
+RANK_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def colour_name(state, seat):
@@ -34,11 +26,21 @@ def colour_name(state, seat):
 
 
 def place_name(location):
+    """A location's English name, for the reasons IllegalMove gives."""
     if location == COURT:
         return "court"
     if location == PROVINCES:
         return "the provinces"
     return REGION_NAMES[AREAS[location]]
+
+
+def location_id(location):
+    """The id of a location in events and views: an area id, `court` or `provinces`."""
+    if location == COURT:
+        return "court"
+    if location == PROVINCES:
+        return "provinces"
+    return AREAS[location]
 
 
 def plural(count, word="caballero"):
@@ -196,16 +198,16 @@ def area_awards(state, area, first_only=False):
         if first_only and (position > 0 or len(group) > 1):
             break
         tied = len(group) > 1
-        reason = ("tied " if tied else "") + RANK_NAMES[position + (1 if tied else 0)]
+        reason = ("tied_" if tied else "") + RANK_NAMES[position + (1 if tied else 0)]
         ranks.append([[seat, points, reason] for seat in group if points])
     if area != CASTILLO_INDEX:
         leader = sole_leader(counts)
         if leader is not None:
             bonuses = []
             if area == state.king:
-                bonuses.append([leader, 2, "King's bonus"])
+                bonuses.append([leader, 2, "king_bonus"])
             if state.grandes[leader] == area:
-                bonuses.append([leader, 2, "home bonus"])
+                bonuses.append([leader, 2, "home_bonus"])
             if bonuses:
                 if not ranks:
                     ranks.append([])
@@ -214,18 +216,10 @@ def area_awards(state, area, first_only=False):
 
 
 def award(state, area, awards):
-    """Add the points of one rank of a scoring to the scores and log them."""
+    """Add the points of one rank of a scoring to the scores and record them."""
     for seat, points, reason in awards:
         state.scores[seat] += points
-        record(
-            state,
-            "points",
-            f"{colour_name(state, seat)} scores {points} in {place_name(area)} ({reason}).",
-            seat=seat,
-            area=AREAS[area],
-            points=points,
-            reason=reason,
-        )
+        record(state, "points", seat=seat, area=AREAS[area], points=points, reason=reason)
 
 
 def score_area(state, area, first_only=False):

@@ -9,27 +9,16 @@ from .board import (
     COLOURS,
     POWER_CARD_CABALLEROS,
     POWER_CARDS,
-    REGION_NAMES,
     REGIONS,
     START_IN_COURT,
     START_IN_HOME,
     START_IN_PROVINCES,
 )
-from .cards import CARDS, STACKS, stack_cards
+from .cards import CARDS, KING_CARD, STACKS, stack_cards
 from .errors import IllegalMove
-from .operations import (
-    colour_name,
-    parse_area_counts,
-    parse_count,
-    place_name,
-    placement_areas,
-    plural,
-    record,
-    score_area,
-)
-from .state import COURT, GameState
-
-KING_CARD = "king_card"
+from .events import record
+from .operations import parse_area_counts, parse_count, place_name, placement_areas, plural, score_area
+from .state import GameState
 
 
 def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False):
@@ -76,17 +65,15 @@ def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False
     state.action = None
     state.castillo_choices = None
     state.scorings_done = 0
-    state.log = []
-    for seat in range(num_players):
-        record(
-            state,
-            "setup",
-            f"{colour_name(state, seat)} sits at seat {seat + 1}; "
-            f"home region {REGION_NAMES[REGIONS[state.grandes[seat]]]}.",
-            seat=seat,
-            home=REGIONS[state.grandes[seat]],
-        )
-    record(state, "setup", f"The King stands in {REGION_NAMES[REGIONS[state.king]]}.", region=REGIONS[state.king])
+    state.events = []
+    record(
+        state,
+        "setup",
+        colours=list(state.colours),
+        homes=[REGIONS[home] for home in state.grandes],
+        king=REGIONS[state.king],
+        first_bidder=state.first_bidder,
+    )
     _start_round(state)
     return state
 
@@ -99,8 +86,7 @@ def _start_round(state):
     state.turn_order = []
     state.turn_index = 0
     state.phase = "bid"
-    cards = "; ".join(CARDS[card].title for card in state.display)
-    record(state, "round", f"Round {state.round} begins. Cards on offer: {cards}.", cards=list(state.display))
+    record(state, "round", cards=list(state.display), first_bidder=state.first_bidder)
 
 
 # --- who must act ------------------------------------------------------------------------------
@@ -158,11 +144,11 @@ def _expected(state, kind):
     }.get(state.phase)
     if state.phase == "special":
         stage = state.action["stage"]
-        wanted = (
-            "answer the veto question (allow or veto)"
-            if stage in ("veto", "counter_veto")
-            else ("share" if CARDS[state.action["card"]].choice == "share" else "choose a region (choose_region)")
-        )
+        wanted = {
+            "veto": "answer the veto question (allow or veto)",
+            "counter_veto": "answer the veto question (allow or veto)",
+            "share": "send your caballeros to the provinces (share)",
+        }.get(stage, "choose a region (choose_region)")
     return f"A {kind!r} move is not possible now: you must {wanted}."
 
 
@@ -177,12 +163,11 @@ def _bid(state, seat, move):
     state.hands[seat].remove(card)
     state.played[seat].append(card)
     state.bids[seat] = card
-    record(state, "bid", f"{colour_name(state, seat)} plays power card {card}.", seat=seat, card=card)
+    record(state, "bid", seat=seat, card=card)
     if all(bid is not None for bid in state.bids):
         state.turn_order = sorted(range(state.num_players), key=lambda s: -state.bids[s])
         state.turn_index = 0
-        order = ", ".join(colour_name(state, s) for s in state.turn_order)
-        record(state, "order", f"Turn order: {order}.", order=list(state.turn_order))
+        record(state, "order", order=list(state.turn_order))
         _begin_turn(state)
 
 
@@ -194,13 +179,7 @@ def _begin_turn(state):
     state.special_done = False
     seat = state.turn_order[state.turn_index]
     if court_allowance(state, seat) == 0:
-        record(
-            state,
-            "court",
-            f"{colour_name(state, seat)} moves no caballero to court (power card {state.bids[seat]}).",
-            seat=seat,
-            count=0,
-        )
+        record(state, "court", seat=seat, count=0, power_card=state.bids[seat])
         _after_court(state, seat)
 
 
@@ -242,10 +221,8 @@ def _court(state, seat, move):
     for region, number in from_regions.items():
         state.caballeros[region][seat] -= number
         state.court[seat] += number
-    text = f"{colour_name(state, seat)} moves {plural(count)} to court"
-    if from_board:
-        text += " (" + ", ".join(f"{n} from {place_name(r)}" for r, n in from_regions.items()) + ")"
-    record(state, "court", text + ".", seat=seat, count=count)
+    fields = {"from_regions": {REGIONS[r]: n for r, n in from_regions.items()}} if from_board else {}
+    record(state, "court", seat=seat, count=count, **fields)
     _after_court(state, seat)
 
 
@@ -256,7 +233,7 @@ def _take_card(state, seat, move):
         raise IllegalMove(f"{card!r} is not among the cards on offer ({offered}).")
     state.display.remove(card)
     state.taken[seat] = card
-    record(state, "take_card", f"{colour_name(state, seat)} takes {CARDS[card].title}.", seat=seat, card=card)
+    record(state, "take_card", seat=seat, card=card)
     state.phase = "action"
 
 
@@ -280,17 +257,7 @@ def _place(state, seat, move):
         state.court[seat] -= count
         state.caballeros[area][seat] += count
     state.placed = True
-    if total:
-        parts = ", ".join(f"{count} in {place_name(area)}" for area, count in spread.items())
-        record(
-            state,
-            "place",
-            f"{colour_name(state, seat)} places {parts}.",
-            seat=seat,
-            to={AREAS[a]: c for a, c in spread.items()},
-        )
-    else:
-        record(state, "place", f"{colour_name(state, seat)} places no caballero.", seat=seat, to={})
+    record(state, "place", seat=seat, to=[[AREAS[a], c] for a, c in spread.items()])
     if state.special_done:
         _end_turn(state)
 
@@ -306,7 +273,7 @@ def _decline(state, seat, move):
     if state.special_done:
         raise IllegalMove("You have already used or declined the special action this turn.")
     card = state.taken[seat]
-    record(state, "decline", f"{colour_name(state, seat)} does not use the special action.", seat=seat, card=card)
+    record(state, "decline", seat=seat, card=card)
     state.special_done = True
     if state.placed:
         _end_turn(state)
@@ -323,6 +290,13 @@ def _choose(state, seat, move):
     if state.action["stage"] != "choices":
         raise IllegalMove(_expected(state, move.get("type")))
     if actions.choose(state, seat, move):
+        after_special(state)
+
+
+def _share(state, seat, move):
+    if state.action["stage"] != "share":
+        raise IllegalMove(_expected(state, move.get("type")))
+    if actions.share(state, seat, move):
         after_special(state)
 
 
@@ -345,17 +319,14 @@ def _end_turn(state):
 
 
 def _end_round(state):
-    if state.display:
-        record(
-            state,
-            "discard",
-            f"Discarded unused: {'; '.join(CARDS[c].title for c in state.display if c != KING_CARD) or 'none'}.",
-        )
+    discarded = [card for card in state.display if card != KING_CARD]
+    if discarded:
+        record(state, "discard", cards=discarded)
     state.display = []
     expired = [seat for seat, taken in state.vetoes if taken < state.round]
     state.vetoes = [entry for entry in state.vetoes if entry[1] >= state.round]
     for seat in expired:
-        record(state, "veto_expired", f"{colour_name(state, seat)}'s unused Veto card is discarded.", seat=seat)
+        record(state, "veto_expired", seat=seat)
     state.first_bidder = min(range(state.num_players), key=lambda s: state.bids[s])
     if state.round in state.scoring_rounds:
         _begin_general_scoring(state)
@@ -364,13 +335,12 @@ def _end_round(state):
 
 
 def _begin_general_scoring(state):
-    record(state, "general_scoring", f"General scoring after round {state.round}.")
+    record(state, "general_scoring")
     holders = [seat for seat in range(state.num_players) if state.caballeros[CASTILLO_INDEX][seat]]
     if holders:
         state.phase = "castillo"
         state.castillo_choices = {"awaiting": holders, "choices": [None] * state.num_players}
-        names = ", ".join(colour_name(state, seat) for seat in holders)
-        record(state, "awaiting_choices", f"Waiting for {names} to choose a region for their Castillo caballeros.")
+        record(state, "awaiting_choices", seats=list(holders))
     else:
         _finish_general_scoring(state)
 
@@ -382,7 +352,7 @@ def _castillo_choice(state, seat, move):
     pending = state.castillo_choices
     pending["choices"][seat] = REGIONS.index(region)
     pending["awaiting"].remove(seat)
-    record(state, "chosen", f"{colour_name(state, seat)} has chosen.", seat=seat)
+    record(state, "chosen", seat=seat)
     if not pending["awaiting"]:
         _finish_general_scoring(state)
 
@@ -395,34 +365,21 @@ def _finish_general_scoring(state):
             if region is None:
                 continue
             count = state.caballeros[CASTILLO_INDEX][seat]
-            target = COURT if region == state.king else region
             state.caballeros[CASTILLO_INDEX][seat] = 0
-            if target == COURT:
+            to_court = region == state.king
+            if to_court:
                 state.court[seat] += count
-                where = "court (the King's region was chosen)"
             else:
                 state.caballeros[region][seat] += count
-                where = REGION_NAMES[REGIONS[region]]
-            record(
-                state,
-                "castillo_reveal",
-                f"{colour_name(state, seat)} chose {REGION_NAMES[REGIONS[region]]}: "
-                f"{plural(count)} from the Castillo go to {where}.",
-                seat=seat,
-                region=REGIONS[region],
-                count=count,
-            )
+            record(state, "castillo_reveal", seat=seat, region=REGIONS[region], count=count, to_court=to_court)
         state.castillo_choices = None
     for region in range(len(REGIONS)):
         score_area(state, region)
     state.scorings_done += 1
-    totals = ", ".join(f"{colour_name(state, s)} {state.scores[s]}" for s in range(state.num_players))
-    record(state, "scores", f"Scores: {totals}.", scores=list(state.scores))
+    record(state, "scores", scores=list(state.scores))
     if state.round >= state.num_rounds:
         state.phase = "over"
-        ranking = final_ranking(state)
-        text = "; ".join(f"{place}. {colour_name(state, seat)} ({state.scores[seat]})" for place, seat in ranking)
-        record(state, "game_over", f"The game is over. {text}.", ranking=ranking)
+        record(state, "game_over", ranking=final_ranking(state))
     else:
         _start_round(state)
 
@@ -448,7 +405,7 @@ _HANDLERS = {
     ("action", "special"): _special,
     ("action", "decline"): _decline,
     ("special", "choose_region"): _choose,
-    ("special", "share"): _choose,
+    ("special", "share"): _share,
     ("special", "allow"): _answer_veto,
     ("special", "veto"): _answer_veto,
     ("castillo", "choose_region"): _castillo_choice,

@@ -12,10 +12,11 @@ def values_in_play(values, num_players):
 
 def rank_groups(counts):
     """Groups of keys with equal counts, highest count first; keys with no caballero are left out."""
-    present = sorted((count, key) for key, count in counts.items() if count > 0)
+    present = sorted((-count, key) for key, count in counts.items() if count > 0)
     groups = []
     previous = None
-    for count, key in reversed(present):
+    for negative, key in present:
+        count = -negative
         if count == previous:
             groups[-1].append(key)
         else:

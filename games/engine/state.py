@@ -1,43 +1,46 @@
-"""The whole position of a game, as plain data that copies cheaply and round-trips through JSON."""
+"""The whole position of a game, as plain data that copies cheaply and round-trips through JSON.
 
-import copy
+The state holds only what the rules need. What happened (the log) is not part of it: every
+`apply_move` leaves the events of that one move in `state.events` (see events.py), and whoever
+stores the game keeps them beside the move.
+"""
 
 # Pseudo-locations used by caballero shifts besides the ten areas.
 COURT = -1
 PROVINCES = -2
 
+# Every field of the position, in the order of to_json.
 _FIELDS = (
     "num_players",
     "seed",
     "short_game",
     "veto_enabled",
     "show_castillo",
-    "colours",
     "king",
-    "grandes",
-    "caballeros",
-    "court",
-    "provinces",
-    "scores",
-    "hands",
-    "played",
     "round",
     "first_bidder",
-    "bids",
-    "turn_order",
     "turn_index",
-    "stacks",
-    "display",
-    "taken",
-    "mobile",
-    "vetoes",
     "phase",
     "placed",
     "special_done",
+    "scorings_done",
+    "colours",
+    "grandes",
+    "court",
+    "provinces",
+    "scores",
+    "bids",
+    "turn_order",
+    "display",
+    "taken",
+    "mobile",
+    "caballeros",
+    "hands",
+    "played",
+    "stacks",
+    "vetoes",
     "action",
     "castillo_choices",
-    "scorings_done",
-    "log",
 )
 
 
@@ -51,6 +54,34 @@ def scoring_rounds(short_game):
     return (2, 4, 6) if short_game else (3, 6, 9)
 
 
+def copy_data(value):
+    """A copy of plain JSON-like data (dicts, lists, scalars); faster than copy.deepcopy."""
+    if isinstance(value, list):
+        return [copy_data(item) for item in value]
+    if isinstance(value, dict):
+        return {key: copy_data(item) for key, item in value.items()}
+    return value
+
+
+# The parts of an action or a general scoring's choices that change as players answer; its plan
+# and announced steps are written once and shared between states.
+_CHANGING = ("awaiting", "choices", "answers")
+
+
+def _copy_action(action):
+    if action is None:
+        return None
+    copied = dict(action)
+    for key in _CHANGING:
+        if key in copied:
+            copied[key] = list(copied[key])
+    return copied
+
+
+def _new():
+    return GameState.__new__(GameState)
+
+
 class GameState:
     """Mutable inside the engine only: `apply_move` works on a clone and returns it.
 
@@ -58,43 +89,48 @@ class GameState:
     Castillo (9). hands/played are each seat's power cards; played[seat][-1] is the top of the pile.
     vetoes lists [seat, round taken] for every veto card held. action is the special action under
     way (its plan, the choices still awaited, its announced steps and the veto answers).
+    events are the events of the move that made this state (not saved).
     """
 
-    __slots__ = _FIELDS
+    __slots__ = _FIELDS + ("events",)
 
     def clone(self):
-        other = GameState.__new__(GameState)
+        """A copy to change: everything a move may change is copied, the rest shared.
+
+        Written out field by field: this runs once per move and is most of the engine's time.
+        """
+        other = _new()
         other.num_players = self.num_players
         other.seed = self.seed
         other.short_game = self.short_game
         other.veto_enabled = self.veto_enabled
         other.show_castillo = self.show_castillo
-        other.colours = self.colours
         other.king = self.king
-        other.grandes = self.grandes[:]
-        other.caballeros = [row[:] for row in self.caballeros]
-        other.court = self.court[:]
-        other.provinces = self.provinces[:]
-        other.scores = self.scores[:]
-        other.hands = [hand[:] for hand in self.hands]
-        other.played = [pile[:] for pile in self.played]
         other.round = self.round
         other.first_bidder = self.first_bidder
-        other.bids = self.bids[:]
-        other.turn_order = self.turn_order[:]
         other.turn_index = self.turn_index
-        other.stacks = [stack[:] for stack in self.stacks]
-        other.display = self.display[:]
-        other.taken = self.taken[:]
-        other.mobile = self.mobile[:]
-        other.vetoes = [entry[:] for entry in self.vetoes]
         other.phase = self.phase
         other.placed = self.placed
         other.special_done = self.special_done
-        other.action = copy.deepcopy(self.action) if self.action is not None else None
-        other.castillo_choices = copy.deepcopy(self.castillo_choices) if self.castillo_choices is not None else None
         other.scorings_done = self.scorings_done
-        other.log = self.log[:]
+        other.colours = self.colours
+        other.grandes = self.grandes[:]
+        other.court = self.court[:]
+        other.provinces = self.provinces[:]
+        other.scores = self.scores[:]
+        other.bids = self.bids[:]
+        other.turn_order = self.turn_order[:]
+        other.display = self.display[:]
+        other.taken = self.taken[:]
+        other.mobile = self.mobile[:]
+        other.caballeros = [row[:] for row in self.caballeros]
+        other.hands = [row[:] for row in self.hands]
+        other.played = [row[:] for row in self.played]
+        other.stacks = [row[:] for row in self.stacks]
+        other.vetoes = [row[:] for row in self.vetoes]
+        other.action = _copy_action(self.action)
+        other.castillo_choices = _copy_action(self.castillo_choices)
+        other.events = []
         return other
 
     @property
@@ -117,22 +153,79 @@ class GameState:
         return None
 
     def to_json(self):
-        data = {field: getattr(self, field) for field in _FIELDS}
-        return copy.deepcopy(data)
+        """The state as plain JSON types; a copy, so the state may change afterwards."""
+        return {
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "short_game": self.short_game,
+            "veto_enabled": self.veto_enabled,
+            "show_castillo": self.show_castillo,
+            "king": self.king,
+            "round": self.round,
+            "first_bidder": self.first_bidder,
+            "turn_index": self.turn_index,
+            "phase": self.phase,
+            "placed": self.placed,
+            "special_done": self.special_done,
+            "scorings_done": self.scorings_done,
+            "colours": self.colours[:],
+            "grandes": self.grandes[:],
+            "court": self.court[:],
+            "provinces": self.provinces[:],
+            "scores": self.scores[:],
+            "bids": self.bids[:],
+            "turn_order": self.turn_order[:],
+            "display": self.display[:],
+            "taken": self.taken[:],
+            "mobile": self.mobile[:],
+            "caballeros": [row[:] for row in self.caballeros],
+            "hands": [row[:] for row in self.hands],
+            "played": [row[:] for row in self.played],
+            "stacks": [row[:] for row in self.stacks],
+            "vetoes": [row[:] for row in self.vetoes],
+            "action": copy_data(self.action),
+            "castillo_choices": copy_data(self.castillo_choices),
+        }
 
     @classmethod
     def from_json(cls, data):
+        """A state from `to_json`'s result (decoded JSON). Keys it does not know are ignored, so a
+        game saved with a log by earlier versions still loads."""
         missing = [field for field in _FIELDS if field not in data]
         if missing:
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
-        state = cls.__new__(cls)
-        for field in _FIELDS:
-            if field != "log":
-                setattr(state, field, copy.deepcopy(data[field]))
-        # Log entries are written once and never changed, so the entries themselves are shared:
-        # copying the whole log would make loading a late position cost more than playing a move.
-        state.log = list(data["log"])
-        state.colours = list(state.colours)
+        state = _new()
+        state.num_players = data["num_players"]
+        state.seed = data["seed"]
+        state.short_game = data["short_game"]
+        state.veto_enabled = data["veto_enabled"]
+        state.show_castillo = data["show_castillo"]
+        state.king = data["king"]
+        state.round = data["round"]
+        state.first_bidder = data["first_bidder"]
+        state.turn_index = data["turn_index"]
+        state.phase = data["phase"]
+        state.placed = data["placed"]
+        state.special_done = data["special_done"]
+        state.scorings_done = data["scorings_done"]
+        state.colours = list(data["colours"])
+        state.grandes = list(data["grandes"])
+        state.court = list(data["court"])
+        state.provinces = list(data["provinces"])
+        state.scores = list(data["scores"])
+        state.bids = list(data["bids"])
+        state.turn_order = list(data["turn_order"])
+        state.display = list(data["display"])
+        state.taken = list(data["taken"])
+        state.mobile = list(data["mobile"])
+        state.caballeros = [list(row) for row in data["caballeros"]]
+        state.hands = [list(row) for row in data["hands"]]
+        state.played = [list(row) for row in data["played"]]
+        state.stacks = [list(row) for row in data["stacks"]]
+        state.vetoes = [list(row) for row in data["vetoes"]]
+        state.action = copy_data(data["action"])
+        state.castillo_choices = copy_data(data["castillo_choices"])
+        state.events = []
         return state
 
     def __eq__(self, other):

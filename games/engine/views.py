@@ -20,8 +20,7 @@ from .cards import CARDS
 from .moves import legal_moves
 from .operations import area_values, movable_regions, placement_areas
 from .rounds import court_allowance, final_ranking, to_act
-from .state import COURT
-from .steps import describe
+from .steps import step_data
 
 
 def view_for(state, seat):
@@ -59,7 +58,6 @@ def view_for(state, seat):
         "stacks": [{"stack": index + 1, "remaining": len(stack)} for index, stack in enumerate(state.stacks)],
         "pending": _pending(state, seat),
         "decision": _decision(state, seat) if seat in acting else None,
-        "log": [entry for entry in state.log if not entry.get("private") or entry.get("seat") == seat],
         "ranking": [[place, s] for place, s in final_ranking(state)] if state.is_over else None,
     }
     if seat is not None:
@@ -137,15 +135,25 @@ def _pending(state, seat):
         action = state.action
         pending = {
             "kind": action["stage"],
+            "window": action["window"],
             "card": action["card"],
             "taker": action["taker"],
             "awaiting": sorted(action["awaiting"]),
-            "steps": [describe(state, step, seat) for step in action["steps"]] if action["steps"] is not None else None,
+            "steps": (
+                [step_data(state, step, seat) for step in action["steps"]] if action["steps"] is not None else None
+            ),
             "cut": action["cut"],
             "vetoer": action["vetoer"],
         }
+        plan = action["plan"]
+        if "order" in plan:
+            pending["order"] = list(plan["order"])
+        if CARDS[action["card"]].choice == "region" and "region" in plan:
+            pending["region"] = AREAS[plan["region"]]
+        if action["window"] == "share" or action["stage"] == "share":
+            pending["before"] = plan["order"][action["turn"]]
         if seat is not None and action["stage"] == "choices" and action["choices"][seat] is not None:
-            pending["own_choice"] = _choice_text(action["choices"][seat])
+            pending["own_choice"] = AREAS[action["choices"][seat]]
         return pending
     if state.phase == "castillo":
         pending = {"kind": "castillo", "awaiting": sorted(state.castillo_choices["awaiting"])}
@@ -153,12 +161,6 @@ def _pending(state, seat):
             pending["own_choice"] = REGIONS[state.castillo_choices["choices"][seat]]
         return pending
     return None
-
-
-def _choice_text(choice):
-    if isinstance(choice, int):
-        return AREAS[choice]
-    return {("court" if source == COURT else AREAS[source]): count for source, count in choice}
 
 
 def _decision(state, seat):
@@ -176,17 +178,19 @@ def _decision(state, seat):
             place_limit=min(card.placement, state.court[seat]),
             place_areas=[AREAS[a] for a in placement_areas(state)],
             can_special=not state.special_done,
-            special=card.special_form(state, seat),
+            special=card.options(state, seat),
         )
     elif phase == "special":
         action = state.action
         decision["kind"] = action["stage"]
         decision["card"] = action["card"]
+        kind = CARDS[action["card"]]
         if action["stage"] == "choices":
-            kind = CARDS[action["card"]]
-            decision["kind"] = kind.choice
-            if kind.choice == "share":
-                decision.update(kind.share_form(state, seat))
+            decision["kind"] = "region"
+        elif action["stage"] == "share":
+            decision.update(kind.share_options(state, seat))
+        else:
+            decision["window"] = action["window"]
     elif phase == "castillo":
         decision["count"] = state.caballeros[CASTILLO_INDEX][seat]
     return decision

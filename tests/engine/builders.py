@@ -134,10 +134,34 @@ def quiet_move(state, seat):
     raise AssertionError(f"no quiet move in phase {phase}")
 
 
-def quiet(state):
-    """Play the quiet move of the first seat to act."""
+def quiet(state, events=None):
+    """Play the quiet move of the first seat to act (its events added to `events`, if given)."""
     seat = to_act(state)[0]
-    return apply_move(state, seat, quiet_move(state, seat))
+    return play(state, seat, quiet_move(state, seat), events)
+
+
+# --- events: each move leaves only its own in state.events ------------------------------------------
+
+
+def play(state, seat, move, events=None):
+    """apply_move, adding the move's events to the list `events` when one is given."""
+    after = apply_move(state, seat, move)
+    if events is not None:
+        events.extend(after.events)
+    return after
+
+
+def run_moves(state, moves):
+    """Play (seat, move) pairs in order; returns the final state and the events of all the moves."""
+    events = []
+    for seat, move in moves:
+        state = play(state, seat, move, events)
+    return state, events
+
+
+def of_kind(events, kind):
+    """The events of one kind, in order."""
+    return [event for event in events if event["event"] == kind]
 
 
 def holdings(state, colour):

@@ -119,6 +119,19 @@ def test_intrigue_court_2_refuses_more_than_the_court_holds():
     refused(board("intrigue_court_2", court={"red": 1}), 0, {"type": "special", "to": {"galicia": 2}})
 
 
+def test_intrigue_court_2_once_begun_puts_both():
+    # Begun means whole (RULES.md, seed 001 rule 4): the card says 2, not "up to 2".
+    refused(board("intrigue_court_2"), 0, {"type": "special", "to": {"galicia": 1}},
+            match="Once begun, this action is carried out in full: put 2 caballeros from court")
+
+
+def test_intrigue_court_2_with_one_in_court_puts_that_one():
+    state = board("intrigue_court_2", court={"red": 1})
+    after = special(state, to={"galicia": 1})
+    assert holdings(after, "red")["galicia"] == 1 and holdings(after, "red")["court"] == 0
+    assert after.special_done is True
+
+
 # --- intrigue_court_2_or_own_region ----------------------------------------------------------------
 
 
@@ -143,6 +156,7 @@ def test_intrigue_court_2_or_own_region_as_own_region():
         {"to": {"seville": 2}},
         {"option": "court", "to": {"seville": 3}},
         {"option": "court", "to": {"new_castile": 1}},
+        {"option": "court", "to": {"seville": 1}},  # begun means whole: 2 from court
         {"option": "own_region", "region": "granada", "to": {"basque": 1}},
         {"option": "own_region", "region": "seville", "to": {}},
         {"option": "own_region", "region": "new_castile", "to": {"basque": 2}},
@@ -268,6 +282,47 @@ def test_intrigue_2_own_2_foreign_refuses(plan):
     refused(board("intrigue_2_own_2_foreign"), 0, {"type": "special", "plan": plan})
 
 
+@pytest.mark.parametrize(
+    "plan, match",
+    [
+        ([step("aragon", "galicia", "red"), step("granada", "castillo", "green", 2)], "move 2 caballeros of your own"),
+        ([step("granada", "castillo", "green", 2)], "move 2 caballeros of your own"),
+        ([step("aragon", "galicia", "red", 2)], "move 2 caballeros of other players"),
+        ([step("aragon", "galicia", "red", 2), step("aragon", "galicia", "yellow")], "move 2 caballeros of other"),
+    ],
+)
+def test_intrigue_2_own_2_foreign_once_begun_is_carried_out_in_full(plan, match):
+    # Begun means whole (RULES.md, seed 001 rule 4): the card does not say "up to".
+    refused(board("intrigue_2_own_2_foreign"), 0, {"type": "special", "plan": plan},
+            match="Once begun, this action is carried out in full: " + match)
+
+
+def test_intrigue_2_own_2_foreign_an_empty_plan_begins_nothing():
+    state = board("intrigue_2_own_2_foreign")
+    after = special(state, plan=[])
+    assert after.caballeros == state.caballeros and after.special_done is True
+
+
+def test_intrigue_2_own_2_foreign_moves_as_many_as_the_board_allows():
+    # Red's only movable caballero is the one in Aragon (the King's region and the Castillo do not
+    # count): one own move is whole, and the same caballero may also be moved twice.
+    state = at_action("intrigue_2_own_2_foreign", caballeros={
+        "aragon": {"red": 1, "yellow": 3}, "new_castile": {"red": 2}, "castillo": {"red": 1}})
+    foreign = [step("aragon", "seville", "yellow", 2)]
+    once = special(state, plan=[step("aragon", "galicia", "red")] + foreign)
+    assert holdings(once, "red") == {"galicia": 1, "new_castile": 2, "castillo": 1, "court": 7, "provinces": 19}
+    twice = special(state, plan=[step("aragon", "galicia", "red"), step("galicia", "basque", "red")] + foreign)
+    assert holdings(twice, "red") == {"basque": 1, "new_castile": 2, "castillo": 1, "court": 7, "provinces": 19}
+    assert holdings(twice, "yellow")["seville"] == 2
+    refused(state, 0, {"type": "special", "plan": foreign},
+            match="Once begun, this action is carried out in full: move 1 caballero of your own")
+    # No foreign caballero outside the King's region and the Castillo: the own ones alone are whole.
+    alone = at_action("intrigue_2_own_2_foreign", caballeros={
+        "aragon": {"red": 2}, "new_castile": {"yellow": 2}, "castillo": {"blue": 1}})
+    after = special(alone, plan=[step("aragon", "galicia", "red", 2)])
+    assert holdings(after, "red")["galicia"] == 2
+
+
 # --- intrigue_4_own --------------------------------------------------------------------------------
 
 
@@ -345,16 +400,33 @@ MOVE_CARD_COLOURS = {
 }
 
 
+def whole(card, entries):
+    """The entries, made whole for intrigue_2_own_2_foreign (begun means whole: 2 own and 2 foreign
+    once begun) with moves out of Granada (red 2, yellow 2 there); other cards' plans as given."""
+    if card != "intrigue_2_own_2_foreign":
+        return entries
+    own = sum(entry["count"] for entry in entries if entry["colour"] == "red")
+    foreign = sum(entry["count"] for entry in entries if entry["colour"] != "red")
+    rest = []
+    if own < 2:
+        rest.append(step("granada", "basque", "red", 2 - own))
+    if foreign < 2:
+        rest.append(step("granada", "seville", "yellow", 2 - foreign))
+    return entries + rest
+
+
 @pytest.mark.parametrize("card", sorted(MOVE_CARD_COLOURS))
 def test_intrigue_cards_refuse_a_move_from_a_region_to_itself(card):
     colour = MOVE_CARD_COLOURS[card]
     state = board(card)
-    refused(state, 0, {"type": "special", "plan": [step("aragon", "aragon", colour)]})
+    refused(state, 0, {"type": "special", "plan": whole(card, [step("aragon", "aragon", colour)])},
+            match="must go elsewhere")
     # Also after a legal entry: the whole plan is refused and nothing moves.
-    refused(state, 0, {"type": "special", "plan": [
-        step("aragon", "galicia", colour), step("aragon", "aragon", colour)]})
+    refused(state, 0, {"type": "special", "plan": whole(card, [
+        step("aragon", "galicia", colour), step("aragon", "aragon", colour)])}, match="must go elsewhere")
     # The same entry with another target is legal.
-    assert special(state, plan=[step("aragon", "galicia", colour)]).caballeros[0][state.colours.index(colour)] == 1
+    after = special(state, plan=whole(card, [step("aragon", "galicia", colour)]))
+    assert after.caballeros[0][state.colours.index(colour)] == 1
 
 
 def test_the_taker_fixes_the_order_of_a_redistribution_with_a_list_of_pairs():
@@ -379,10 +451,14 @@ def test_intrigue_own_region_list_of_pairs_runs_in_the_given_order_without_a_vet
     listed = special(state, region="aragon", to=[["castillo", 1], ["galicia", 1], ["aragon", 1]])
     mapped = special(state, region="aragon", to={"castillo": 1, "galicia": 1, "aragon": 1})
     assert listed.caballeros == mapped.caballeros
-    shifts = [entry["shifts"] for entry in listed.log[len(state.log):] if entry["event"] == "shift"]
-    assert [shift[0][2] for shift in shifts] == [9, 0]  # Castillo, then Galicia, as listed
-    shifts = [entry["shifts"] for entry in mapped.log[len(state.log):] if entry["event"] == "shift"]
-    assert [shift[0][2] for shift in shifts] == [0, 9]  # a map is read in scoring order
+    shifts = [entry["shifts"] for entry in listed.events if entry["event"] == "shift"]
+    assert [shift[0]["to"] for shift in shifts] == ["castillo", "galicia"]  # as listed
+    shifts = [entry["shifts"] for entry in mapped.events if entry["event"] == "shift"]
+    assert [shift[0]["to"] for shift in shifts] == ["galicia", "castillo"]  # a map is read in scoring order
+    assert shifts == [
+        [{"seat": 0, "from": "aragon", "to": "galicia", "count": 1}],
+        [{"seat": 0, "from": "aragon", "to": "castillo", "count": 1}],
+    ]
 
 
 def test_intrigue_court_2_list_of_pairs_fixes_the_order_a_veto_may_cut():
@@ -393,8 +469,8 @@ def test_intrigue_court_2_list_of_pairs_fixes_the_order_a_veto_may_cut():
     assert announced.action["stage"] == "veto" and to_act(announced) == [1]
     assert announced.action["steps"] == [["shift", [[0, COURT, 9, 1]]], ["shift", [[0, COURT, 0, 1]]]]
     assert view_for(announced, 2)["pending"]["steps"] == [
-        "Red puts 1 caballero from court into Castillo",
-        "Red puts 1 caballero from court into Galicia",
+        {"step": "shift", "shifts": [{"seat": 0, "from": "court", "to": "castillo", "count": 1}]},
+        {"step": "shift", "shifts": [{"seat": 0, "from": "court", "to": "galicia", "count": 1}]},
     ]
     mapped = special(state, to={"castillo": 1, "galicia": 1})
     assert mapped.action["steps"] == [["shift", [[0, COURT, 0, 1]]], ["shift", [[0, COURT, 9, 1]]]]

@@ -13,9 +13,10 @@ def special(state, **fields):
     return apply_move(state, 0, {"type": "special", **fields})
 
 
-def scored_areas(state, since):
+def scored_areas(events):
+    """The areas scored by the events of a move, in the order they were scored."""
     areas = []
-    for entry in state.log[since:]:
+    for entry in events:
         if entry["event"] == "points" and entry["area"] not in areas:
             areas.append(entry["area"])
     return areas
@@ -26,7 +27,7 @@ def score(card, since_log=False, **kwargs):
     after = special(state)
     assert after.caballeros == state.caballeros
     if since_log:
-        return after, scored_areas(after, len(state.log))
+        return after, scored_areas(after.events)
     return after
 
 
@@ -71,6 +72,13 @@ def test_score_fives_scores_the_kings_region_with_its_bonus_but_never_the_castil
     })
     assert areas == ["basque", "aragon", "valencia"]
     assert state.scores == [7, 8, 6, 3]
+    points = [(e["area"], e["seat"], e["points"], e["reason"]) for e in state.events if e["event"] == "points"]
+    assert points[:4] == [
+        ("basque", 1, 5, "first"), ("basque", 1, 2, "home_bonus"),
+        ("aragon", 0, 5, "first"), ("aragon", 0, 2, "king_bonus"),
+    ]
+    assert sorted(points[4:6]) == [("aragon", 1, 1, "tied_third"), ("aragon", 2, 1, "tied_third")]
+    assert points[6:] == [("valencia", 2, 5, "first"), ("valencia", 3, 3, "second")]
 
 
 def test_score_fives_leaves_out_a_five_region_under_the_eight_scoreboard():

@@ -2,18 +2,18 @@
 
 import pytest
 
-from games.engine import apply_move, legal_moves, to_act, view_for
-from games.engine.state import COURT, PROVINCES
+from games.engine import apply_move, legal_moves, to_act, view_for, visible_events
 
-from .builders import at_action, holdings, refused
+from .builders import at_action, holdings, of_kind, play, refused
 
 
 def special(state, **fields):
     return apply_move(state, 0, {"type": "special", **fields})
 
 
-def finish_round(state):
-    """Everybody left in this round takes a card, places nobody and declines the special action."""
+def finish_round(state, events=None):
+    """Everybody left in this round takes a card, places nobody and declines the special action;
+    the events of these moves are added to `events`, if given."""
     start = state.round
     while state.round == start and not state.is_over:
         seat = to_act(state)[0]
@@ -21,12 +21,13 @@ def finish_round(state):
             move = {"type": "decline"} if not state.special_done else {"type": "place", "to": {}}
         else:
             move = legal_moves(state, seat)[0]
-        state = apply_move(state, seat, move)
+        state = play(state, seat, move, events)
     return state
 
 
-def events(state, kind, since=0):
-    return [entry for entry in state.log[since:] if entry["event"] == kind]
+def shift_seats(events):
+    """The seat of each caballero shift in the events, in order."""
+    return [entry["shifts"][0]["seat"] for entry in of_kind(events, "shift")]
 
 
 # --- veto: keeping and expiry ----------------------------------------------------------------------
@@ -39,15 +40,18 @@ def test_veto_is_kept_by_its_taker_until_the_end_of_the_next_round():
     assert state.vetoes == [[0, 1]]
     assert view_for(state, 2)["players"][0]["vetoes"] == [{"expires_round": 2}]
     assert view_for(state, None)["players"][1]["vetoes"] == []
+    assert of_kind(state.events, "keep_veto") == [{"event": "keep_veto", "round": 1, "seat": 0, "until_round": 2}]
     state = apply_move(state, 0, {"type": "place", "to": {}})
-    state = finish_round(state)
+    seen = []
+    state = finish_round(state, seen)
     assert state.round == 2
     assert state.vetoes == [[0, 1]]
-    assert events(state, "veto_expired") == []
-    state = finish_round(state)
+    assert of_kind(seen, "veto_expired") == []
+    seen = []
+    state = finish_round(state, seen)
     assert state.round == 3
     assert state.vetoes == []
-    expired = events(state, "veto_expired")
+    expired = of_kind(seen, "veto_expired")
     assert len(expired) == 1 and expired[0]["seat"] == 0 and expired[0]["round"] == 2
     assert view_for(state, 0)["players"][0]["vetoes"] == []
 
@@ -66,16 +70,16 @@ def test_decay_all_sends_every_other_court_to_the_provinces():
     state = special(state)
     assert state.court == [6, 0, 0, 0]
     assert state.provinces == [24, 30, 30, 30]
-    assert [entry["shifts"] for entry in events(state, "shift")] == [
-        [[1, COURT, PROVINCES, 7]],
-        [[2, COURT, PROVINCES, 3]],
+    assert [entry["shifts"] for entry in of_kind(state.events, "shift")] == [
+        [{"seat": 1, "from": "court", "to": "provinces", "count": 7}],
+        [{"seat": 2, "from": "court", "to": "provinces", "count": 3}],
     ]
 
 
 def test_decay_all_runs_in_the_takers_order():
     state = at_action("decay_all", court={"yellow": 7, "blue": 3, "green": 1})
     state = special(state, order=["green", "yellow", "blue"])
-    assert [entry["shifts"][0][0] for entry in events(state, "shift")] == [3, 1, 2]
+    assert shift_seats(state.events) == [3, 1, 2]
     assert state.court == [7, 0, 0, 0]
 
 
@@ -133,7 +137,51 @@ def test_king_returns_each_other_player_sends_three():
     assert holdings(state, "blue") == {"granada": 2, "castillo": 1, "court": 0, "provinces": 27}
     assert holdings(state, "green") == {"new_castile": 4, "court": 0, "provinces": 26}
     assert holdings(state, "red") == {"aragon": 2, "court": 4, "provinces": 24}
-    assert [entry["shifts"][0][0] for entry in events(state, "shift")] == [1, 2, 3]
+    # Yellow's share, then blue's and green's, which leave no choice, at once and in turn.
+    assert [entry["shifts"] for entry in of_kind(state.events, "shift")] == [
+        [{"seat": 1, "from": "court", "to": "provinces", "count": 1},
+         {"seat": 1, "from": "aragon", "to": "provinces", "count": 2}],
+        [{"seat": 2, "from": "granada", "to": "provinces", "count": 3}],
+        [{"seat": 3, "from": "court", "to": "provinces", "count": 1},
+         {"seat": 3, "from": "aragon", "to": "provinces", "count": 1}],
+    ]
+
+
+def test_king_returns_shares_are_sent_in_turn_clockwise_from_the_takers_left():
+    # Blue too has a choice now (court 2 + Granada 5): he is asked only after yellow's share is sent,
+    # and sees it; green's share, which leaves no choice, follows blue's at once.
+    state = at_action("king_returns", caballeros=KING_RETURNS_BOARD,
+                      court={"red": 4, "yellow": 2, "blue": 2, "green": 1})
+    state = special(state)
+    assert to_act(state) == [1] and view_for(state, 3)["pending"]["before"] == 1
+    assert of_kind(state.events, "shift") == []
+    state = apply_move(state, 1, {"type": "share", "from": {"court": 1, "aragon": 2}})
+    assert state.phase == "special" and to_act(state) == [2]
+    assert view_for(state, 0)["pending"]["before"] == 2
+    assert shift_seats(state.events) == [1]
+    assert view_for(state, 2)["players"][1]["provinces"] == 22 + 3
+    decision = view_for(state, 2)["decision"]
+    assert decision["kind"] == "share" and decision["needed"] == 3
+    assert decision["sources"] == [{"id": "court", "max": 2}, {"id": "granada", "max": 5}]
+    refused(state, 1, {"type": "share", "from": {"court": 1, "aragon": 2}}, match="not your turn")
+    state = apply_move(state, 2, {"type": "share", "from": {"court": 2, "granada": 1}})
+    assert state.phase == "action" and to_act(state) == [0]
+    assert shift_seats(state.events) == [2, 3]
+    assert holdings(state, "blue") == {"granada": 4, "castillo": 1, "court": 0, "provinces": 22 + 3}
+    assert holdings(state, "green") == {"new_castile": 4, "court": 0, "provinces": 26}
+
+
+def test_king_returns_a_share_without_choice_is_sent_at_once_in_its_turn():
+    # Yellow (first, clockwise from red's left) has only Aragon's 3: sent with the announcement;
+    # blue then has a choice and is asked.
+    state = at_action("king_returns", caballeros=KING_RETURNS_BOARD,
+                      court={"red": 4, "yellow": 0, "blue": 2, "green": 1})
+    state = special(state)
+    assert state.phase == "special" and to_act(state) == [2]
+    assert shift_seats(state.events) == [1]
+    assert holdings(state, "yellow") == {"new_castile": 1, "castillo": 2, "court": 0, "provinces": 24 + 3}
+    state = apply_move(state, 2, {"type": "share", "from": {"granada": 3}})
+    assert state.phase == "action" and shift_seats(state.events) == [2, 3]
 
 
 @pytest.mark.parametrize(
@@ -177,6 +225,7 @@ def test_king_returns_never_touches_the_takers_caballeros():
     state = special(state)
     assert state.phase == "action"
     assert holdings(state, "red") == {"aragon": 3, "court": 7, "provinces": 20}
+    assert [entry["seat"] for entry in of_kind(state.events, "share_none")] == [1, 2, 3]
 
 
 # --- one_each_to_provinces -------------------------------------------------------------------------
@@ -201,7 +250,7 @@ def test_one_each_to_provinces_sends_one_of_every_player_with_caballeros_outside
     assert state.caballeros[5] == [0, 0, 3, 0]
     assert state.caballeros[9] == [0, 0, 2, 1]
     assert state.provinces == [22, 22, 18, 21]
-    assert [entry["shifts"][0][0] for entry in events(state, "shift")] == [3, 0, 1]
+    assert shift_seats(state.events) == [3, 0, 1]
 
 
 @pytest.mark.parametrize(
@@ -325,11 +374,12 @@ def test_secret_choices_are_hidden_from_other_seats_until_revealed(card):
     assert view_for(aragon, 1)["pending"]["own_choice"] == "aragon"
     assert view_for(granada, 1)["pending"]["own_choice"] == "granada"
     assert "own_choice" not in view_for(aragon, 2)["pending"]
+    assert aragon.events == granada.events == [{"event": "chosen", "round": 1, "seat": 1}]
     done = apply_move(aragon, 2, {"type": "choose_region", "region": "seville"})
-    reveal = events(done, "reveal")
+    reveal = of_kind(done.events, "reveal")
     assert len(reveal) == 1
-    assert "Yellow: Aragon" in reveal[0]["text"] and "Blue: Seville" in reveal[0]["text"]
-    assert reveal[0] in view_for(done, 3)["log"] and reveal[0] in view_for(done, None)["log"]
+    assert reveal[0]["choices"] == [{"seat": 1, "region": "aragon"}, {"seat": 2, "region": "seville"}]
+    assert reveal[0] in visible_events(done.events, 3) and reveal[0] in visible_events(done.events, None)
 
 
 def test_secret_to_provinces_order_must_name_the_other_players():
@@ -338,7 +388,7 @@ def test_secret_to_provinces_order_must_name_the_other_players():
     state = special(at_action("secret_two_to_provinces", caballeros=SECRET_BOARD), order=["green", "blue", "yellow"])
     state = apply_move(state, 1, {"type": "choose_region", "region": "granada"})
     state = apply_move(state, 2, {"type": "choose_region", "region": "catalonia"})
-    assert [entry["shifts"][0][0] for entry in events(state, "shift")] == [3, 2, 1]
+    assert shift_seats(state.events) == [3, 2, 1]
 
 
 # --- score_one_region ------------------------------------------------------------------------------

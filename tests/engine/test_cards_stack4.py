@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engine import apply_move, to_act, view_for
+from games.engine import apply_move, to_act, view_for, visible_events
 from games.engine.board import AREA_INDEX
 
 from .builders import at_action, holdings, refused
@@ -156,11 +156,12 @@ def test_eviction_choices_are_secret_until_revealed():
     galicia = apply_move(state, 1, {"type": "choose_region", "region": "galicia"})
     for seat in (0, 2, 3, None):
         assert view_for(granada, seat) == view_for(galicia, seat)
+    assert granada.events == galicia.events == [{"event": "chosen", "round": 1, "seat": 1}]
     done = apply_move(granada, 2, {"type": "choose_region", "region": "seville"})
-    reveal = [entry for entry in done.log if entry["event"] == "reveal"]
+    reveal = [entry for entry in done.events if entry["event"] == "reveal"]
     assert len(reveal) == 1
-    assert "Yellow: Granada" in reveal[0]["text"] and "Blue: Seville" in reveal[0]["text"]
-    assert reveal[0] in view_for(done, 3)["log"]
+    assert reveal[0]["choices"] == [{"seat": 1, "region": "granada"}, {"seat": 2, "region": "seville"}]
+    assert reveal[0] in visible_events(done.events, 3) and reveal[0] in visible_events(done.events, None)
 
 
 @pytest.mark.parametrize(
@@ -242,7 +243,8 @@ def test_retake_power_card_takes_a_played_card_back_into_hand():
     assert state.hands[0] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     assert view_for(state, 0)["hand"] == [1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     assert view_for(state, 0)["played"] == [3, 13]
-    assert any(entry.get("card") == 7 for entry in view_for(state, 0)["log"] if entry["event"].startswith("retake"))
+    retakes = [entry for entry in visible_events(state.events, 0) if entry["event"].startswith("retake")]
+    assert any(entry.get("card") == 7 for entry in retakes)
 
 
 def test_retake_power_card_keeps_a_card_below_the_top_private():
@@ -250,9 +252,11 @@ def test_retake_power_card_keeps_a_card_below_the_top_private():
     seven = special(retake_position(), card=7)
     for seat in (1, 2, 3, None):
         assert view_for(three, seat) == view_for(seven, seat)
+        assert visible_events(three.events, seat) == visible_events(seven.events, seat)
         assert view_for(seven, seat)["players"][0]["played_top"] == 13
         assert view_for(seven, seat)["players"][0]["hand_size"] == 11
     assert view_for(three, 0) != view_for(seven, 0)
+    assert visible_events(three.events, 0) != visible_events(seven.events, 0)
 
 
 def test_retake_power_card_announced_under_a_veto_stays_private():
@@ -261,7 +265,11 @@ def test_retake_power_card_announced_under_a_veto_stays_private():
     assert three.phase == "special" and to_act(three) == [1]
     for seat in (1, 2, 3, None):
         assert view_for(three, seat) == view_for(seven, seat)
-    assert "7" in view_for(seven, 0)["pending"]["steps"][0]
+        assert visible_events(three.events, seat) == visible_events(seven.events, seat)
+        assert view_for(seven, seat)["pending"]["steps"] == [{"step": "retake", "seat": 0}]
+    assert view_for(seven, 0)["pending"]["steps"] == [{"step": "retake", "seat": 0, "card": 7}]
+    question = [entry for entry in seven.events if entry["event"] == "veto_question"]
+    assert len(question) == 1 and question[0]["steps"] == [{"step": "retake", "seat": 0}]
 
 
 def test_retake_power_card_of_the_top_card_is_public():
@@ -271,7 +279,7 @@ def test_retake_power_card_of_the_top_card_is_public():
     for seat in (1, None):
         view = view_for(state, seat)
         assert view["players"][0]["played_top"] == 7
-        assert [entry["card"] for entry in view["log"] if entry["event"] == "retake"] == [13]
+        assert [entry["card"] for entry in visible_events(state.events, seat) if entry["event"] == "retake"] == [13]
 
 
 @pytest.mark.parametrize("card", [5, 14, 0, -3, "7", 7.0, True, None, [7]])
@@ -342,7 +350,7 @@ def test_secret_unique_scoring_scores_only_regions_picked_once():
         state = apply_move(state, seat, {"type": "choose_region", "region": region})
     assert state.phase == "action" and to_act(state) == [0]
     assert state.scores == [9, 0, 3, 6]
-    areas = [entry["area"] for entry in state.log if entry["event"] == "points"]
+    areas = [entry["area"] for entry in state.events if entry["event"] == "points"]
     assert areas == ["new_castile", "new_castile", "seville", "seville", "seville"]
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.engine import IllegalMove, apply_move, new_game, to_act, view_for
+from games.engine import IllegalMove, apply_move, new_game, to_act, view_for, visible_events
 from games.engine.board import AREA_INDEX, AREAS, NEIGHBOURS, REGIONS
 from games.engine.scoring import rank_points
 from tests.engine.builders import at_action, game, lay_out, quiet
@@ -356,13 +356,12 @@ def test_general_scoring_castillo_first_then_the_regions_in_order():
     state = apply_move(state, SEAT["red"], {"type": "choose_region", "region": "aragon"})
     assert state.phase == "castillo"
     assert to_act(state) == [SEAT["blue"]]
-    start = len(state.log)
     state = apply_move(state, SEAT["blue"], {"type": "choose_region", "region": "galicia"})  # the King's region
     # Castillo 5/3/1: red 5, blue 3. Then red's 3 go to Aragon, blue's 2 to court (King's region).
     # Galicia (King, 4/2/0): blue 3 -> 4 + King's bonus 2, yellow 2.
     # Aragon (5/4/1): red 5 (+2 home), yellow 4. Seville (4/3/1): yellow and green tied -> 3 each.
     assert state.scores == [5 + 5 + 2, 2 + 4 + 3, 3 + 4 + 2, 3]
-    events = [e for e in state.log[start:] if e["event"] == "points"]
+    events = [e for e in state.events if e["event"] == "points"]
     areas = [e["area"] for e in events]
     assert areas[:2] == ["castillo", "castillo"]
     regions = areas[2:]
@@ -374,8 +373,11 @@ def test_general_scoring_castillo_first_then_the_regions_in_order():
     assert state.caballeros[AREA_INDEX["galicia"]][SEAT["blue"]] == 3
     assert state.court[SEAT["blue"]] == 7 + 2
     assert state.round == 4 and state.phase == "bid"
-    reveal = [e for e in state.log[start:] if e["event"] == "castillo_reveal"]
-    assert {(e["seat"], e["region"], e["count"]) for e in reveal} == {(0, "aragon", 3), (2, "galicia", 2)}
+    reveal = [e for e in state.events if e["event"] == "castillo_reveal"]
+    assert {(e["seat"], e["region"], e["count"], e["to_court"]) for e in reveal} == {
+        (0, "aragon", 3, False),
+        (2, "galicia", 2, True),
+    }
 
 
 def test_castillo_caballeros_change_the_majority_after_the_castillo_is_scored():
@@ -397,10 +399,11 @@ def test_secret_castillo_choice_is_hidden_until_all_chose():
     assert view_for(a, SEAT["red"])["pending"]["own_choice"] == "aragon"
     assert view_for(b, SEAT["red"])["pending"]["own_choice"] == "valencia"
     assert "own_choice" not in view_for(a, SEAT["blue"])["pending"]
-    # once all chose, everybody sees it in the log
+    assert a.events == b.events == [{"event": "chosen", "round": 3, "seat": SEAT["red"]}]
+    # once all chose, everybody sees it in the events
     done = apply_move(a, SEAT["blue"], {"type": "choose_region", "region": "granada"})
     for seat in (SEAT["yellow"], None):
-        reveal = [e for e in view_for(done, seat)["log"] if e["event"] == "castillo_reveal"]
+        reveal = [e for e in visible_events(done.events, seat) if e["event"] == "castillo_reveal"]
         assert {e["region"] for e in reveal} == {"aragon", "granada"}
 
 
@@ -458,5 +461,9 @@ def test_general_scoring_counts_three_player_values():
 
 def test_scores_are_logged_after_each_general_scoring():
     state = at_general_scoring({"aragon": {"red": 2}}, scores={"red": 10, "yellow": 0, "blue": 0, "green": 0})
-    entry = [e for e in state.log if e["event"] == "scores"][-1]
+    # The general scoring ran in the move that ended round 3 (no Castillo choice to wait for).
+    kinds = [e["event"] for e in state.events]
+    assert "general_scoring" in kinds and kinds.count("scores") == 1
+    entry = [e for e in state.events if e["event"] == "scores"][-1]
     assert entry["scores"] == [17, 0, 0, 0]
+    assert kinds.index("general_scoring") < kinds.index("scores") < kinds.index("round")

@@ -8,7 +8,7 @@ import pytest
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
 from games.engine.cards import CARDS
-from tests.engine.builders import at_action, frozen, game, lay_out, quiet, quiet_move
+from tests.engine.builders import at_action, frozen, game, lay_out, play, quiet, quiet_move
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
@@ -60,16 +60,17 @@ STACK_COMPOSITION = {
 # --- drivers --------------------------------------------------------------------------------------
 
 
-def play_round(state, bids=None):
-    """Bid (given values by seat, else the highest free card), then play every turn quietly."""
+def play_round(state, bids=None, events=None):
+    """Bid (given values by seat, else the highest free card), then play every turn quietly; the
+    events of these moves are added to `events`, if given."""
     bids = bids or {}
     start = state.round
     while state.phase == "bid":
         seat = to_act(state)[0]
         move = {"type": "bid", "card": bids[seat]} if seat in bids else quiet_move(state, seat)
-        state = apply_move(state, seat, move)
+        state = play(state, seat, move, events)
     while state.round == start and not state.is_over:
-        state = quiet(state)
+        state = quiet(state, events)
     return state
 
 
@@ -110,6 +111,24 @@ def test_setup_places_king_homes_and_caballeros(num_players, seed):
     assert to_act(state) == [state.first_bidder]
     assert state.mobile == [None, None]
     assert state.vetoes == []
+
+
+def test_new_game_leaves_the_setup_events():
+    state = new_game(4, seed=3)
+    assert [e["event"] for e in state.events] == ["setup", "round"]
+    setup, first_round = state.events
+    assert setup == {
+        "event": "setup",
+        "round": 0,
+        "colours": state.colours,
+        "homes": [REGIONS[home] for home in state.grandes],
+        "king": REGIONS[state.king],
+        "first_bidder": state.first_bidder,
+    }
+    assert first_round == {"event": "round", "round": 1, "cards": state.display, "first_bidder": state.first_bidder}
+    after = apply_move(state, to_act(state)[0], {"type": "bid", "card": 5})
+    assert after.events == [{"event": "bid", "round": 1, "seat": state.first_bidder, "card": 5}]
+    assert "log" not in view_for(after, None) and "events" not in after.to_json()
 
 
 def test_setup_king_and_first_bidder_vary_with_the_seed():
@@ -441,11 +460,14 @@ def test_king_card_taken_comes_back_next_round():
     state = apply_move(state, 0, {"type": "decline"})
     state = apply_move(state, 0, {"type": "place", "to": {}})
     assert "king_card" not in state.display
-    state = play_round(state)  # the rest of the round
+    offered = list(state.display)
+    events = []
+    state = play_round(state, events=events)  # the rest of the round
     assert state.round == 2
     assert state.display[-1] == "king_card"
-    discard = [e for e in state.log if e["event"] == "discard"]
-    assert discard and "king_card" not in discard[-1]["text"]
+    discard = [e for e in events if e["event"] == "discard"]
+    assert len(discard) == 1 and "king_card" not in discard[0]["cards"]
+    assert len(discard[0]["cards"]) == 3 and set(discard[0]["cards"]) <= set(offered)
 
 
 def test_unused_round_cards_never_come_back():
@@ -476,10 +498,11 @@ def test_general_scorings_follow_the_track_and_the_game_ends_after_the_third(sho
     state = new_game(num_players, seed=15, short_game=short_game)
     assert state.scoring_rounds == tuple(rounds)
     scored = []
+    events = list(state.events)
     while not state.is_over:
         before = state.scorings_done
         round_played = state.round
-        state = play_round(state)
+        state = play_round(state, events=events)
         if state.scorings_done != before:
             assert state.scorings_done == before + 1
             scored.append(round_played)
@@ -488,8 +511,10 @@ def test_general_scorings_follow_the_track_and_the_game_ends_after_the_third(sho
     assert state.scorings_done == 3
     assert state.phase == "over"
     assert to_act(state) == []
-    assert [e["round"] for e in state.log if e["event"] == "general_scoring"] == rounds
-    assert state.log[-1]["event"] == "game_over"
+    assert [e["round"] for e in events if e["event"] == "general_scoring"] == rounds
+    assert [e["round"] for e in events if e["event"] == "round"] == list(range(1, rounds[-1] + 1))
+    assert events[-1]["event"] == "game_over" and state.events[-1] == events[-1]
+    assert [e for e in events if e["event"] == "game_over"] == [events[-1]]
     view = view_for(state, 0)
     assert view["is_over"] is True
     assert view["next_scoring"] == rounds[-1]
@@ -526,8 +551,10 @@ def test_game_over_log_ranks_by_score():
     state = new_game(3, seed=18, short_game=True)
     while not state.is_over:
         state = play_round(state)
-    entry = state.log[-1]
+    entry = state.events[-1]
+    assert entry["event"] == "game_over"
     ranking = entry["ranking"]
+    assert ranking == view_for(state, None)["ranking"]
     assert sorted(seat for _place, seat in ranking) == [0, 1, 2]
     scores = [state.scores[seat] for _place, seat in ranking]
     assert scores == sorted(scores, reverse=True)

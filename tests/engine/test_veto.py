@@ -80,7 +80,7 @@ def test_9_1_holder_vetoes_after_the_first_two_moves():
     assert (count(state, "yellow", "aragon"), count(state, "blue", "aragon")) == (1, 1)
     assert state.vetoes == []
     assert state.phase == "action" and state.special_done
-    assert any(e["event"] == "veto" and e["cut"] == 2 and e["seat"] == SEAT["blue"] for e in state.log)
+    assert any(e["event"] == "veto" and e["cut"] == 2 and e["seat"] == SEAT["blue"] for e in state.events)
 
 
 def test_a_vetoed_action_still_leaves_the_takers_placement():
@@ -129,8 +129,7 @@ def test_9_2_decay_in_the_takers_order_holder_vetoes_before_his_own_share():
     state = apply_move(state, 0, {"type": "special", "order": ["green", "blue", "yellow"]})
     assert to_act(state) == [SEAT["blue"]]
     steps = view_for(state, None)["pending"]["steps"]
-    assert len(steps) == 3
-    assert steps[0].startswith("Green") and steps[1].startswith("Blue") and steps[2].startswith("Yellow")
+    assert [step["shifts"][0]["seat"] for step in steps] == [SEAT["green"], SEAT["blue"], SEAT["yellow"]]
     before = state.provinces[:]
     state = apply_move(state, SEAT["blue"], veto(1))
     # green (first in the order) sent the whole court; blue and the player after him keep theirs
@@ -152,6 +151,8 @@ def test_9_2_default_order_is_clockwise_from_the_takers_left():
 
 
 def test_9_2_king_returns_in_five_players_third_player_vetoes():
+    # Seed 001 §9.2: "the first and then the second player send 3 caballeros to the provinces, the
+    # third plays a Veto card ... so the third and the fourth player send none".
     state = at(
         "king_returns",
         ("green",),
@@ -159,13 +160,17 @@ def test_9_2_king_returns_in_five_players_third_player_vetoes():
         court={"red": 5, "yellow": 5, "blue": 5, "green": 5, "brown": 5},
     )
     state = apply_move(state, 0, {"type": "special"})
-    # nobody has a choice (court only): the four shares are announced at once, clockwise from red's left
-    assert to_act(state) == [SEAT["green"]]
-    assert len(state.action["steps"]) == 4
-    state = apply_move(state, SEAT["green"], veto(2))
+    # Before each share the holder is asked; nobody has a choice of where from (court only).
+    for sharer in ("yellow", "blue"):
+        assert to_act(state) == [SEAT["green"]]
+        assert view_for(state, None)["pending"]["before"] == SEAT[sharer]
+        state = apply_move(state, SEAT["green"], ALLOW)
+    assert view_for(state, None)["pending"]["before"] == SEAT["green"]
+    state = apply_move(state, SEAT["green"], veto(0))
     # players 1 and 2 (yellow, blue) sent 3; the third (green, the holder) and the fourth (brown) keep theirs
     assert state.court == [5, 2, 2, 5, 5]
     assert state.provinces[SEAT["yellow"]] - state.provinces[SEAT["green"]] == 3
+    assert state.phase == "action" and state.special_done
 
 
 def test_9_2_king_returns_with_choices_then_the_veto():
@@ -177,14 +182,17 @@ def test_9_2_king_returns_with_choices_then_the_veto():
         court={"red": 5, "yellow": 5, "blue": 5, "green": 5, "brown": 5},
     )
     state = apply_move(state, 0, {"type": "special"})
-    assert state.action["stage"] == "choices"
-    assert to_act(state) == [SEAT["yellow"], SEAT["blue"]]
+    state = apply_move(state, SEAT["green"], ALLOW)
+    assert state.action["stage"] == "share" and to_act(state) == [SEAT["yellow"]]
     state = apply_move(state, SEAT["yellow"], {"type": "share", "from": {"aragon": 2, "court": 1}})
+    state = apply_move(state, SEAT["green"], ALLOW)
+    assert to_act(state) == [SEAT["blue"]]
     state = apply_move(state, SEAT["blue"], {"type": "share", "from": {"court": 3}})
     assert to_act(state) == [SEAT["green"]]
-    state = apply_move(state, SEAT["green"], veto(1))
+    state = apply_move(state, SEAT["green"], veto(0))
     assert count(state, "yellow", "aragon") == 0 and state.court[SEAT["yellow"]] == 4
-    assert count(state, "blue", "aragon") == 2 and state.court[SEAT["blue"]] == 5
+    assert count(state, "blue", "aragon") == 2 and state.court[SEAT["blue"]] == 2
+    assert state.court[SEAT["green"]] == 5 and state.court[SEAT["brown"]] == 5
 
 
 # --- 9.3: scorings, region by region and rank by rank -------------------------------------------------
@@ -272,6 +280,9 @@ def secret_position():
 
 def chosen_secretly(cut):
     state = apply_move(secret_position(), 0, {"type": "special", "order": ["blue", "yellow", "green"]})
+    # Seed 001 §9.4: the holder may first stop the action before anyone sets a disk.
+    assert state.action["stage"] == "veto" and state.action["window"] == "disks"
+    state = apply_move(state, SEAT["yellow"], ALLOW)
     assert state.action["stage"] == "choices"
     assert to_act(state) == [SEAT["yellow"], SEAT["blue"], SEAT["green"]]
     state = apply_move(state, SEAT["green"], {"type": "choose_region", "region": "aragon"})
@@ -302,6 +313,7 @@ def test_9_4_veto_in_the_middle():
 
 def test_9_4_without_veto_all_shares_run():
     state = apply_move(secret_position(), 0, {"type": "special", "order": ["blue", "yellow", "green"]})
+    state = apply_move(state, SEAT["yellow"], ALLOW)
     for colour, region in (("green", "aragon"), ("yellow", "granada"), ("blue", "aragon")):
         state = apply_move(state, SEAT[colour], {"type": "choose_region", "region": region})
     state = apply_move(state, SEAT["yellow"], ALLOW)
@@ -319,10 +331,11 @@ def test_no_window_when_no_other_player_holds_a_veto():
     state = apply_move(intrigue_position(holders=()), 0, FOUR_MOVES)
     assert state.phase == "action" and state.special_done
     assert count(state, "yellow", "basque") == 1
-    assert not any(e["event"] == "announce" for e in state.log)
+    assert not any(e["event"] == "veto_question" for e in state.events)
 
 
-def test_the_takers_own_veto_opens_no_window():
+def test_the_takers_own_veto_opens_no_window_for_an_up_to_card():
+    # "Up to 4": cutting his own plan gives nothing he could not have announced (seed 001, rule 4).
     state = apply_move(intrigue_position(holders=("red",)), 0, FOUR_MOVES)
     assert state.phase == "action" and state.special_done
     assert count(state, "blue", "basque") == 1
@@ -422,10 +435,13 @@ def test_taking_a_veto_card_allowed_by_the_holder():
 # --- the card's life: rounds r and r+1 ---------------------------------------------------------------
 
 
-def finish_round(state):
+def finish_round(state, events=None):
+    """Quiet moves to the next round; the events of every move are added to `events`."""
     start = state.round
     while state.round == start:
         state = quiet(state)
+        if events is not None:
+            events.extend(state.events)
     return state
 
 
@@ -444,10 +460,11 @@ def test_a_veto_kept_in_round_r_is_usable_in_r_plus_1_and_discarded_after():
     assert state.phase == "special" and to_act(state) == [0]
     state = apply_move(state, 0, ALLOW)
     assert state.vetoes == [[0, 1]]
-    state = finish_round(state)
+    events = []
+    state = finish_round(state, events)
     assert state.round == 3
     assert state.vetoes == []
-    expired = [e for e in state.log if e["event"] == "veto_expired"]
+    expired = [e for e in events if e["event"] == "veto_expired"]
     assert len(expired) == 1 and expired[0]["seat"] == 0 and expired[0]["round"] == 2
     # round 3: no window any more
     state = play_to_action(state, "score_one_region", bids={0: 1, 1: 10, 2: 2}, seat=1)
@@ -470,7 +487,9 @@ def test_a_spent_veto_is_gone_for_later_actions():
     state = apply_move(state, SEAT["blue"], veto(0))
     state = apply_move(state, 0, {"type": "place", "to": {}})
     assert state.vetoes == []
-    assert not any(e["event"] == "veto_expired" for e in finish_round(state).log)
+    events = []
+    finish_round(state, events)
+    assert not any(e["event"] == "veto_expired" for e in events)
 
 
 # --- refused answers ---------------------------------------------------------------------------------------

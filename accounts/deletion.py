@@ -1,0 +1,56 @@
+"""Deleting an account: the player's finished games keep their seat, shown as a deleted player.
+
+The row stays, since seats, moves and created games point at it, but nothing personal is left:
+the username becomes deleted-<id>, the email address and names are cleared, the password is made
+unusable (which also ends every session), and the account is inactive.
+"""
+
+from allauth.account.models import EmailAddress
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.models import Game
+
+from .adapter import DELETED_PREFIX
+from .models import User
+
+
+class AccountInUse(Exception):
+    def __init__(self, games):
+        numbers = ", ".join(str(game.pk) for game in games)
+        super().__init__(
+            f"You are playing in game{'s' if len(games) != 1 else ''} {numbers}. Your opponents are counting "
+            "on you: finish them first, then delete your account."
+        )
+        self.games = games
+
+
+def running_games(user):
+    return list(Game.objects.defer("state").filter(seats__user=user, status=Game.Status.ACTIVE).order_by("pk"))
+
+
+def delete_account(user):
+    """Anonymise `user`. Refused (AccountInUse) while they play in a running game; the games they
+    wait in that have not started are left, or cancelled when they created them."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        playing = running_games(user)
+        if playing:
+            raise AccountInUse(playing)
+        for game in Game.objects.defer("state").filter(seats__user=user, status=Game.Status.OPEN):
+            if game.creator_id == user.pk:
+                services.cancel_game(game, user)
+            else:
+                services.leave_game(game, user)
+        EmailAddress.objects.filter(user=user).delete()
+        user.vacations.all().delete()
+        user.username = f"{DELETED_PREFIX}{user.pk}"
+        user.email = user.first_name = user.last_name = ""
+        user.set_unusable_password()
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.deleted_at = timezone.now()
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    return user

@@ -1,0 +1,127 @@
+"""Vacations: the rules for taking them, and the questions clocks and pages ask about them.
+
+Dates are the player's own calendar days (their time zone from the settings); a vacation covers
+its first and last day whole.
+"""
+
+from collections import defaultdict
+from datetime import date, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from .models import User, Vacation
+
+DAYS_PER_YEAR = 21
+
+
+def local_date(user, when=None):
+    """The calendar day it is for `user` at `when` (now by default)."""
+    when = when or timezone.now()
+    return timezone.localtime(when, user.zone).date()
+
+
+def days_by_year(start, end):
+    """{year: days} of the range start..end, both included."""
+    days = defaultdict(int)
+    day = start
+    while day <= end:
+        year_end = min(end, date(day.year, 12, 31))
+        days[day.year] += (year_end - day).days + 1
+        day = year_end + timedelta(days=1)
+    return dict(days)
+
+
+def days_left(user, year):
+    used = sum(days_by_year(v.start, v.end).get(year, 0) for v in _touching_year(user, year))
+    return DAYS_PER_YEAR - used
+
+
+def check(user, start, end, today):
+    """Raise ValidationError, saying why, unless `user` may take a vacation start..end."""
+    if end < start:
+        raise ValidationError("The last day of a vacation cannot come before its first.")
+    if start < today:
+        raise ValidationError("A vacation cannot start in the past.")
+    clash = Vacation.objects.filter(user=user, start__lte=end, end__gte=start).first()
+    if clash is not None:
+        raise ValidationError(f"This overlaps your vacation {describe(clash)}.")
+    for year, days in days_by_year(start, end).items():
+        left = days_left(user, year)
+        if days > left:
+            raise ValidationError(
+                f"That is {days} vacation day{'s' if days != 1 else ''} in {year}, but you have only "
+                f"{left} of your {DAYS_PER_YEAR} left for that year."
+            )
+
+
+def add(user, start, end, now=None):
+    """Take a vacation, or raise ValidationError. The player's row is locked so that two requests
+    at once cannot together go over the yearly days."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        check(user, start, end, local_date(user, now))
+        return Vacation.objects.create(user=user, start=start, end=end)
+
+
+def cancel(user, vacation_id, now=None):
+    """Call off a vacation to come, or end a running one: it then ended yesterday, and the days
+    already spent stay spent. Past vacations cannot be changed. Raises ValidationError."""
+    today = local_date(user, now)
+    with transaction.atomic():
+        vacation = Vacation.objects.select_for_update().filter(user=user, pk=vacation_id).first()
+        if vacation is None:
+            raise ValidationError("You have no such vacation.")
+        if vacation.end < today:
+            raise ValidationError("That vacation is over; it cannot be changed any more.")
+        if vacation.start >= today:
+            vacation.delete()
+        else:
+            vacation.end = today - timedelta(days=1)
+            vacation.save(update_fields=["end"])
+
+
+def on_vacation(user, when=None):
+    """Whether `user` is on vacation at the moment `when` (now by default)."""
+    day = local_date(user, when)
+    return Vacation.objects.filter(user=user, start__lte=day, end__gte=day).exists()
+
+
+def vacation_until(user, when=None):
+    """The last day of the vacation `user` is on at `when`, counting vacations that follow each
+    other without a gap as one; None when not on vacation."""
+    return vacations_until([user], when).get(user.pk)
+
+
+def vacations_until(users, when=None):
+    """{user id: last vacation day} for those of `users` on vacation at `when`, in one query."""
+    users = list(users)
+    if not users:
+        return {}
+    days = {user.pk: local_date(user, when) for user in users}
+    earliest = min(days.values())
+    by_user = defaultdict(list)
+    for vacation in Vacation.objects.filter(user__in=days, end__gte=earliest).order_by("start"):
+        by_user[vacation.user_id].append(vacation)
+    until = {}
+    for user_id, day in days.items():
+        last = None
+        for vacation in by_user[user_id]:
+            if last is None and vacation.start <= day <= vacation.end:
+                last = vacation.end
+            elif last is not None and vacation.start == last + timedelta(days=1):
+                last = vacation.end
+        if last is not None:
+            until[user_id] = last
+    return until
+
+
+def describe(vacation):
+    if vacation.start == vacation.end:
+        return f"on {vacation.start:%-d %B %Y}"
+    return f"from {vacation.start:%-d %B %Y} to {vacation.end:%-d %B %Y}"
+
+
+def _touching_year(user, year):
+    return Vacation.objects.filter(user=user, start__lte=date(year, 12, 31), end__gte=date(year, 1, 1))

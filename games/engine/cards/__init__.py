@@ -1,0 +1,35 @@
+"""The action cards: the catalogue (catalogue.py) and the rules of each family of cards."""
+
+from .base import CardKind
+from .catalogue import CATALOGUE, TEXTS
+from .intrigue import EitherOf
+
+
+def _build():
+    cards = {}
+    for row in CATALOGUE:
+        fields = dict(row)
+        kind = fields.pop("kind")
+        title, text = TEXTS[fields["id"]]
+        cards[fields["id"]] = kind(title=title, text=text, **fields)
+    for card in cards.values():
+        if isinstance(card, EitherOf):
+            card.resolve(cards)
+    return cards
+
+
+CARDS = _build()
+STACKS = (1, 2, 3, 4)
+KING_CARD = "king_card"
+
+
+def stack_cards(stack, veto=True):
+    """The card ids of one stack, each repeated by its number of copies."""
+    ids = []
+    for kind in CARDS.values():
+        if kind.stack == stack and (veto or kind.id != "veto"):
+            ids.extend([kind.id] * kind.copies)
+    return ids
+
+
+__all__ = ["CARDS", "KING_CARD", "STACKS", "CardKind", "stack_cards"]

@@ -1,0 +1,212 @@
+"""Stack 2's cards that send caballeros to the provinces, and the Court card of stack 4."""
+
+from ..board import AREAS, CASTILLO_INDEX, REGION_NAMES
+from ..errors import IllegalMove
+from ..operations import (
+    clockwise_from_left,
+    count_at,
+    movable_regions,
+    parse_area,
+    parse_colour,
+    parse_count,
+    parse_order,
+    parse_region,
+    plural,
+)
+from ..state import COURT, PROVINCES
+from .base import CardKind, ids
+
+
+class Decay(CardKind):
+    """Every other player sends caballeros from court to the provinces, in the taker's order."""
+
+    def __init__(self, *, count=None, **card):
+        super().__init__(**card)
+        self.count = count  # None: the whole court
+
+    def plan(self, state, taker, move):
+        return {"order": parse_order(state, move.get("order"), clockwise_from_left(state, taker))}
+
+    def steps(self, state, taker, plan, choices):
+        steps = []
+        for seat in plan["order"]:
+            count = state.court[seat] if self.count is None else min(self.count, state.court[seat])
+            if count:
+                steps.append(["shift", [[seat, COURT, PROVINCES, count]]])
+        return steps
+
+    def options(self, state, taker):
+        return {"action": "order", "order": [state.colours[s] for s in clockwise_from_left(state, taker)]}
+
+
+class KingReturns(CardKind):
+    """Every other player in turn, clockwise from the taker's left, sends 3 own caballeros to the
+    provinces from regions and/or court (as many as he can, if fewer). Not secret: each sees the
+    shares already sent before choosing his own (seeds 002 and 001 §9.2)."""
+
+    choice = "share"
+    count = 3
+
+    def plan(self, state, taker, move):
+        return {"order": clockwise_from_left(state, taker)}
+
+    def sources(self, state, seat):
+        """Where a sharer's caballeros may come from: court, then regions but the King's."""
+        return [source for source in [COURT] + movable_regions(state) if count_at(state, seat, source)]
+
+    def needed(self, state, seat):
+        return min(self.count, sum(count_at(state, seat, source) for source in self.sources(state, seat)))
+
+    def must_choose(self, state, seat):
+        """A share is a decision only when there is a real choice of where the caballeros come from."""
+        return len(self.sources(state, seat)) > 1 and self.needed(state, seat) < sum(
+            count_at(state, seat, source) for source in self.sources(state, seat)
+        )
+
+    def forced_share(self, state, seat):
+        """The share of a sharer without a choice: everything he has, or 3 from his one source."""
+        share, left = [], self.needed(state, seat)
+        for source in self.sources(state, seat):
+            count = min(left, count_at(state, seat, source))
+            share.append([source, count])
+            left -= count
+        return share
+
+    def check_share(self, state, seat, move):
+        """A sharer's move, as [[source, count], ...] in the order of the sources."""
+        if move.get("type") != "share":
+            raise IllegalMove("Say where your caballeros come from: {'type': 'share', 'from': {...}}.")
+        raw = move.get("from")
+        if not isinstance(raw, dict):
+            raise IllegalMove("'from' must map 'court' and regions to numbers of caballeros.")
+        share = {}
+        for place, count in raw.items():
+            source = COURT if place == "court" else parse_area(place)
+            if source == CASTILLO_INDEX:
+                raise IllegalMove("Nothing leaves the Castillo before the general scoring.")
+            if source == state.king:
+                raise IllegalMove("Nothing enters or leaves the King's region.")
+            count = parse_count(count)
+            if count > count_at(state, seat, source):
+                raise IllegalMove(f"You do not have {plural(count)} there.")
+            if count:
+                share[source] = share.get(source, 0) + count
+        needed = self.needed(state, seat)
+        if sum(share.values()) != needed:
+            raise IllegalMove(f"You must send exactly {plural(needed)} to the provinces.")
+        return [[source, count] for source, count in sorted(share.items())]
+
+    def share_step(self, seat, share):
+        return ["shift", [[seat, source, PROVINCES, count] for source, count in share]]
+
+    def share_options(self, state, seat):
+        """What a sharer may send: how many in all, and at most how many from each source."""
+        return {
+            "needed": self.needed(state, seat),
+            "sources": [
+                {"id": "court" if source == COURT else AREAS[source], "max": count_at(state, seat, source)}
+                for source in self.sources(state, seat)
+            ],
+        }
+
+    def taker_may_cut(self, plan, steps):
+        return True
+
+    def options(self, state, taker):
+        return {"action": "none"}
+
+
+class OneEachToProvinces(CardKind):
+    """The taker sends one caballero of every player, own included, from a region to the provinces."""
+
+    def owners(self, state):
+        return [
+            seat for seat in range(state.num_players) if any(state.caballeros[r][seat] for r in movable_regions(state))
+        ]
+
+    def plan(self, state, taker, move):
+        picks = move.get("picks")
+        if not isinstance(picks, list):
+            raise IllegalMove("List one pick per player under 'picks': {'colour', 'region'}.")
+        chosen = []
+        for pick in picks:
+            if not isinstance(pick, dict):
+                raise IllegalMove("Each pick must name a colour and a region.")
+            seat = parse_colour(state, pick.get("colour"))
+            region = parse_region(pick.get("region"))
+            if region == state.king:
+                raise IllegalMove("Nothing enters or leaves the King's region.")
+            if not state.caballeros[region][seat]:
+                raise IllegalMove(
+                    f"{state.colours[seat].capitalize()} has no caballero in {REGION_NAMES[AREAS[region]]}."
+                )
+            chosen.append([seat, region])
+        owners = self.owners(state)
+        if sorted(seat for seat, _ in chosen) != owners:
+            names = ", ".join(state.colours[seat] for seat in owners) or "nobody"
+            raise IllegalMove(f"Pick exactly one caballero of each of these players: {names}.")
+        return {"picks": chosen}
+
+    def steps(self, state, taker, plan, choices):
+        return [["shift", [[seat, region, PROVINCES, 1]]] for seat, region in plan["picks"]]
+
+    def options(self, state, taker):
+        picks = []
+        for seat in [taker] + [s for s in self.owners(state) if s != taker]:
+            regions = [r for r in movable_regions(state) if state.caballeros[r][seat]]
+            if regions:
+                picks.append({"colour": state.colours[seat], "regions": ids(regions)})
+        return {"action": "picks", "picks": picks}
+
+
+class SecretToProvinces(CardKind):
+    """Every other player secretly picks a region of theirs and sends caballeros to the provinces:
+    `count` from a region holding that many (from one holding fewer if none does), or all."""
+
+    choice = "region"
+
+    def __init__(self, *, count=None, **card):
+        super().__init__(**card)
+        self.count = count
+
+    def plan(self, state, taker, move):
+        return {"order": parse_order(state, move.get("order"), clockwise_from_left(state, taker))}
+
+    def choice_options(self, state, seat, plan):
+        held = [r for r in movable_regions(state) if state.caballeros[r][seat]]
+        if self.count is not None:
+            enough = [r for r in held if state.caballeros[r][seat] >= self.count]
+            return enough or held
+        return held
+
+    def choosers(self, state, taker, plan):
+        return [seat for seat in plan["order"] if len(self.choice_options(state, seat, plan)) > 1]
+
+    def steps(self, state, taker, plan, choices):
+        steps = []
+        for seat in plan["order"]:
+            region = choices[seat]
+            if region is None:
+                options = self.choice_options(state, seat, plan)
+                if not options:
+                    continue
+                region = options[0]
+            present = state.caballeros[region][seat]
+            count = present if self.count is None else min(self.count, present)
+            steps.append(["shift", [[seat, region, PROVINCES, count]]])
+        return steps
+
+    def options(self, state, taker):
+        return {"action": "order", "order": [state.colours[s] for s in clockwise_from_left(state, taker)]}
+
+
+class CourtFromProvinces(CardKind):
+    """Move 2 own caballeros from the provinces to court (all there are, if fewer)."""
+
+    def __init__(self, *, count, **card):
+        super().__init__(**card)
+        self.count = count
+
+    def steps(self, state, taker, plan, choices):
+        count = min(self.count, state.provinces[taker])
+        return [["shift", [[taker, PROVINCES, COURT, 1]]] for _ in range(count)]

@@ -1,0 +1,23 @@
+import pytest
+from django.urls import reverse
+
+from accounts.models import User, Vacation
+from tests.helpers import logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def test_staff_see_players_settings_and_vacations_in_the_admin(make_user, password):
+    admin = User.objects.create_superuser("admin", "admin@example.org", password)
+    player = make_user("felipe")
+    Vacation.objects.create(user=player, start="2099-01-01", end="2099-01-03")
+    client = logged_in(admin)
+    page = client.get(reverse("admin:accounts_user_change", args=[player.pk]))
+    assert page.status_code == 200 and 'name="time_zone"' in page.content.decode()
+    assert "felipe" in client.get(reverse("admin:accounts_vacation_changelist")).content.decode()
+
+
+def test_the_admin_login_goes_through_the_same_backend(client, password):
+    User.objects.create_superuser("admin", "admin@example.org", password)
+    client.post(reverse("admin:login"), {"username": "admin", "password": password})
+    assert client.get(reverse("admin:index")).status_code == 200

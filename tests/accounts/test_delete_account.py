@@ -1,0 +1,115 @@
+"""Deleting an account: nothing personal stays, finished games keep the seat as "deleted player"."""
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.urls import reverse
+
+from accounts.deletion import AccountInUse, delete_account
+from accounts.models import User, Vacation
+from games import services
+from games.models import Game
+from tests.helpers import logged_in, play, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_game(start_game):
+    game = start_game(2, short_game=True)
+    play(game)
+    game.refresh_from_db()
+    return game
+
+
+def test_deleting_keeps_the_row_but_nothing_personal(start_game, password):
+    game = finished_game(start_game)
+    user = user_at(game, 0)
+    Vacation.objects.create(user=user, start="2099-01-01", end="2099-01-02")
+    delete_account(user)
+    user = User.objects.get(pk=user.pk)
+    assert user.username == f"deleted-{user.pk}"
+    assert (user.email, user.first_name, user.last_name) == ("", "", "")
+    assert not user.has_usable_password() and not user.check_password(password)
+    assert not user.is_active and user.deleted_at is not None
+    assert not EmailAddress.objects.filter(user=user).exists()
+    assert not Vacation.objects.filter(user=user).exists()
+    assert game.seats.filter(user=user).exists()
+
+
+def test_a_deleted_player_shows_as_such_in_their_finished_games(client, start_game):
+    game = finished_game(start_game)
+    user, opponent = user_at(game, 0), user_at(game, 1)
+    name = user.username
+    delete_account(user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "deleted player" in page and opponent.username in page
+    assert name not in page and f"deleted-{user.pk}" not in page
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert "deleted player" in lobby and f"deleted-{user.pk}" not in lobby
+
+
+def test_a_deleted_player_cannot_log_in_and_has_no_profile(client, make_user, password):
+    user = make_user("felipe")
+    delete_account(user)
+    client.post(reverse("account_login"), {"login": "felipe", "password": password})
+    client.post(reverse("account_login"), {"login": "felipe@example.org", "password": password})
+    assert not client.get(reverse("lobby")).context["user"].is_authenticated
+    assert client.get(reverse("profile", args=[f"deleted-{user.pk}"])).status_code == 404
+
+
+def test_the_name_and_address_are_free_again(client, make_user, password):
+    delete_account(make_user("felipe"))
+    client.post(
+        reverse("account_signup"),
+        {"username": "felipe", "email": "felipe@example.org", "password1": password, "password2": password},
+    )
+    assert User.objects.filter(username="felipe", deleted_at__isnull=True).exists()
+
+
+def test_deleting_is_refused_while_playing_a_running_game(start_game):
+    game = start_game(3)
+    user = user_at(game, 1)
+    with pytest.raises(AccountInUse, match=f"You are playing in game {game.pk}"):
+        delete_account(user)
+    user.refresh_from_db()
+    assert user.is_active and user.deleted_at is None and EmailAddress.objects.filter(user=user).exists()
+
+
+def test_deleting_leaves_waiting_games_and_cancels_those_created(make_user):
+    user, other = make_user(), make_user()
+    created = services.create_game(user, num_players=3)
+    joined = services.create_game(other, num_players=3)
+    services.join_game(joined, user)
+    delete_account(user)
+    created.refresh_from_db()
+    assert created.status == Game.Status.CANCELLED
+    assert not joined.seats.filter(user=user).exists()
+
+
+def test_deleting_through_the_site_needs_the_password_and_logs_out(make_user, password):
+    user = make_user("felipe")
+    client = logged_in(user)
+    refused = client.post(reverse("delete_account"), {"password": "not-my-password"})
+    assert refused.status_code == 400 and "That is not your password" in refused.content.decode()
+    assert User.objects.get(pk=user.pk).deleted_at is None
+    response = client.post(reverse("delete_account"), {"password": password}, follow=True)
+    assert "Your account is deleted" in response.content.decode()
+    assert not response.context["user"].is_authenticated
+    assert User.objects.get(pk=user.pk).deleted_at is not None
+
+
+def test_deletion_ends_the_players_other_sessions(make_user, password):
+    user = make_user("felipe")
+    elsewhere = logged_in(user)
+    logged_in(user).post(reverse("delete_account"), {"password": password})
+    assert not elsewhere.get(reverse("lobby")).context["user"].is_authenticated
+
+
+def test_the_site_says_why_deleting_waits_for_running_games(start_game, password):
+    game = start_game(2)
+    user = user_at(game, 0)
+    client = logged_in(user)
+    page = client.get(reverse("delete_account")).content.decode()
+    assert f"game {game.pk}" in page and 'name="password"' not in page
+    refused = client.post(reverse("delete_account"), {"password": password})
+    assert refused.status_code == 400
+    assert User.objects.get(pk=user.pk).deleted_at is None

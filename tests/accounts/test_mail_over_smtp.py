@@ -1,0 +1,111 @@
+"""End to end over a real SMTP server (aiosmtpd, started by the test): sign up, verify the address by
+the mailed link, then forget the password and set a new one by the mailed link."""
+
+import email
+import socket
+from email import policy
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.core import mail
+from django.urls import reverse
+
+from accounts.emails import has_verified_email
+from accounts.models import User
+from elgrande_site.email_url import email_settings
+from games import services
+from tests.accounts.mail import path_of_link
+
+pytestmark = pytest.mark.django_db
+NEW_PASSWORD = "a-brand-new-Passw0rd"
+
+
+class Mailbox:
+    """aiosmtpd handler that keeps every message it receives."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content, policy=policy.default)
+        self.messages.append((envelope.rcpt_tos, message))
+        return "250 Message accepted for delivery"
+
+    def take(self):
+        """The one message received since the last take, as (recipients, message)."""
+        assert len(self.messages) == 1, [m["Subject"] for _, m in self.messages]
+        return self.messages.pop()
+
+
+@pytest.fixture
+def smtp_server(settings, tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    # The site as EMAIL_URL would configure it for a local relay without TLS.
+    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+        setattr(settings, name, value)
+    settings.DEFAULT_FROM_EMAIL = "El Grande <games@example.org>"
+    try:
+        yield mailbox
+    finally:
+        controller.stop()
+
+
+def body(message):
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_server, password):
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+    )
+    user = User.objects.get(username="isabel")
+    assert not has_verified_email(user)
+
+    recipients, message = smtp_server.take()
+    assert recipients == ["isabel@example.org"]
+    assert message["From"] == "El Grande <games@example.org>"
+    assert message["Subject"].startswith("[El Grande] ")
+    confirm = path_of_link(body(message), "/accounts/confirm-email/")
+    assert client.get(confirm).status_code == 200
+    client.post(confirm)
+    assert has_verified_email(user)
+    # Verified, she may now play rated games.
+    services.create_game(user, num_players=3, rated=True)
+
+    client.post(reverse("account_logout"))
+    client.post(reverse("account_reset_password"), {"email": "isabel@example.org"})
+    recipients, message = smtp_server.take()
+    assert recipients == ["isabel@example.org"]
+    reset = path_of_link(body(message), "/accounts/password/reset/key/")
+    set_password_url = client.get(reset, follow=True).redirect_chain[-1][0]
+    client.post(set_password_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+
+    client.post(reverse("account_login"), {"login": "isabel", "password": NEW_PASSWORD})
+    assert client.get(reverse("lobby")).context["user"] == user
+    # Nothing went to Django's test outbox: every mail went over SMTP.
+    assert mail.outbox == []
+
+
+def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, tmp_path, password, caplog):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    # Nothing listens on `port` any more: the connection is refused.
+    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+        setattr(settings, name, value)
+    response = client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert response.context["user"].username == "isabel"
+    assert "We could not send the mail to isabel@example.org just now" in response.content.decode()
+    logged = [record.getMessage() for record in caplog.records]
+    assert any("Could not send the account/email/email_confirmation_signup mail" in line for line in logged)

@@ -1,0 +1,99 @@
+"""A player's profile: member since, games in play, finished games with places and scores."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from tests.helpers import logged_in, play, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_game(start_game, **options):
+    game = start_game(2, short_game=True, **options)
+    play(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def test_the_profile_shows_games_in_play_and_finished_ones_with_place_and_score(client, start_game):
+    game = finished_game(start_game)
+    running = start_game(3)
+    for place, seat, score in game.standings:
+        player = user_at(game, seat)
+        response = client.get(reverse("profile", args=[player.username]))
+        assert response.status_code == 200
+        [row] = response.context["finished_rows"]
+        assert row["game"] == game
+        assert (row["own"]["place"], row["own"]["score"]) == (place, score)
+        text = response.content.decode()
+        assert f"{place} of 2, <strong>{score}</strong> points" in text
+    player = user_at(running, 0)
+    response = client.get(reverse("profile", args=[player.username]))
+    assert [row["game"] for row in response.context["in_play"]] == [running]
+    assert response.context["finished_rows"] == []
+    assert "Member since" in response.content.decode()
+
+
+def test_private_games_show_only_to_those_who_sit_in_them(start_game, make_user):
+    game = start_game(3, private=True)
+    player, fellow = user_at(game, 0), user_at(game, 1)
+    url = reverse("profile", args=[player.username])
+    assert logged_in(make_user()).get(url).context["in_play"] == []
+    assert [row["game"] for row in logged_in(fellow).get(url).context["in_play"]] == [game]
+    assert [row["game"] for row in logged_in(player).get(url).context["in_play"]] == [game]
+
+
+def test_a_waiting_or_cancelled_game_is_neither_in_play_nor_finished(client, make_user):
+    player = make_user("felipe")
+    services.create_game(player, num_players=3)
+    services.cancel_game(services.create_game(player, num_players=3), player)
+    response = client.get(reverse("profile", args=["felipe"]))
+    assert response.context["in_play"] == [] and response.context["finished_rows"] == []
+
+
+def test_an_unknown_player_has_no_profile(client, db):
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+def test_the_profile_takes_as_many_queries_for_many_games_as_for_one(client, start_game, make_user):
+    player = make_user("felipe")
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("profile", args=["felipe"])).status_code == 200
+        return len(captured)
+
+    def give_player_a_seat(game):
+        seat = game.seats.get(index=0)
+        seat.user = player
+        seat.save()
+
+    give_player_a_seat(finished_game(start_game))
+    give_player_a_seat(start_game(3))
+    few = queries()
+    for _ in range(3):
+        give_player_a_seat(finished_game(start_game))
+        give_player_a_seat(start_game(4))
+    response = client.get(reverse("profile", args=["felipe"]))
+    assert (len(response.context["in_play"]), len(response.context["finished_rows"])) == (4, 4)
+    assert queries() == few
+
+
+def test_finished_games_come_a_page_at_a_time(client, start_game, make_user, monkeypatch):
+    from accounts import profile
+
+    monkeypatch.setattr(profile, "FINISHED_PER_PAGE", 2)
+    games = [finished_game(start_game) for _ in range(3)]
+    player = make_user("felipe")
+    for game in games:
+        game.seats.filter(index=0).update(user=player)
+    first = client.get(reverse("profile", args=["felipe"]))
+    second = client.get(reverse("profile", args=["felipe"]), {"page": 2})
+    shown = [row["game"].pk for row in first.context["finished_rows"] + second.context["finished_rows"]]
+    assert sorted(shown) == sorted(game.pk for game in games)
+    assert "page 1 of 2" in first.content.decode()

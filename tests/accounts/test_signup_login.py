@@ -1,0 +1,150 @@
+"""Sign-up, log-in and log-out through allauth, and its rate limit on wrong passwords."""
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from tests.accounts.mail import path_of_link
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(client, password, username="isabel", email="isabel@example.org"):
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "email": email, "password1": password, "password2": password},
+    )
+
+
+def logged_in_user(client):
+    return client.get(reverse("lobby")).context["user"]
+
+
+def test_sign_up_creates_a_logged_in_player_with_an_unverified_address(client, password):
+    response = sign_up(client, password)
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    user = User.objects.get(username="isabel")
+    assert user.email == "isabel@example.org"
+    assert logged_in_user(client) == user
+    address = EmailAddress.objects.get(user=user)
+    assert (address.email, address.primary, address.verified) == ("isabel@example.org", True, False)
+
+
+def test_sign_up_mails_a_link_that_verifies_the_address(client, password):
+    sign_up(client, password)
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["isabel@example.org"]
+    link = path_of_link(message.body, "/accounts/confirm-email/")
+    page = client.get(link)
+    assert page.status_code == 200
+    assert not EmailAddress.objects.get(email="isabel@example.org").verified
+    client.post(link)
+    assert EmailAddress.objects.get(email="isabel@example.org").verified
+
+
+@pytest.mark.parametrize("sent, kept", [("Europe/Madrid", "Europe/Madrid"), ("Mars/Olympus", "UTC"), ("", "UTC")])
+def test_sign_up_takes_the_browsers_time_zone_when_it_is_a_real_one(client, password, sent, kept):
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password,
+         "time_zone": sent},
+    )
+    assert User.objects.get(username="isabel").time_zone == kept
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("email", ""), ("email", "not-an-address"), ("username", ""), ("username", "deleted-7")],
+)
+def test_sign_up_needs_a_username_and_a_valid_email(client, password, field, value):
+    data = {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password}
+    data[field] = value
+    response = client.post(reverse("account_signup"), data)
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert not User.objects.exists()
+    assert not mail.outbox
+
+
+def test_sign_up_refuses_a_taken_username(client, make_user, password):
+    make_user("isabel")
+    response = sign_up(client, password, email="other@example.org")
+    assert "username" in response.context["form"].errors
+    assert User.objects.count() == 1
+
+
+def test_sign_up_refuses_the_verified_address_of_another_player(client, make_user, password):
+    make_user("felipe")
+    response = sign_up(client, password, email="felipe@example.org")
+    assert response.status_code == 200
+    assert "email" in response.context["form"].errors
+    assert not User.objects.filter(username="isabel").exists()
+
+
+@pytest.mark.parametrize("login", ["felipe", "felipe@example.org", "FELIPE@example.org"])
+def test_log_in_by_username_or_email(client, make_user, password, login):
+    user = make_user("felipe")
+    response = client.post(reverse("account_login"), {"login": login, "password": password})
+    assert response.status_code == 302
+    assert logged_in_user(client) == user
+
+
+def test_a_wrong_password_does_not_log_in(client, make_user):
+    make_user("felipe")
+    response = client.post(reverse("account_login"), {"login": "felipe", "password": "wrong-password-1"})
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    assert not logged_in_user(client).is_authenticated
+
+
+def test_the_login_page_links_to_password_reset_and_sign_up(client):
+    page = client.get(reverse("account_login")).content.decode()
+    assert f'href="{reverse("account_reset_password")}"' in page
+    assert f'href="{reverse("account_signup")}"' in page
+
+
+def test_log_out_takes_a_post_not_a_get(client, make_user, password):
+    make_user("felipe")
+    client.post(reverse("account_login"), {"login": "felipe", "password": password})
+    client.get(reverse("account_logout"))
+    assert logged_in_user(client).is_authenticated
+    client.post(reverse("account_logout"))
+    assert not logged_in_user(client).is_authenticated
+
+
+def test_after_25_wrong_passwords_even_the_right_one_does_not_log_in(client, make_user, password):
+    make_user("felipe")
+    for attempt in range(25):
+        client.post(reverse("account_login"), {"login": "felipe", "password": f"guess-{attempt}"})
+    response = client.post(reverse("account_login"), {"login": "felipe", "password": password})
+    assert not logged_in_user(client).is_authenticated
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_the_lock_after_wrong_passwords_is_for_that_login_only(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")
+    make_user("isabel")
+    attacker = Client(REMOTE_ADDR="10.0.0.1")
+    for attempt in range(6):
+        attacker.post(reverse("account_login"), {"login": "felipe", "password": f"guess-{attempt}"})
+    other = Client(REMOTE_ADDR="10.0.0.2")
+    other.post(reverse("account_login"), {"login": "isabel", "password": password})
+    assert logged_in_user(other).username == "isabel"
+
+
+def test_sign_ups_from_one_address_are_rate_limited(password):
+    from django.test import Client
+
+    client = Client(REMOTE_ADDR="10.0.0.3")
+    statuses = []
+    for n in range(21):
+        statuses.append(sign_up(client, password, f"player{n}", f"player{n}@example.org").status_code)
+        client.logout()
+    assert statuses[:20] == [302] * 20
+    assert statuses[20] == 429
+    assert User.objects.count() == 20
