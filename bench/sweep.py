@@ -27,7 +27,7 @@ DEPTHS = (3, 12, 30, 45, 70, 95, 120, 150)
 
 
 def positions(rng):
-    """(num_players, seed, state) for a few positions reached by random play."""
+    """(num_players, seed, state, moves played) for a few positions reached by random play."""
     from games.engine import apply_move, new_game, random_move, to_act
 
     found = []
@@ -35,13 +35,13 @@ def positions(rng):
         num_players = 2 + index % 4
         seed = rng.randrange(2**31)
         state = new_game(num_players=num_players, seed=seed)
-        for _ in range(depth):
-            if state.is_over:
-                break
+        played = 0
+        while played < depth and not state.is_over:
             seat = to_act(state)[0]
             state = apply_move(state, seat, random_move(state, seat, rng))
+            played += 1
         if not state.is_over:
-            found.append((num_players, seed, state))
+            found.append((num_players, seed, state, played))
     return found
 
 
@@ -59,11 +59,11 @@ def fill(num_games, num_overdue, rng):
     overdue = set(rng.sample(range(num_games), num_overdue))
     games = []
     for index in range(num_games):
-        num_players, seed, state = rng.choice(choices)
+        num_players, seed, state, played = rng.choice(choices)
         late = index in overdue
         games.append(Game(
             creator=users[0], num_players=num_players, seed=seed, time_per_move=86400,
-            status=Game.Status.ACTIVE, state=state.to_json(), version=len(state.log) + 1,
+            status=Game.Status.ACTIVE, state=state.to_json(), version=played + 1,
             to_act=to_act(state), round=state.round, colours=list(state.colours),
             deadline=now + timedelta(seconds=rng.uniform(-86400, -1) if late else rng.uniform(60, 7 * 86400)),
             started_at=now - timedelta(days=3),
