@@ -203,9 +203,14 @@ EMAIL_TIMEOUT = 15
 # Celery beat sends the sweep to a worker; embedded, DEADLINE_TICKER (on by default without
 # REDIS_URL) makes the web process sweep from a thread of its own, started by
 # elgrande_site/asgi.py when a server loads the site.
-DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))
-if not DEADLINE_SWEEP_SECONDS > 0:
-    raise ImproperlyConfigured("DEADLINE_SWEEP_SECONDS must be a positive number of seconds.")
+try:
+    DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))
+except ValueError:
+    DEADLINE_SWEEP_SECONDS = float("nan")
+if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
+    raise ImproperlyConfigured(
+        f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
+    )
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

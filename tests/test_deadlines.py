@@ -1,4 +1,7 @@
+import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -330,3 +333,14 @@ def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_gam
         release.set()
         holder.join()
     assert deadlines.sweep() == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "soon", "inf"])
+def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(value):
+    started = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_SECONDS": value},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert started.returncode != 0
+    assert f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {value!r}" in started.stderr
