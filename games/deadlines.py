@@ -17,7 +17,7 @@ import threading
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
 from django.utils import timezone
 
 from . import services
@@ -69,7 +69,8 @@ def overdue_games(now):
 
 def start_ticker(interval=None):
     """Sweep from a daemon thread of this process every `interval` seconds (by default
-    DEADLINE_SWEEP_SECONDS), the first time at once. Returns an event that stops it when set.
+    DEADLINE_SWEEP_SECONDS), the first time at once. Returns a function that stops it, once a
+    sweep under way is over.
 
     For the embedded site, which has no Celery beat: the thread holds nothing but its timer, so a
     restart only delays the overdue games until the new process's first sweep.
@@ -82,17 +83,25 @@ def start_ticker(interval=None):
         daemon=True,
     )
     thread.start()
-    return stop
+
+    def stop_ticker():
+        stop.set()
+        thread.join()
+
+    return stop_ticker
 
 
 def _tick(interval, stop):
-    while not stop.is_set():
-        close_old_connections()
-        try:
-            sweep()
-        except Exception:
-            # The database may be away or not migrated yet: say so and try again next time.
-            logger.exception("deadline sweep failed")
-        finally:
+    try:
+        while not stop.is_set():
             close_old_connections()
-        stop.wait(interval)
+            try:
+                sweep()
+            except Exception:
+                # The database may be away or not migrated yet: say so and try again next time.
+                logger.exception("deadline sweep failed")
+            finally:
+                close_old_connections()
+            stop.wait(interval)
+    finally:
+        connections.close_all()

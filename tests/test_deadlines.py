@@ -292,7 +292,7 @@ def test_a_sweep_the_database_lost_plays_the_very_same_moves_again(game_at):
 @pytest.mark.django_db(transaction=True)
 def test_the_ticker_thread_sweeps_on_its_own(start_game):
     game = overdue(start_game(3))
-    stop = deadlines.start_ticker(interval=0.2)
+    stop_ticker = deadlines.start_ticker(interval=0.2)
     try:
         for _ in range(50):
             if Move.objects.filter(game=game, automatic=True).exists():
@@ -306,7 +306,7 @@ def test_the_ticker_thread_sweeps_on_its_own(start_game):
             time.sleep(0.1)
         assert Move.objects.filter(game=later, automatic=True).count() == 1
     finally:
-        stop.set()
+        stop_ticker()
 
 
 @pytest.mark.django_db(transaction=True)
