@@ -217,14 +217,11 @@ else:
 # --- end of the channel layer -------------------------------------------------------------------
 
 # Celery reads the CELERY_* names below (see elgrande_site/celery.py). Without Redis there is
-# no broker: tasks called directly run in the caller, and deadlines use an in-process timer
-# (games/tasks.py) instead of a countdown on the broker.
+# no broker: tasks called directly run in the caller.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
-# Longer than games.tasks.MAX_COUNTDOWN, so a waiting deadline is never handed out twice.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
@@ -252,6 +249,30 @@ SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
 if env_flag("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # --- end of HTTPS --------------------------------------------------------------------------------
+
+# --- Deadlines (games/deadlines.py) ------------------------------------------------------------
+# One sweep over Game.deadline every DEADLINE_SWEEP_SECONDS plays for the seats whose time ran
+# out, so a deadline is late by at most one interval (plus any database outage). With Redis,
+# Celery beat sends the sweep to a worker; embedded, DEADLINE_TICKER (on by default without
+# REDIS_URL) makes the web process sweep from a thread of its own, started by
+# elgrande_site/asgi.py when a server loads the site.
+try:
+    DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))
+except ValueError:
+    DEADLINE_SWEEP_SECONDS = float("nan")
+if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
+    raise ImproperlyConfigured(
+        f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
+    )
+DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": DEADLINE_SWEEP_SECONDS,
+        "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
+}
+# ------------------------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,15 @@ import pytest
 from tests.helpers import find_position, state_of, user_at
 
 
+def pytest_configure(config):
+    """The WebSocket tests import elgrande_site/asgi.py, which starts the embedded deadline
+    ticker; in the test process it would move games behind the tests' backs. Tests of the
+    deadlines run their sweeps, tickers and servers themselves."""
+    from django.conf import settings
+
+    settings.DEADLINE_TICKER = False
+
+
 @pytest.fixture
 def password():
     return "a-long-enough-Passw0rd"
@@ -15,19 +24,6 @@ def password():
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def scheduled_deadlines(monkeypatch):
-    """Deadlines asked for during a test, as (game id, version, deadline); none really runs.
-
-    Tests of the scheduling itself import `schedule_deadline` directly and so get the real one.
-    """
-    from games import tasks
-
-    calls = []
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *args: calls.append(args))
-    return calls
 
 
 @pytest.fixture(autouse=True)
