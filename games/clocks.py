@@ -1,0 +1,100 @@
+"""Clocks: when a decision's deadline falls, with the vacations of the players who must act.
+
+A vacation stops a player's clocks in every slow game whose creator allows vacations
+(`Game.clocks_stop_for_vacations`); live games are never paused. Vacations are calendar days in
+the vacationer's own time zone, the first and last day whole, and vacations that follow each
+other without a gap count as one.
+"""
+
+from collections import defaultdict
+from datetime import datetime, time, timedelta
+
+from django.utils import timezone
+
+from accounts.models import Vacation
+from accounts.vacations import local_date
+
+# How far back a run of vacations without gaps can reach: 21 days a year, so at most the end of
+# one year's and the start of the next's.
+LONGEST_RUN = timedelta(days=2 * 21)
+
+
+def vacation_spans(users, when):
+    """{user id: (start, end)} as aware datetimes, for those of `users` on vacation at `when`:
+    from the first midnight of the run of vacations to the midnight after its last day. One query."""
+    users = {user.pk: user for user in users}
+    if not users:
+        return {}
+    days = {pk: local_date(user, when) for pk, user in users.items()}
+    by_user = defaultdict(list)
+    earliest = min(days.values()) - LONGEST_RUN
+    for vacation in Vacation.objects.filter(user__in=users, end__gte=earliest).order_by("start"):
+        by_user[vacation.user_id].append(vacation)
+    spans = {}
+    for pk, day in days.items():
+        run = None
+        for vacation in by_user[pk]:
+            if run is not None and vacation.start <= run[1] + timedelta(days=1):
+                run = (run[0], max(run[1], vacation.end))
+            elif run is not None and run[0] <= day <= run[1]:
+                break
+            else:
+                run = (vacation.start, vacation.end)
+        if run is not None and run[0] <= day <= run[1]:
+            zone = users[pk].zone
+            spans[pk] = (_midnight(run[0], zone), _midnight(run[1] + timedelta(days=1), zone))
+    return spans
+
+
+def new_deadline(game, users, now):
+    """The deadline of a decision starting at `now` for the seats of `users`: the game's time per
+    move, started for a player on vacation only when his vacation ends. With several seats to act
+    (secret choices, a veto question) the one deadline waits for the latest of them."""
+    deadline = now + timedelta(seconds=game.time_per_move)
+    if game.clocks_stop_for_vacations:
+        for _start, end in vacation_spans(users, now).values():
+            deadline = max(deadline, end + timedelta(seconds=game.time_per_move))
+    return deadline
+
+
+def deadline_after_vacations(game, users, now):
+    """For a passed deadline: when it falls instead because some of `users` (the seats still to
+    act) went on vacation before it passed: the end of the vacation plus the time they had left
+    when it started. None when nobody's vacation stops this game's clock."""
+    if not game.clocks_stop_for_vacations or game.deadline is None:
+        return None
+    full = timedelta(seconds=game.time_per_move)
+    pushed = [
+        end + min(game.deadline - start, full)
+        for start, end in vacation_spans(users, now).values()
+        # A vacation that started after the deadline had passed came too late to stop it.
+        if start < game.deadline
+    ]
+    latest = max(pushed, default=None)
+    return latest if latest is not None and latest > now else None
+
+
+def vacations_shown(users, viewer_zone, when=None):
+    """{user id: the last day of their vacation, in the viewer's calendar} for those on vacation."""
+    spans = vacation_spans(users, when or timezone.now())
+    last_moment = timedelta(microseconds=1)
+    return {pk: timezone.localtime(end - last_moment, viewer_zone).date() for pk, (_, end) in spans.items()}
+
+
+def time_left_text(seconds):
+    """The time left as the page's countdown shows it (static/clocks.js says it the same way)."""
+    seconds = int(seconds)
+    if seconds <= 0:
+        return "time is up"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {seconds:02d} s"
+
+
+def _midnight(day, zone):
+    return datetime.combine(day, time(0), tzinfo=zone)
