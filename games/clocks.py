@@ -46,18 +46,19 @@ def vacation_spans(users, when):
     return spans
 
 
-def new_deadline(game, users, now):
+def new_deadline(game, users, now, spans=None):
     """The deadline of a decision starting at `now` for the seats of `users`: the game's time per
     move, started for a player on vacation only when his vacation ends. With several seats to act
-    (secret choices, a veto question) the one deadline waits for the latest of them."""
+    (secret choices, a veto question) the one deadline waits for the latest of them. `spans`: the
+    result of `vacation_spans` at `now` for these users or more, when the caller has it."""
     deadline = now + timedelta(seconds=game.time_per_move)
     if game.clocks_stop_for_vacations:
-        for _start, end in vacation_spans(users, now).values():
+        for _start, end in _spans_of(users, now, spans):
             deadline = max(deadline, end + timedelta(seconds=game.time_per_move))
     return deadline
 
 
-def deadline_after_vacations(game, users, now):
+def deadline_after_vacations(game, users, now, spans=None):
     """For a passed deadline: when it falls instead because some of `users` (the seats still to
     act) went on vacation before it passed: the end of the vacation plus the time they had left
     when it started. None when nobody's vacation stops this game's clock."""
@@ -66,7 +67,7 @@ def deadline_after_vacations(game, users, now):
     full = timedelta(seconds=game.time_per_move)
     pushed = [
         end + min(game.deadline - start, full)
-        for start, end in vacation_spans(users, now).values()
+        for start, end in _spans_of(users, now, spans)
         # A vacation that started after the deadline had passed came too late to stop it.
         if start < game.deadline
     ]
@@ -94,6 +95,11 @@ def time_left_text(seconds):
     if hours:
         return f"{hours} h {minutes:02d} min"
     return f"{minutes} min {seconds:02d} s"
+
+
+def _spans_of(users, now, spans):
+    spans = vacation_spans(users, now) if spans is None else spans
+    return [spans[user.pk] for user in users if user.pk in spans]
 
 
 def _midnight(day, zone):

@@ -238,7 +238,12 @@ def apply_default_moves(game_id, version):
         state = GameState.from_json(game.state)
         seats = {seat.index: seat for seat in game.seats.select_related("user")}
         late = to_act(state)
-        postponed = clocks.deadline_after_vacations(game, [seats[index].user for index in late], timezone.now())
+        now = timezone.now()
+        # Who is on vacation, asked once for the passed deadline and for the next decision's.
+        vacations = {}
+        if game.clocks_stop_for_vacations:
+            vacations = clocks.vacation_spans([seat.user for seat in seats.values()], now)
+        postponed = clocks.deadline_after_vacations(game, [seats[index].user for index in late], now, vacations)
         if postponed is not None:
             game.deadline = postponed
             game.version += 1
@@ -262,7 +267,7 @@ def apply_default_moves(game_id, version):
         Move.objects.bulk_create(moves)
         # No `previous_to_act`: every seat of the expired decision has been played for, so
         # whatever is pending now is a new decision with a full deadline of its own.
-        _save(game, state, seats=seats)
+        _save(game, state, seats=seats, vacations=vacations)
     return True
 
 
@@ -385,16 +390,16 @@ def _move_row(game, seat, move, state, automatic=False, autopilot=False):
     )
 
 
-def _save(game, state=None, previous_to_act=None, seats=None, also_tell=()):
+def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=()):
     """Store the game (its version already raised) with the deadline of what is now pending (the
     deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
-    and the lobbies of its players (and of `also_tell`). `seats`: {index: Seat with its user},
-    when the caller has them."""
+    and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat with its user}) and
+    `vacations` (clocks.vacation_spans of their users), when the caller has them."""
     if state is not None:
         before = game.state
         game.state = state.to_json()
         acting = [] if state.is_over else to_act(state)
-        game.deadline = _deadline(game, acting, previous_to_act, before, seats)
+        game.deadline = _deadline(game, acting, previous_to_act, before, seats, vacations)
         game.to_act = acting
         game.round = state.round
         game.colours = list(state.colours)
@@ -416,7 +421,7 @@ def standings(state):
     return [[place, seat, state.scores[seat]] for place, seat in final_ranking(state)]
 
 
-def _deadline(game, acting, previous_to_act, before, seats=None):
+def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None):
     """Every new decision gets the game's full time per move, from the end of the vacation of a
     player to act who is on one (games/clocks.py). Only the seats still answering the same
     simultaneous choice after one of them answered (`previous_to_act` was pending in the position
@@ -438,7 +443,7 @@ def _deadline(game, acting, previous_to_act, before, seats=None):
         users = [seat.user for seat in game.seats.filter(index__in=acting).select_related("user")]
     else:
         users = [seats[index].user for index in acting]
-    return clocks.new_deadline(game, users, now)
+    return clocks.new_deadline(game, users, now, vacations)
 
 
 def _decision(position):
