@@ -91,10 +91,10 @@ def time_left_text(seconds):
     hours, rest = divmod(rest, 3600)
     minutes, seconds = divmod(rest, 60)
     if days:
-        return f"{days} d {hours} h"
+        return f"{days} d {hours} h left"
     if hours:
-        return f"{hours} h {minutes:02d} min"
-    return f"{minutes} min {seconds:02d} s"
+        return f"{hours} h {minutes:02d} min left"
+    return f"{minutes} min {seconds:02d} s left"
 
 
 def _spans_of(users, now, spans):
