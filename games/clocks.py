@@ -59,9 +59,11 @@ def new_deadline(game, users, now, spans=None):
 
 
 def deadline_after_vacations(game, users, now, spans=None):
-    """For a passed deadline: when it falls instead because some of `users` (the seats still to
-    act) went on vacation before it passed: the end of the vacation plus the time they had left
-    when it started. None when nobody's vacation stops this game's clock."""
+    """When the running deadline falls instead because some of `users` (the seats still to act)
+    are on a vacation that began before it: the end of the vacation plus the time they had left
+    when it began (the latest of them). None when nobody's vacation stops this game's clock.
+
+    The sweep moves a passed deadline there; the game page counts down to it beforehand."""
     if not game.clocks_stop_for_vacations or game.deadline is None:
         return None
     full = timedelta(seconds=game.time_per_move)
@@ -71,13 +73,11 @@ def deadline_after_vacations(game, users, now, spans=None):
         # A vacation that started after the deadline had passed came too late to stop it.
         if start < game.deadline
     ]
-    latest = max(pushed, default=None)
-    return latest if latest is not None and latest > now else None
+    return max(pushed, default=None)
 
 
-def vacations_shown(users, viewer_zone, when=None):
-    """{user id: the last day of their vacation, in the viewer's calendar} for those on vacation."""
-    spans = vacation_spans(users, when or timezone.now())
+def vacations_shown(spans, viewer_zone):
+    """{user id: the last day of their vacation, in the viewer's calendar}, from `vacation_spans`."""
     last_moment = timedelta(microseconds=1)
     return {pk: timezone.localtime(end - last_moment, viewer_zone).date() for pk, (_, end) in spans.items()}
 

@@ -213,16 +213,18 @@ def _game_context(request, pk, whole_log=False):
         state = GameState.from_json(game.state)
         view = view_for(state, seat)
         by_index = {s.index: s for s in seats}
-        away = {}
+        spans = {}
         if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
-            away = clocks.vacations_shown([s.user for s in seats], timezone.get_current_timezone())
+            spans = clocks.vacation_spans([s.user for s in seats], timezone.now())
+        away = clocks.vacations_shown(spans, timezone.get_current_timezone())
         for player in view["players"]:
             seat_row = by_index.get(player["seat"])
             player["user"] = seat_row.user if seat_row else None
             player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
             player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
         context["view"] = view
-        context["clock"] = _clock(game, view)
+        acting = [by_index[index].user for index in view["to_act"] if index in by_index]
+        context["clock"] = _clock(game, view, clocks.deadline_after_vacations(game, acting, timezone.now(), spans))
         context["your_move"] = seat is not None and seat in view["to_act"]
         names = Names.for_game(game, seats)
         context["names"] = names
@@ -233,13 +235,15 @@ def _game_context(request, pk, whole_log=False):
     return context
 
 
-def _clock(game, view):
+def _clock(game, view, postponed):
     """The time left on the pending decision: the server's first word, which static/clocks.js
-    then counts down from the ISO timestamp."""
+    then counts down. `postponed`: where vacations that began since move the deadline, which the
+    sweep does only once the stored one has passed."""
     if game.deadline is None or view["is_over"] or not view["to_act"]:
         return None
-    seconds = max(0, int((game.deadline - timezone.now()).total_seconds()))
-    return {"deadline": game.deadline, "seconds": seconds, "left": clocks.time_left_text(seconds)}
+    deadline = max(game.deadline, postponed) if postponed else game.deadline
+    seconds = max(0, int((deadline - timezone.now()).total_seconds()))
+    return {"deadline": deadline, "seconds": seconds, "left": clocks.time_left_text(seconds)}
 
 
 def _log(game, seats, seat, names, since):

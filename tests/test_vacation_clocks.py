@@ -65,16 +65,21 @@ def test_the_sweep_does_not_play_for_a_player_whose_vacation_began_before_his_de
     assert deadline == clock.now + DAY
     away = in_madrid(user_at(game, seat))
     vacations.add(away, date(2026, 3, 2), date(2026, 3, 4), now=clock.now)
+    # He had until noon UTC on 2 March; his vacation begins at midnight in Madrid (23:00 UTC on
+    # 1 March), so 13 hours are left, counted from the end of the vacation.
+    started = datetime(2026, 3, 2, tzinfo=MADRID)
+    moved = datetime(2026, 3, 5, tzinfo=MADRID) + (deadline - started)
+    clock.now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+    # Before the sweep moves it, the page already counts down to the moved deadline.
+    html = logged_in(user_at(game, (seat + 1) % 3)).get(reverse("game", args=[game.pk])).content.decode()
+    assert f'data-left="{int((moved - clock.now).total_seconds())}"' in html
     clock.now = deadline + timedelta(seconds=5)
     version = game.version
     assert deadlines.sweep() == 1
     game.refresh_from_db()
     assert not Move.objects.filter(game=game).exists()
     assert game.to_act == [seat] and game.version == version + 1
-    # He had until noon UTC on 2 March; his vacation began at midnight in Madrid (23:00 UTC on
-    # 1 March), so 13 hours were left, counted from the end of the vacation.
-    started = datetime(2026, 3, 2, tzinfo=MADRID)
-    assert game.deadline == datetime(2026, 3, 5, tzinfo=MADRID) + (deadline - started)
+    assert game.deadline == moved
     clock.now = game.deadline - timedelta(seconds=1)
     assert deadlines.sweep() == 0
     clock.now = game.deadline + timedelta(seconds=1)
