@@ -28,18 +28,20 @@ def vacation_spans(users, when):
     days = {pk: local_date(user, when) for pk, user in users.items()}
     by_user = defaultdict(list)
     earliest = min(days.values()) - LONGEST_RUN
-    for vacation in Vacation.objects.filter(user__in=users, end__gte=earliest).order_by("start"):
-        by_user[vacation.user_id].append(vacation)
+    # Plain tuples: the sweep asks this for every overdue game.
+    rows = Vacation.objects.filter(user_id__in=list(users), end__gte=earliest).order_by("start")
+    for user_id, start, end in rows.values_list("user_id", "start", "end"):
+        by_user[user_id].append((start, end))
     spans = {}
     for pk, day in days.items():
         run = None
-        for vacation in by_user[pk]:
-            if run is not None and vacation.start <= run[1] + timedelta(days=1):
-                run = (run[0], max(run[1], vacation.end))
+        for start, end in by_user[pk]:
+            if run is not None and start <= run[1] + timedelta(days=1):
+                run = (run[0], max(run[1], end))
             elif run is not None and run[0] <= day <= run[1]:
                 break
             else:
-                run = (vacation.start, vacation.end)
+                run = (start, end)
         if run is not None and run[0] <= day <= run[1]:
             zone = users[pk].zone
             spans[pk] = (_midnight(run[0], zone), _midnight(run[1] + timedelta(days=1), zone))
