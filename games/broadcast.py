@@ -5,6 +5,8 @@ Notices carry no game data: a game page hears "version N exists", a lobby "somet
 each page then fetches what its own session may see over HTTP.
 """
 
+import asyncio
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -28,5 +30,4 @@ def send_lobby_changed(user_ids):
 
 async def _lobby_changed(user_ids):
     layer = get_channel_layer()
-    for user_id in user_ids:
-        await layer.group_send(user_group(user_id), {"type": "lobby.changed"})
+    await asyncio.gather(*(layer.group_send(user_group(user_id), {"type": "lobby.changed"}) for user_id in user_ids))

@@ -154,7 +154,7 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("This game is over: no more moves.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("This game has not started.")
-        seats = {seat.index: seat for seat in game.seats.select_related("user")}
+        seats, vacations = _seats_and_vacations(game, timezone.now())
         seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
             raise NotAllowed("You have no seat in this game.")
@@ -180,7 +180,13 @@ def submit_move(game, user, move, expected_version, seat_index=None):
         state = _play_autopilot(game, state, seats, moves)
         Move.objects.bulk_create(moves)
         # After autopilot moves the position is a new decision, with a deadline of its own.
-        _save(game, state, previous_to_act=game.to_act if len(moves) == 1 else None, seats=seats)
+        _save(
+            game,
+            state,
+            previous_to_act=game.to_act if len(moves) == 1 else None,
+            seats=seats,
+            vacations=vacations,
+        )
     return game
 
 
@@ -236,13 +242,10 @@ def apply_default_moves(game_id, version):
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         state = GameState.from_json(game.state)
-        seats = {seat.index: seat for seat in game.seats.select_related("user")}
         late = to_act(state)
         now = timezone.now()
         # Who is on vacation, asked once for the passed deadline and for the next decision's.
-        vacations = {}
-        if game.clocks_stop_for_vacations:
-            vacations = clocks.vacation_spans([seat.user for seat in seats.values()], now)
+        seats, vacations = _seats_and_vacations(game, now)
         postponed = clocks.deadline_after_vacations(game, [seats[index].user for index in late], now, vacations)
         if postponed is not None:
             game.deadline = postponed
@@ -276,6 +279,16 @@ TIMEOUTS_FOR_AUTOPILOT = 2
 # The most moves the autopilot makes in one transaction. A whole game of five seats on autopilot
 # takes a few hundred; the bound only guards against a rules bug that never ends a decision.
 AUTOPILOT_MOVES_AT_MOST = 2000
+
+
+def _seats_and_vacations(game, now):
+    """The game's seats with their users, by index, and `clocks.vacation_spans` at `now` of their
+    players, asked only in a game whose clocks stop for vacations and only for the players with
+    a vacation about now: most of the time no query beyond the seats'."""
+    seats = {seat.index: seat for seat in clocks.with_vacation_hint(game.seats.select_related("user"), now)}
+    if not game.clocks_stop_for_vacations:
+        return seats, {}
+    return seats, clocks.vacation_spans([seat.user for seat in seats.values() if seat.maybe_away], now)
 
 
 def _count_timeout(seat, last_move, state):

@@ -5,6 +5,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -174,3 +176,26 @@ def test_the_creator_can_disallow_vacations_on_the_new_game_form(make_user):
     games = Game.objects.order_by("pk")
     assert games.last().vacations_allowed is True
     assert "no vacations" in client.get(reverse("game", args=[games.first().pk])).content.decode()
+
+
+def test_a_vacation_that_began_today_only_in_the_players_own_time_zone_counts(clock, start_game):
+    # At noon UTC on 1 March it is already 2 March, 02:00, on Kiritimati (UTC+14).
+    game = start_game(3)
+    seat, move, after = first_move_and_next(game)
+    away = user_at(game, after)
+    away.time_zone = "Pacific/Kiritimati"
+    away.save(update_fields=["time_zone"])
+    vacations.add(away, date(2026, 3, 2), date(2026, 3, 2), now=clock.now)
+    services.submit_move(game, user_at(game, seat), move, game.version)
+    game.refresh_from_db()
+    assert game.deadline == datetime(2026, 3, 3, tzinfo=ZoneInfo("Pacific/Kiritimati")) + DAY
+
+
+def test_a_move_asks_for_vacations_only_when_a_player_may_be_on_one(clock, start_game):
+    game = start_game(3)
+    seat, move, after = first_move_and_next(game)
+    vacations.add(user_at(game, after), date(2026, 3, 20), date(2026, 3, 22), now=clock.now)
+    mover = user_at(game, seat)
+    with CaptureQueriesContext(connection) as without:
+        services.submit_move(game, mover, move, game.version)
+    assert not any('"accounts_vacation"' in q["sql"] and "EXISTS" not in q["sql"] for q in without.captured_queries)
