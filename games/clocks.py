@@ -60,22 +60,23 @@ def vacation_spans(users, when):
     return spans
 
 
-def new_deadline(game, users, now, spans=None):
-    """The deadline of a decision starting at `now` for the seats of `users`: the game's time per
-    move, started for a player on vacation only when his vacation ends. With several seats to act
-    (secret choices, a veto question) the one deadline waits for the latest of them. `spans`: the
-    result of `vacation_spans` at `now` for these users or more, when the caller has it."""
+def new_deadline(game, away, now):
+    """The deadline of a decision starting at `now`: the game's time per move, started for a
+    player on vacation only when his vacation ends. `away`: the `vacation_spans` of the seats to
+    act. With several seats to act (secret choices, a veto question) the one deadline waits for
+    the latest of them."""
     deadline = now + timedelta(seconds=game.time_per_move)
     if game.clocks_stop_for_vacations:
-        for _start, end in _spans_of(users, now, spans):
+        for _start, end in away:
             deadline = max(deadline, end + timedelta(seconds=game.time_per_move))
     return deadline
 
 
-def deadline_after_vacations(game, users, now, spans=None):
-    """When the running deadline falls instead because some of `users` (the seats still to act)
-    are on a vacation that began before it: the end of the vacation plus the time they had left
-    when it began (the latest of them). None when nobody's vacation stops this game's clock.
+def deadline_after_vacations(game, away):
+    """When the running deadline falls instead because some of the seats still to act are on a
+    vacation (`away`: their `vacation_spans`) that began before it: the end of the vacation plus
+    the time they had left when it began (the latest of them). None when nobody's vacation stops
+    this game's clock.
 
     The sweep moves a passed deadline there; the game page counts down to it beforehand."""
     if not game.clocks_stop_for_vacations or game.deadline is None:
@@ -83,7 +84,7 @@ def deadline_after_vacations(game, users, now, spans=None):
     full = timedelta(seconds=game.time_per_move)
     pushed = [
         end + min(game.deadline - start, full)
-        for start, end in _spans_of(users, now, spans)
+        for start, end in away
         # A vacation that started after the deadline had passed came too late to stop it.
         if start < game.deadline
     ]
@@ -109,11 +110,6 @@ def time_left_text(seconds):
     if hours:
         return f"{hours} h {minutes:02d} min left"
     return f"{minutes} min {seconds:02d} s left"
-
-
-def _spans_of(users, now, spans):
-    spans = vacation_spans(users, now) if spans is None else spans
-    return [spans[user.pk] for user in users if user.pk in spans]
 
 
 def _midnight(day, zone):

@@ -13,6 +13,7 @@ import secrets
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
@@ -246,7 +247,7 @@ def apply_default_moves(game_id, version):
         now = timezone.now()
         # Who is on vacation, asked once for the passed deadline and for the next decision's.
         seats, vacations = _seats_and_vacations(game, now)
-        postponed = clocks.deadline_after_vacations(game, [seats[index].user for index in late], now, vacations)
+        postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
         if postponed is not None:
             game.deadline = postponed
             game.version += 1
@@ -282,13 +283,20 @@ AUTOPILOT_MOVES_AT_MOST = 2000
 
 
 def _seats_and_vacations(game, now):
-    """The game's seats with their users, by index, and `clocks.vacation_spans` at `now` of their
-    players, asked only in a game whose clocks stop for vacations and only for the players with
-    a vacation about now: most of the time no query beyond the seats'."""
-    seats = {seat.index: seat for seat in clocks.with_vacation_hint(game.seats.select_related("user"), now)}
-    if not game.clocks_stop_for_vacations:
+    """The game's seats by index, and `clocks.vacation_spans` at `now` of their players, asked
+    only in a game whose clocks stop for vacations and only about the players with a vacation
+    about now (their users are loaded then): most of the time no query beyond the seats'."""
+    seats = {seat.index: seat for seat in clocks.with_vacation_hint(game.seats.all(), now)}
+    maybe_away = [seat for seat in seats.values() if seat.maybe_away]
+    if not game.clocks_stop_for_vacations or not maybe_away:
         return seats, {}
-    return seats, clocks.vacation_spans([seat.user for seat in seats.values() if seat.maybe_away], now)
+    prefetch_related_objects(maybe_away, "user")
+    return seats, clocks.vacation_spans([seat.user for seat in maybe_away], now)
+
+
+def _away(seats, acting, vacations):
+    """The vacation spans of the seats `acting` (indexes) out of `vacations` (by user id)."""
+    return [vacations[seats[index].user_id] for index in acting if seats[index].user_id in vacations]
 
 
 def _count_timeout(seat, last_move, state):
@@ -406,7 +414,7 @@ def _move_row(game, seat, move, state, automatic=False, autopilot=False):
 def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=()):
     """Store the game (its version already raised) with the deadline of what is now pending (the
     deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
-    and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat with its user}) and
+    and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat}) and
     `vacations` (clocks.vacation_spans of their users), when the caller has them."""
     if state is not None:
         before = game.state
@@ -453,10 +461,8 @@ def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None)
     if not game.clocks_stop_for_vacations:
         return now + timedelta(seconds=game.time_per_move)
     if seats is None:
-        users = [seat.user for seat in game.seats.filter(index__in=acting).select_related("user")]
-    else:
-        users = [seats[index].user for index in acting]
-    return clocks.new_deadline(game, users, now, vacations)
+        seats, vacations = _seats_and_vacations(game, now)
+    return clocks.new_deadline(game, _away(seats, acting, vacations), now)
 
 
 def _decision(position):

@@ -126,7 +126,8 @@ def test_several_seats_to_act_wait_for_the_latest_vacation(clock, game_at):
     assert game.to_act == waiting and not Move.objects.filter(game=game, automatic=True).exists()
     # Each had the whole day left (their vacations cover the day the decision began).
     assert game.deadline == datetime(2026, 3, 6, tzinfo=UTC) + DAY
-    assert clocks.new_deadline(game, [user_at(game, first), user_at(game, second)], clock.now) == game.deadline
+    away = clocks.vacation_spans([user_at(game, first), user_at(game, second)], clock.now)
+    assert clocks.new_deadline(game, list(away.values()), clock.now) == game.deadline
 
 
 def test_vacations_without_a_gap_count_as_one(clock, make_user):
