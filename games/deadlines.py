@@ -20,10 +20,14 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
 from django.utils import timezone
 
-from . import services
+from . import broadcast, services
 from .models import Game
 
 logger = logging.getLogger(__name__)
+
+# Overdue games read at a time (their rows, states and seats); their notices to pages and lobbies
+# go out when the batch is done.
+SWEEP_BATCH = 100
 
 
 def sweep(now=None):
@@ -47,13 +51,21 @@ def expire_overdue(now):
     fail the same way) and the next sweep tries again.
     """
     moved = 0
-    for game_id, version in list(overdue_games(now)):
-        try:
-            moved += services.apply_default_moves(game_id, version)
-        except (OperationalError, InterfaceError):
-            raise
-        except Exception:
-            logger.exception("deadline of game %s at version %s failed", game_id, version)
+    overdue = list(overdue_games(now))
+    for start in range(0, len(overdue), SWEEP_BATCH):
+        batch = overdue[start:start + SWEEP_BATCH]
+        # The batch's rows and seats in two queries; each game's transaction only checks under
+        # its lock that they are still current.
+        read = services.read_overdue(batch, now)
+        with broadcast.held():
+            for game_id, version in batch:
+                game, seats = read.get(game_id, (None, None))
+                try:
+                    moved += services.apply_default_moves(game_id, version, game=game, seats=seats)
+                except (OperationalError, InterfaceError):
+                    raise
+                except Exception:
+                    logger.exception("deadline of game %s at version %s failed", game_id, version)
     return moved
 
 

@@ -10,6 +10,7 @@ seated in the game only that something changed (games/broadcast.py).
 import logging
 import random
 import secrets
+from collections import defaultdict
 from datetime import timedelta
 
 from django.db import connection, transaction
@@ -212,7 +213,7 @@ def take_back_seat(game, user):
     return game
 
 
-def apply_default_moves(game_id, version):
+def apply_default_moves(game_id, version, game=None, seats=None):
     """On a deadline: make a default move for every seat still to act in `version`. A late player
     whose turn it is has the rest of that turn played out too (the court move, the card, the
     placement and special action), instead of waiting a whole deadline per step; any later
@@ -227,14 +228,21 @@ def apply_default_moves(game_id, version):
     still to act went on vacation before the deadline passed (in a game whose clocks stop for
     vacations), nobody is played for: the deadline moves to the end of the vacation plus the
     time that was left when it began (games/clocks.py).
+
+    `game` and `seats`, the game's row and seats as `read_overdue` read them for the sweep before
+    this transaction, spare their two queries: they are used only when the locked row is still at
+    `version`, which every change to a game or its seats raises.
     """
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(pk=game_id, version=version, status=Game.Status.ACTIVE, deadline__lte=timezone.now())
-            .first()
+        now = timezone.now()
+        locking = Game.objects.select_for_update(skip_locked=True).filter(
+            pk=game_id, version=version, status=Game.Status.ACTIVE, deadline__lte=now
         )
-        if game is None:
+        if game is None or game.version != version:
+            game, seats = locking.only(*_SWEPT_FIELDS).first(), None
+            if game is None:
+                return False
+        elif not locking.exists():
             return False
         if connection.vendor == "postgresql":
             # The sweep need not wait for the disk: should the database lose this commit in a
@@ -244,18 +252,17 @@ def apply_default_moves(game_id, version):
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         state = GameState.from_json(game.state)
         late = to_act(state)
-        now = timezone.now()
         # Who is on vacation, asked once for the passed deadline and for the next decision's.
-        seats, vacations = _seats_and_vacations(game, now)
+        seats, vacations = _seats_and_vacations(game, now, seats)
         postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
         if postponed is not None:
             game.deadline = postponed
             game.version += 1
-            _save(game)
+            _save(game, seats=seats)
             return True
         rng = random.Random(f"{game.seed}-{version}")
         turn = (state.round, state.current_player)
-        moves = []
+        moves, timed_out = [], []
         for index in late:
             made = len(moves)
             while index in to_act(state):
@@ -267,12 +274,32 @@ def apply_default_moves(game_id, version):
                     break
             if len(moves) > made:
                 _count_timeout(seats[index], moves[-1], state)
+                timed_out.append(seats[index])
+        _save_counters(timed_out)
         state = _play_autopilot(game, state, seats, moves)
         Move.objects.bulk_create(moves)
         # No `previous_to_act`: every seat of the expired decision has been played for, so
         # whatever is pending now is a new decision with a full deadline of its own.
         _save(game, state, seats=seats, vacations=vacations)
     return True
+
+
+# What the sweep reads and writes of a game: its save then updates only these columns.
+_SWEPT_FIELDS = (
+    "seed", "time_per_move", "vacations_allowed", "status", "state", "version", "to_act",
+    "deadline", "round", "colours", "standings", "finished_at",
+)
+
+
+def read_overdue(pairs, now):
+    """{game id: (game, {index: Seat})} for the (id, version) `pairs` of a sweep, in two queries
+    without locks, for `apply_default_moves` to check under its lock and use. The seats are read
+    after the games, so seats changed since come with a version that no longer matches."""
+    games = {game.pk: game for game in Game.objects.filter(pk__in=[pk for pk, _ in pairs]).only(*_SWEPT_FIELDS)}
+    seats = defaultdict(dict)
+    for seat in _seats_query(Seat.objects.filter(game_id__in=list(games)), now):
+        seats[seat.game_id][seat.index] = seat
+    return {pk: (game, seats[pk]) for pk, game in games.items()}
 
 
 # Two timeouts in a row put a seat on autopilot.
@@ -282,16 +309,23 @@ TIMEOUTS_FOR_AUTOPILOT = 2
 AUTOPILOT_MOVES_AT_MOST = 2000
 
 
-def _seats_and_vacations(game, now):
-    """The game's seats by index, and `clocks.vacation_spans` at `now` of their players, asked
-    only in a game whose clocks stop for vacations and only about the players with a vacation
-    about now (their users are loaded then): most of the time no query beyond the seats'."""
-    seats = {seat.index: seat for seat in clocks.with_vacation_hint(game.seats.all(), now)}
+def _seats_and_vacations(game, now, seats=None):
+    """The game's seats by index (unless given), and `clocks.vacation_spans` at `now` of their
+    players, asked only in a game whose clocks stop for vacations and only about the players with
+    a vacation about now (their users are loaded then): most of the time no query beyond the
+    seats'."""
+    if seats is None:
+        seats = {seat.index: seat for seat in _seats_query(game.seats.all(), now)}
     maybe_away = [seat for seat in seats.values() if seat.maybe_away]
     if not game.clocks_stop_for_vacations or not maybe_away:
         return seats, {}
     prefetch_related_objects(maybe_away, "user")
     return seats, clocks.vacation_spans([seat.user for seat in maybe_away], now)
+
+
+def _seats_query(seats, now):
+    # Only what the hot paths use: the seat's own columns, not its game's nor its user's.
+    return clocks.with_vacation_hint(seats.only("game_id", "user_id", "index", "timeouts", "autopilot"), now)
 
 
 def _away(seats, acting, vacations):
@@ -304,7 +338,16 @@ def _count_timeout(seat, last_move, state):
     if seat.timeouts >= TIMEOUTS_FOR_AUTOPILOT and not seat.autopilot:
         seat.autopilot = True
         last_move.events = [*last_move.events, _site_event("autopilot_on", seat.index, state)]
-    seat.save(update_fields=["autopilot", "timeouts"])
+
+
+def _save_counters(seats):
+    """Store the timeouts and autopilot of `seats`: one UPDATE for those that hold the same
+    values (all of them, but in rare secret choices)."""
+    by_values = defaultdict(list)
+    for seat in seats:
+        by_values[seat.timeouts, seat.autopilot].append(seat.pk)
+    for (timeouts, autopilot), pks in by_values.items():
+        Seat.objects.filter(pk__in=pks).update(timeouts=timeouts, autopilot=autopilot)
 
 
 def _play_autopilot(game, state, seats, moves):

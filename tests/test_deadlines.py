@@ -223,10 +223,10 @@ def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, c
     broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
     real = services.apply_default_moves
 
-    def apply(game_id, version):
+    def apply(game_id, version, **read):
         if game_id == broken.pk:
             raise ValueError("an engine bug")
-        return real(game_id, version)
+        return real(game_id, version, **read)
 
     monkeypatch.setattr(services, "apply_default_moves", apply)
     assert deadlines.sweep() == 1
@@ -238,7 +238,7 @@ def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(sta
     first, second = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
     tried = []
 
-    def apply(game_id, version):
+    def apply(game_id, version, **read):
         tried.append(game_id)
         raise OperationalError("server closed the connection unexpectedly")
 
@@ -258,14 +258,17 @@ def test_a_sweep_costs_a_bounded_number_of_queries_per_game(game_at):
         assert deadlines.sweep() == len(games)
     # The test's own transaction turns each game's into a savepoint; those are not queries.
     queries = [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # One to list the overdue games, then per game, however many moves its late turn takes
-    # (four here): lock it, its seats (with whether a player may be on vacation: nobody is), the
-    # late seat's count of timeouts, its moves, its row, and on PostgreSQL the setting that lets
-    # the commit skip the wait for the disk.
+    # One to list the overdue games and two to read their rows and seats (with whether a player
+    # may be on vacation: nobody is), then per game, however many moves its late turn takes (four
+    # here): lock it if it is still at the version read, the late seat's count of timeouts, its
+    # moves, its row, and on PostgreSQL the setting that lets the commit skip the wait for the disk.
     assert Move.objects.filter(automatic=True).count() >= 4 * len(games)
-    per_game = 6 if connection.vendor == "postgresql" else 5
-    assert len(queries) == 1 + per_game * len(games), queries
+    per_game = 5 if connection.vendor == "postgresql" else 4
+    assert len(queries) == 3 + per_game * len(games), queries
+    locks = [sql for sql in queries if sql.startswith('SELECT 1 AS "a" FROM "games_game"')]
+    assert len(locks) == len(games)
     if connection.vendor == "postgresql":
+        assert all(sql.endswith("FOR UPDATE SKIP LOCKED") for sql in locks), locks
         assert queries.count("SET LOCAL synchronous_commit TO OFF") == len(games)
 
 
