@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import broadcast, clocks
+from . import broadcast, clocks, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -235,21 +235,10 @@ def apply_default_moves(game_id, version, game=None, seats=None):
     """
     with transaction.atomic():
         now = timezone.now()
-        locking = Game.objects.select_for_update(skip_locked=True).filter(
-            pk=game_id, version=version, status=Game.Status.ACTIVE, deadline__lte=now
-        )
-        if game is None or game.version != version:
-            game, seats = locking.only(*_SWEPT_FIELDS).first(), None
-            if game is None:
-                return False
-        elif not locking.exists():
+        if not _claim(game_id, version, now):
             return False
-        if connection.vendor == "postgresql":
-            # The sweep need not wait for the disk: should the database lose this commit in a
-            # crash, the expired deadline is still in the row and the next sweep plays the very
-            # same moves again (their random choices are seeded by the game and its version).
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        if game is None or game.version != version:
+            game, seats = Game.objects.only(*_SWEPT_FIELDS).get(pk=game_id), None
         state = GameState.from_json(game.state)
         late = to_act(state)
         # Who is on vacation, asked once for the passed deadline and for the next decision's.
@@ -258,7 +247,7 @@ def apply_default_moves(game_id, version, game=None, seats=None):
         if postponed is not None:
             game.deadline = postponed
             game.version += 1
-            _save(game, seats=seats)
+            _save(game, seats=seats, columns=("deadline", "version"))
             return True
         rng = random.Random(f"{game.seed}-{version}")
         turn = (state.round, state.current_player)
@@ -277,18 +266,37 @@ def apply_default_moves(game_id, version, game=None, seats=None):
                 timed_out.append(seats[index])
         _save_counters(timed_out)
         state = _play_autopilot(game, state, seats, moves)
-        Move.objects.bulk_create(moves)
+        rows.insert(moves)
         # No `previous_to_act`: every seat of the expired decision has been played for, so
         # whatever is pending now is a new decision with a full deadline of its own.
-        _save(game, state, seats=seats, vacations=vacations)
+        _save(game, state, seats=seats, vacations=vacations, columns=_STATE_COLUMNS)
     return True
 
 
-# What the sweep reads and writes of a game: its save then updates only these columns.
-_SWEPT_FIELDS = (
-    "seed", "time_per_move", "vacations_allowed", "status", "state", "version", "to_act",
-    "deadline", "round", "colours", "standings", "finished_at",
-)
+# What _save writes of a game after a move, and what the sweep reads besides.
+_STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
+_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", *_STATE_COLUMNS)
+
+
+def _claim(game_id, version, now):
+    """Lock the row of the game if it is still running at `version` with its deadline at or
+    before `now`, unless another transaction holds it. Whether it did.
+
+    On PostgreSQL the same round trip lets this transaction's commit skip the wait for the disk:
+    should the database lose it in a crash, the expired deadline is still in the row and the next
+    sweep plays the very same moves again (their random choices are seeded by the game and its
+    version)."""
+    table, deadline = Game._meta.db_table, Game._meta.get_field("deadline")
+    if connection.vendor == "postgresql":
+        what, lock = "set_config('synchronous_commit', 'off', true)", " FOR UPDATE SKIP LOCKED"
+    else:
+        what, lock = "1", ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {what} FROM {table} WHERE id = %s AND version = %s AND status = %s AND deadline <= %s{lock}",
+            [game_id, version, Game.Status.ACTIVE.value, deadline.get_db_prep_value(now, connection)],
+        )
+        return cursor.fetchone() is not None
 
 
 def read_overdue(pairs, now):
@@ -347,7 +355,7 @@ def _save_counters(seats):
     for seat in seats:
         by_values[seat.timeouts, seat.autopilot].append(seat.pk)
     for (timeouts, autopilot), pks in by_values.items():
-        Seat.objects.filter(pk__in=pks).update(timeouts=timeouts, autopilot=autopilot)
+        rows.update(Seat, pks, {"timeouts": timeouts, "autopilot": autopilot})
 
 
 def _play_autopilot(game, state, seats, moves):
@@ -454,11 +462,12 @@ def _move_row(game, seat, move, state, automatic=False, autopilot=False):
     )
 
 
-def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=()):
+def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=(), columns=None):
     """Store the game (its version already raised) with the deadline of what is now pending (the
     deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
     and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat}) and
-    `vacations` (clocks.vacation_spans of their users), when the caller has them."""
+    `vacations` (clocks.vacation_spans of their users), when the caller has them. `columns`: the
+    only fields that changed, for the sweep to write them with one plain UPDATE (games/rows.py)."""
     if state is not None:
         before = game.state
         game.state = state.to_json()
@@ -471,7 +480,10 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
         if state.is_over:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
-    game.save()
+    if columns is None:
+        game.save()
+    else:
+        rows.update(Game, [game.pk], {name: getattr(game, name) for name in columns})
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
     players = [*game.seats.values_list("user_id", flat=True), *also_tell] if seats is None else [
