@@ -198,6 +198,9 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "El Grande <elgrande@l
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A mail server that does not answer must not hold a request for long.
 EMAIL_TIMEOUT = 15
+# Where players reach the site: the links in mails (the game, one-click unsubscribe) start with it.
+# https in production, since mail clients only offer one-click unsubscribe over https (RFC 8058).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 LOGGING = {
     "version": 1,

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import tasks
+from . import notifications, tasks
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
@@ -292,6 +292,9 @@ def _save(game, state=None, previous_to_act=None):
         transaction.on_commit(
             lambda: tasks.schedule_deadline(game_id, version, deadline), robust=True
         )
+    if state is not None:
+        # Mail (your move, started, finished): decided after the commit, sent off the request.
+        transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
 
 
 def standings(state):

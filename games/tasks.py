@@ -11,6 +11,7 @@ on its first request after a start, and `manage.py expire_deadlines` catches up 
 
 import heapq
 import logging
+import queue
 import threading
 import time
 
@@ -87,3 +88,75 @@ class EmbeddedScheduler:
 
 
 embedded_scheduler = EmbeddedScheduler()
+
+
+# ---- mail ---------------------------------------------------------------------------------------
+#
+# Notifications are recorded first (games.notifications), then sent here after the commit. With
+# Redis a worker sends them and Celery retries a failed send with back-off; embedded there is no
+# worker, so one thread in the web process sends them, never the request that made the move.
+# Either way a failed send is logged and left `failed` in its row, which the periodic sweep
+# (notifications.retry_due) sends again when its time comes.
+
+
+@shared_task(
+    ignore_result=True,
+    autoretry_for=(Exception,),
+    retry_backoff=60,
+    retry_backoff_max=60 * 60,
+    max_retries=7,
+)
+def send_notification(notification_id):
+    from . import notifications
+
+    return notifications.deliver(notification_id)
+
+
+def queue_notification(notification_id):
+    """Have the notification sent soon, off the caller's path; a failure to queue is logged and
+    left to the sweep, never raised into a move."""
+    if settings.REDIS_URL:
+        try:
+            send_notification.delay(notification_id)
+        except Exception:
+            logger.exception("could not queue mail %s; the sweep will send it", notification_id)
+    else:
+        embedded_mailer.add(notification_id)
+
+
+class EmbeddedMailer:
+    """One daemon thread sending queued mails in order, so a slow or absent mail server delays
+    no request."""
+
+    def __init__(self):
+        self._queue = queue.SimpleQueue()
+        self._thread = None
+        self._lock = threading.Lock()
+
+    def add(self, notification_id):
+        self._queue.put(notification_id)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mailer", daemon=True)
+                self._thread.start()
+
+    def _run(self):
+        from . import notifications
+
+        while True:
+            notification_id = self._queue.get()
+            try:
+                close_old_connections()
+                notifications.deliver(notification_id)
+            except Exception:
+                # deliver() recorded and logged a failed send; anything else (the database away)
+                # is logged here. The sweep retries either; the thread goes on with the next.
+                logger.exception("mail %s was not sent", notification_id)
+            finally:
+                try:
+                    close_old_connections()
+                except Exception:
+                    logger.exception("could not close the mailer's database connection")
+
+
+embedded_mailer = EmbeddedMailer()

@@ -1,0 +1,499 @@
+"""Which mails to send when, and how each looks. The sending itself is `games.tasks`' job.
+
+Every mail is first recorded as a `Notification` row keyed by (recipient, game, version, kind), with
+its message rendered from what the recipient's own seat may see (`view_for(state, seat)`, never the
+raw state). Deciding twice finds the row already there; sending twice finds it already sent.
+
+Kinds and the User field that switches each off (accounts.emails.NOTIFICATION_FIELDS):
+your_move (live games: live_your_move), reminder_half and reminder_last (reminder), game_started,
+game_finished, invitation, and digest (your_move: it replaces the single "your move" mails of
+slow games for players who chose the daily digest).
+"""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.emails import has_verified_email, wants_mail
+from accounts.models import User
+
+from . import tasks
+from .engine import GameState, to_act, view_for
+from .models import TIME_PER_MOVE_CHOICES, Game, MailOptOut, Notification, Seat
+
+logger = logging.getLogger(__name__)
+
+# Games with less time per move than this are live: players are at the table.
+LIVE_BELOW = 60 * 60
+LAST_REMINDER_BEFORE = timedelta(hours=12)
+MAX_ATTEMPTS = 8
+FIRST_RETRY_AFTER = timedelta(minutes=1)
+LONGEST_RETRY_AFTER = timedelta(hours=6)
+# A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
+# that refused the task, a worker killed mid-send): the sweep sends it.
+LOST_AFTER = timedelta(minutes=10)
+INVITATIONS_PER_GAME = 30
+
+# The settings field each kind of mail answers to; the unsubscribe link switches it off.
+SETTING_OF_KIND = {
+    "your_move": "your_move",
+    "live_your_move": "live_your_move",
+    "reminder_half": "reminder",
+    "reminder_last": "reminder",
+    "game_started": "game_started",
+    "game_finished": "game_finished",
+    "invitation": "invitation",
+    "digest": "your_move",
+}
+SETTING_LABELS = {
+    "your_move": "“your move” mails (and the daily digest) for slow games",
+    "live_your_move": "“your move” mails for live games",
+    "reminder": "reminders before your deadlines",
+    "game_started": "mails when a game you joined starts",
+    "game_finished": "mails when a game you played ends",
+    "invitation": "invitations to private games",
+}
+
+# What a decision asks, by the `kind` of `view_for(...)["decision"]`.
+ASKED = {
+    "bid": "your bid",
+    "court": "your court move",
+    "card": "take a card",
+    "action": "your placement and special action",
+    "region": "choose a region",
+    "share": "send your King's-return share",
+    "veto": "answer a veto question",
+    "counter_veto": "answer a veto question",
+    "castillo": "your Castillo choice",
+}
+UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
+
+
+def is_live(game):
+    return game.time_per_move < LIVE_BELOW
+
+
+# ---- deciding -----------------------------------------------------------------------------------
+
+
+def game_saved(game, state, previous_to_act):
+    """After the commit of a new state: record and queue the mails it calls for. Called with the
+    saved Game and engine state; `previous_to_act` is None when this save started the game."""
+    seats = {seat.index: seat for seat in Seat.objects.filter(game=game).select_related("user")}
+    created = []
+    if state.is_over:
+        for index, seat in seats.items():
+            created += _record(seat.user, game, "game_finished", state=state, seat=index, seats=seats)
+    else:
+        started = previous_to_act is None
+        newly_acting = set(to_act(state)) - set(previous_to_act or ())
+        for index, seat in seats.items():
+            user = seat.user
+            if started:
+                mail = _record(user, game, "game_started", state=state, seat=index, seats=seats)
+                created += mail
+                if mail or Notification.objects.filter(user=user, game=game, version=game.version,
+                                                       kind="game_started").exists():
+                    # The start mail already says what is asked: one mail, not two.
+                    continue
+            if index in newly_acting:
+                created += _your_move(user, game, state, index, seats)
+    _queue(created)
+
+
+def _your_move(user, game, state, seat, seats):
+    if is_live(game):
+        if not wants_mail(user, "live_your_move"):
+            return []
+        kind = "live_your_move"
+    else:
+        if user.digest == User.Digest.DAILY or not wants_mail(user, "your_move"):
+            return []
+        kind = "your_move"
+    scope = ""
+    if state.current_player == seat:
+        # The court move, the card and the action of one turn (with veto questions to others in
+        # between) are one "your move": the turn is the mail's scope.
+        scope = f"turn {state.round}/{seat}"
+        if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+            return []
+    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope)
+
+
+def send_due_reminders(now):
+    """Called by the periodic sweep: remind each player of a slow game whose deadline is half gone
+    (and again with less than 12 hours left, when that comes later), once per decision; and send
+    again any mail whose earlier attempt failed or was lost."""
+    created = []
+    # Only games already past the halfway point of the longest time per move can be due.
+    longest_half = timedelta(seconds=max(seconds for seconds, _ in TIME_PER_MOVE_CHOICES)) / 2
+    games = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + longest_half, time_per_move__gte=LIVE_BELOW
+        )
+        .defer("state")
+        .prefetch_related("seats__user")
+    )
+    for game in games:
+        total = timedelta(seconds=game.time_per_move)
+        left = game.deadline - now
+        # The last reminder only when it comes after the halfway one; a sweep that finds both due
+        # (it was stopped a while) sends the last alone.
+        if left < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
+            kind = "reminder_last"
+        elif left <= total / 2:
+            kind = "reminder_half"
+        else:
+            continue
+        scope = f"deadline {game.deadline.isoformat()}"
+        state = None
+        seats = {seat.index: seat for seat in game.seats.all()}
+        for index in game.to_act:
+            user = seats[index].user
+            if not wants_mail(user, "reminder") or Notification.objects.filter(
+                user=user, game=game, kind=kind, scope=scope
+            ).exists():
+                continue
+            if state is None:
+                state = GameState.from_json(game.state)
+            created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope)
+    _queue(created)
+    return len(created) + retry_due(now)
+
+
+def send_digests(now):
+    """Called once a day (Celery beat; the sweep embedded): one mail per player who chose the
+    digest, listing the slow games waiting for their move. Keyed by the player's calendar day."""
+    created = []
+    players = User.objects.filter(digest=User.Digest.DAILY, notify_your_move=True, is_active=True)
+    for user in players:
+        if not has_verified_email(user):
+            continue
+        waiting = []
+        seats = (
+            Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__time_per_move__gte=LIVE_BELOW)
+            .select_related("game")
+            .order_by("game__deadline")
+        )
+        for seat in seats:
+            if seat.index in seat.game.to_act:
+                view = view_for(GameState.from_json(seat.game.state), seat.index)
+                waiting.append({
+                    "game": seat.game,
+                    "asked": asked(view),
+                    "url": play_url(seat.game),
+                    "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
+                })
+        if waiting:
+            day = timezone.localtime(now, user.zone).date()
+            created += _record_message(
+                user=user,
+                game=None,
+                version=day.toordinal(),
+                kind="digest",
+                context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
+                subject=(
+                    f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} wait for your move"
+                ),
+            )
+    _queue(created)
+    return len(created)
+
+
+def invite(game, inviter, who):
+    """Mail an invitation to a private open game to a player (by username or address) or to an
+    address without an account. Returns a sentence for the inviter; raises ValueError saying why
+    not."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    who = (who or "").strip()
+    if game.creator_id != inviter.pk or not game.private or game.status != Game.Status.OPEN:
+        raise PermissionError("Only the creator of a private game can invite, while it is open.")
+    if not who:
+        raise ValueError("Name a player or an email address to invite.")
+    if Notification.objects.filter(game=game, kind="invitation").count() >= INVITATIONS_PER_GAME:
+        raise ValueError(f"A game can send at most {INVITATIONS_PER_GAME} invitations.")
+    user = User.objects.filter(
+        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True),
+        deleted_at__isnull=True,
+    ).first()
+    context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
+    subject = f"{inviter.username} invites you to game {game.pk}"
+    if user is not None:
+        if game.seats.filter(user=user).exists():
+            raise ValueError(f"{user.username} already has a seat in this game.")
+        if not wants_mail(user, "invitation"):
+            raise ValueError(f"{user.username} does not take invitations by mail; send them the link yourself.")
+        created = _record_message(user=user, game=game, version=game.version, kind="invitation",
+                                  context=context, subject=subject)
+        name = user.username
+    else:
+        try:
+            validate_email(who)
+        except ValidationError:
+            raise ValueError(f"There is no player called “{who}”, and it is not an email address.") from None
+        if MailOptOut.objects.filter(address__iexact=who).exists():
+            raise ValueError("That address asked not to get invitations; send them the link yourself.")
+        created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
+                                  context=context, subject=subject)
+        name = who
+    _queue(created)
+    return f"Invitation sent to {name}." if created else f"{name} was already invited."
+
+
+# ---- rendering ----------------------------------------------------------------------------------
+
+
+def asked(view):
+    decision = view["decision"]
+    return ASKED.get(decision["kind"], "your move") if decision else None
+
+
+def absolute(path):
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def play_url(game):
+    """The link that opens the game at the decision, through the log-in page if need be."""
+    return absolute(reverse("play_link", args=[game.pk]))
+
+
+def unsubscribe_token(kind, user=None, address=""):
+    """A signed token naming the recipient and the setting the link switches off."""
+    setting = SETTING_OF_KIND[kind]
+    payload = {"u": user.pk, "k": setting} if user is not None else {"a": address.lower(), "k": setting}
+    return signing.dumps(payload, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe(token):
+    """Switch off what the token names. Returns a sentence for the page; raises ValueError for a
+    token we did not sign."""
+    try:
+        payload = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        setting = payload["k"]
+        label = SETTING_LABELS[setting]
+    except (signing.BadSignature, KeyError, TypeError):
+        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+    if "u" in payload:
+        field = f"notify_{setting}"
+        User.objects.filter(pk=payload["u"]).update(**{field: False})
+    else:
+        MailOptOut.objects.get_or_create(address=payload["a"])
+    return f"You will get no more {label}. You can switch them on again in your settings."
+
+
+def describe_unsubscribe(token):
+    try:
+        return SETTING_LABELS[signing.loads(token, salt=UNSUBSCRIBE_SALT)["k"]]
+    except (signing.BadSignature, KeyError, TypeError):
+        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+
+
+def _record(user, game, kind, *, state, seat, seats, scope=""):
+    """Record one mail about `game` for the player in `seat`, if they want that kind."""
+    if not wants_mail(user, SETTING_OF_KIND[kind]):
+        return []
+    subject, text, html = game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
+    return _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
+                  subject=subject, text=text, html=html)
+
+
+def game_mail(kind, *, user, game, state, seat, seats):
+    """(subject, text, html) of a mail about `game` for the player in `seat`. Everything in it comes
+    from `view_for(state, seat)` and the game's public fields: what that seat may see."""
+    view = view_for(state, seat)
+    players = [
+        {
+            "label": player["label"],
+            "name": seats[player["seat"]].user.display_name if player["seat"] in seats else "",
+            "score": player["score"],
+            "you": player["seat"] == seat,
+        }
+        for player in view["players"]
+    ]
+    what = asked(view)
+    context = {
+        "view": view,
+        "asked": what,
+        "players": players,
+        "deadline": timezone.localtime(game.deadline, user.zone) if game.deadline else None,
+        "time_zone": user.zone.key,
+        "url": play_url(game),
+    }
+    if kind == "game_finished":
+        ranking = {index: place for place, index in view["ranking"]}
+        context["ranking"] = sorted(
+            ({"place": ranking[index], **player} for index, player in enumerate(players)),
+            key=lambda row: row["place"],
+        )
+        context["place"] = ranking[seat]
+    return render_mail(kind, user=user, game=game, context=context, subject=_subject(kind, game, view, what, context))
+
+
+def _subject(kind, game, view, what, context):
+    where = f"Game {game.pk}, round {view['round']}"
+    if kind == "game_started":
+        return f"Game {game.pk} has started: {what}" if what else f"Game {game.pk} has started"
+    if kind == "game_finished":
+        return f"Game {game.pk} is over: you placed {_ordinal(context['place'])}"
+    if kind == "reminder_half":
+        return f"{where}: {what} (half your time is gone)"
+    if kind == "reminder_last":
+        return f"{where}: {what} (less than 12 hours left)"
+    return f"{where}: {what}"
+
+
+def _ordinal(place):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def render_mail(kind, *, user, game, context, subject, address=""):
+    """(subject, text, html) from the kind's templates under templates/email/."""
+    context = {
+        **context,
+        "game": game,
+        "kind": kind,
+        "recipient": user.username if user is not None else address,
+        "unsubscribe_url": unsubscribe_url(kind, user, address),
+        "settings_url": absolute(reverse("settings")),
+        "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
+    }
+    template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
+    return (
+        subject,
+        render_to_string(f"email/{template}.txt", context),
+        render_to_string(f"email/{template}.html", context),
+    )
+
+
+def unsubscribe_url(kind, user=None, address=""):
+    return absolute(reverse("unsubscribe", args=[unsubscribe_token(kind, user, address)]))
+
+
+def _record_message(*, user, game, version, kind, context, subject, address=""):
+    subject, text, html = render_mail(kind, user=user, game=game, context=context, subject=subject, address=address)
+    return _store(user=user, address=address, game=game, version=version, kind=kind,
+                  subject=subject, text=text, html=html)
+
+
+def _store(*, user, game, version, kind, subject, text, html, scope="", address=""):
+    """Store one mail under its key; [] when that key was recorded before."""
+    try:
+        with transaction.atomic():
+            notification = Notification.objects.create(
+                user=user,
+                address=address if user is None else "",
+                game=game,
+                version=version,
+                kind=kind,
+                scope=scope,
+                subject=subject,
+                text=text,
+                html=html,
+                next_attempt_at=timezone.now() + LOST_AFTER,
+            )
+    except IntegrityError:
+        return []
+    return [notification.pk]
+
+
+def _queue(ids):
+    for notification_id in ids:
+        tasks.queue_notification(notification_id)
+
+
+# ---- sending ------------------------------------------------------------------------------------
+
+
+def deliver(notification_id, now=None):
+    """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
+    is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
+    time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised."""
+    now = now or timezone.now()
+    claimable = Q(status__in=[Notification.Status.PENDING, Notification.Status.FAILED]) | Q(
+        status=Notification.Status.SENDING, next_attempt_at__lte=now
+    )
+    claimed = (
+        Notification.objects.filter(claimable, pk=notification_id)
+        .update(status=Notification.Status.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LOST_AFTER)
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    if not _still_wanted(notification):
+        _finish(notification, Notification.Status.DROPPED)
+        return False
+    try:
+        _message(notification).send()
+    except Exception as error:
+        attempts = notification.attempts
+        gave_up = attempts >= MAX_ATTEMPTS
+        retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
+        Notification.objects.filter(pk=notification_id).update(
+            status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
+            last_error=f"{type(error).__name__}: {error}"[:2000],
+            next_attempt_at=None if gave_up else now + retry_after,
+        )
+        logger.warning(
+            "mail %s (%s to %s) failed on attempt %s: %s; %s",
+            notification_id, notification.kind, notification.user or notification.address, attempts, error,
+            "giving up" if gave_up else f"retrying in {retry_after}",
+        )
+        raise
+    _finish(notification, Notification.Status.SENT, sent_at=timezone.now())
+    return True
+
+
+def retry_due(now):
+    """Send the mails whose retry time has come, and those lost on the way. Returns how many."""
+    due = Notification.objects.filter(
+        status__in=[Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.SENDING],
+        next_attempt_at__lte=now,
+    ).values_list("pk", flat=True)
+    ids = list(due[:500])
+    _queue(ids)
+    return len(ids)
+
+
+def _still_wanted(notification):
+    user = notification.user
+    if user is None:
+        return not MailOptOut.objects.filter(address__iexact=notification.address).exists()
+    if not wants_mail(user, SETTING_OF_KIND[notification.kind]):
+        return False
+    game = notification.game
+    if notification.kind.endswith("your_move") or notification.kind.startswith("reminder"):
+        # Moved already: a late "your move" would only confuse.
+        seat = game.seats.filter(user=user).values_list("index", flat=True).first()
+        return game.status == Game.Status.ACTIVE and seat in game.to_act
+    return True
+
+
+def _finish(notification, status, **fields):
+    Notification.objects.filter(pk=notification.pk).update(status=status, next_attempt_at=None, **fields)
+
+
+def _message(notification):
+    to = notification.user.email if notification.user is not None else notification.address
+    link = unsubscribe_url(notification.kind, notification.user, notification.address)
+    message = EmailMultiAlternatives(
+        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + notification.subject,
+        body=notification.text,
+        to=[to],
+        headers={
+            # RFC 8058: a mail client may unsubscribe with one POST, no page, no log-in.
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(notification.html, "text/html")
+    return message
