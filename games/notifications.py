@@ -200,9 +200,7 @@ def send_digests(now):
                 version=day.toordinal(),
                 kind="digest",
                 context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
-                subject=(
-                    f"{len(waiting)} game{'s' if len(waiting) != 1 else ''} wait for your move"
-                ),
+                subject=f"{len(waiting)} games wait for your move" if len(waiting) > 1 else "A game waits for your move",
             )
     _queue(created)
     return len(created)

@@ -141,22 +141,27 @@ class EmbeddedMailer:
                 self._thread.start()
 
     def _run(self):
-        from . import notifications
-
         while True:
             notification_id = self._queue.get()
             try:
                 close_old_connections()
-                notifications.deliver(notification_id)
+                send_logged(notification_id)
+                close_old_connections()
             except Exception:
-                # deliver() recorded and logged a failed send; anything else (the database away)
-                # is logged here. The sweep retries either; the thread goes on with the next.
-                logger.exception("mail %s was not sent", notification_id)
-            finally:
-                try:
-                    close_old_connections()
-                except Exception:
-                    logger.exception("could not close the mailer's database connection")
+                logger.exception("the mailer's database connection failed")
+
+
+def send_logged(notification_id):
+    """Send one mail where nothing may be raised (the mailer thread): a failure is logged, and the
+    row says when to try again."""
+    from . import notifications
+
+    try:
+        notifications.deliver(notification_id)
+    except Exception:
+        # deliver() recorded and logged a failed send; anything else (the database away) is logged
+        # here. The sweep retries either.
+        logger.exception("mail %s was not sent", notification_id)
 
 
 embedded_mailer = EmbeddedMailer()

@@ -1,0 +1,207 @@
+"""Which mails the site decides to send, and when: your move (once per turn, slow games at once,
+live games only when asked), game started, game finished, reminders, the daily digest."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import notifications, services
+from games.engine import to_act
+from games.models import Notification
+from tests.helpers import state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def sent_to(mailoutbox, user):
+    return [message for message in mailoutbox if message.to == [user.email]]
+
+
+def play_until(game, users, committed, until):
+    """Play the first seat to act's first legal-or-random move, with the after-commit hooks run,
+    until `until(state)`."""
+    import random
+
+    from games.engine import random_move
+
+    rng = random.Random(game.seed)
+    state = state_of(game)
+    while not until(state):
+        seat = to_act(state)[0]
+        committed(services.submit_move, game, users[seat], random_move(state, seat, rng), game.version)
+        state = state_of(game)
+    return state
+
+
+def test_the_start_mails_each_player_their_first_decision_in_one_mail(started, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    first = to_act(state)
+    assert len(mailoutbox) == 3
+    for seat, user in users.items():
+        (message,) = sent_to(mailoutbox, user)
+        if seat in first:
+            assert message.subject == f"[El Grande] Game {game.pk} has started: your bid"
+        else:
+            assert message.subject == f"[El Grande] Game {game.pk} has started"
+    # No separate "your move" mail for the first decision.
+    assert not Notification.objects.filter(kind="your_move").exists()
+
+
+def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, mailoutbox):
+    game, users = started(3)
+    mailoutbox.clear()
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    next_bidder = to_act(state_of(game))[0]
+    (message,) = mailoutbox
+    assert message.to == [users[next_bidder].email]
+    assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid"
+
+
+def test_a_whole_turn_court_card_and_action_makes_one_mail(started, committed, mailoutbox):
+    game, users = started(3)
+    state = play_until(game, users, committed, lambda s: s.phase == "court")
+    player = state.current_player
+    mailoutbox.clear()
+    (message,) = Notification.objects.filter(user=users[player], kind="your_move", version=game.version)
+    assert message.subject == f"Game {game.pk}, round 1: your court move"
+    state = play_until(game, users, committed, lambda s: s.current_player != player or player not in to_act(s))
+    assert Notification.objects.filter(user=users[player], kind="your_move", scope=f"turn 1/{player}").count() == 1
+    assert sent_to(mailoutbox, users[player]) == []
+
+
+def test_live_games_mail_your_move_only_to_players_who_asked(started, committed, mailoutbox):
+    game, users = started(3, time_per_move=120)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    order_after = [seat for seat in range(3) if seat != bidder]
+    for seat in order_after:
+        users[seat].notify_live_your_move = seat == order_after[0]
+        users[seat].save()
+    mailoutbox.clear()
+    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    next_bidder = to_act(state_of(game))[0]
+    expected = 1 if users[next_bidder].notify_live_your_move else 0
+    assert len(sent_to(mailoutbox, users[next_bidder])) == expected
+    assert Notification.objects.filter(kind="your_move").count() == 0
+
+
+def test_a_player_who_switched_your_move_off_or_has_no_verified_address_gets_none(
+    started, committed, mailoutbox, make_user
+):
+    game, users = started(3)
+    for user in users.values():
+        user.notify_your_move = False
+        user.save()
+    mailoutbox.clear()
+    play_until(game, users, committed, lambda s: s.phase == "court")
+    assert mailoutbox == []
+
+    unverified = make_user(verified=False)
+    other = make_user()
+    game = services.create_game(unverified, num_players=2)
+    committed(services.join_game, game, other)
+    assert [message.to for message in mailoutbox] == [[other.email]]
+
+
+def test_the_end_mails_the_ranking(started, committed, mailoutbox):
+    game, users = started(2, short_game=True)
+    state = play_until(game, users, committed, lambda s: s.is_over)
+    game.refresh_from_db()
+    for seat, user in users.items():
+        finished = [m for m in sent_to(mailoutbox, user) if "is over" in m.subject]
+        (message,) = finished
+        place = next(place for place, s, _ in game.standings if s == seat)
+        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {notifications._ordinal(place)}"
+        for place, s, score in game.standings:
+            assert f"{place}. {users[s].username}" in message.body
+            assert f"{score} point" in message.body
+    assert state.is_over
+
+
+def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, committed, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    previous = list(game.to_act)
+    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    game.refresh_from_db()
+    count = len(mailoutbox)
+    notifications.game_saved(game, state_of(game), previous)
+    assert len(mailoutbox) == count
+    assert Notification.objects.filter(kind="your_move", version=game.version).count() == 1
+
+
+# ---- reminders --------------------------------------------------------------------------------
+
+
+def test_reminders_come_halfway_and_with_less_than_12_hours_left_once_each(started, mailoutbox):
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    mailoutbox.clear()
+    deadline = game.deadline
+    (bidder,) = game.to_act
+    assert notifications.send_due_reminders(deadline - timedelta(hours=37)) == 0
+    assert mailoutbox == []
+
+    notifications.send_due_reminders(deadline - timedelta(hours=35))
+    (message,) = mailoutbox
+    assert message.to == [users[bidder].email]
+    assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)"
+    notifications.send_due_reminders(deadline - timedelta(hours=20))
+    assert len(mailoutbox) == 1
+
+    notifications.send_due_reminders(deadline - timedelta(hours=11))
+    assert len(mailoutbox) == 2
+    assert mailoutbox[1].subject.endswith("your bid (less than 12 hours left)")
+    notifications.send_due_reminders(deadline - timedelta(hours=1))
+    assert len(mailoutbox) == 2
+
+
+def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):
+    game, _ = started(3, time_per_move=24 * 3600)
+    mailoutbox.clear()
+    notifications.send_due_reminders(game.deadline - timedelta(hours=13))
+    assert mailoutbox == []
+    notifications.send_due_reminders(game.deadline - timedelta(hours=11))
+    notifications.send_due_reminders(game.deadline - timedelta(hours=1))
+    assert [m.subject.endswith("(half your time is gone)") for m in mailoutbox] == [True]
+
+
+def test_live_games_and_players_who_switched_reminders_off_get_none(started, mailoutbox):
+    live, _ = started(3, time_per_move=300)
+    slow, users = started(3)
+    for user in users.values():
+        user.notify_reminder = False
+        user.save()
+    mailoutbox.clear()
+    notifications.send_due_reminders(live.deadline - timedelta(seconds=10))
+    notifications.send_due_reminders(slow.deadline - timedelta(hours=1))
+    assert mailoutbox == []
+
+
+# ---- the daily digest -------------------------------------------------------------------------
+
+
+def test_digest_players_get_one_daily_mail_instead_of_single_ones(started, committed, mailoutbox):
+    game, users = started(3)
+    other, other_users = started(2)
+    for user in list(users.values()):
+        user.digest = "daily"
+        user.save()
+    mailoutbox.clear()
+    play_until(game, users, committed, lambda s: s.phase == "court")
+    assert mailoutbox == []
+
+    now = game.deadline - timedelta(hours=2)
+    current = state_of(game).current_player
+    assert notifications.send_digests(now) == 1
+    (message,) = mailoutbox
+    assert message.to == [users[current].email]
+    assert message.subject == "[El Grande] A game waits for your move"
+    assert f"Game {game.pk}, round 1: your court move" in message.body
+    assert f"https://elgrande.example.org/games/{game.pk}/play/" in message.body
+    assert notifications.send_digests(now + timedelta(hours=1)) == 0
+    assert len(mailoutbox) == 1
+    assert notifications.send_digests(now + timedelta(days=1)) == 1
