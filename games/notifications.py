@@ -200,7 +200,9 @@ def send_digests(now):
                 version=day.toordinal(),
                 kind="digest",
                 context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
-                subject=f"{len(waiting)} games wait for your move" if len(waiting) > 1 else "A game waits for your move",
+                subject=(
+                    f"{len(waiting)} games wait for your move" if len(waiting) > 1 else "A game waits for your move"
+                ),
             )
     _queue(created)
     return len(created)
@@ -269,14 +271,15 @@ def unsubscribe_token(kind, user=None, address=""):
     """A signed token naming the recipient and the setting the link switches off."""
     setting = SETTING_OF_KIND[kind]
     payload = {"u": user.pk, "k": setting} if user is not None else {"a": address.lower(), "k": setting}
-    return signing.dumps(payload, salt=UNSUBSCRIBE_SALT, compress=True)
+    # No time stamp: the link in an old mail keeps working, and one user's link for a kind is stable.
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object(payload, compress=True)
 
 
 def unsubscribe(token):
     """Switch off what the token names. Returns a sentence for the page; raises ValueError for a
     token we did not sign."""
     try:
-        payload = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        payload = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
         setting = payload["k"]
         label = SETTING_LABELS[setting]
     except (signing.BadSignature, KeyError, TypeError):
@@ -291,7 +294,7 @@ def unsubscribe(token):
 
 def describe_unsubscribe(token):
     try:
-        return SETTING_LABELS[signing.loads(token, salt=UNSUBSCRIBE_SALT)["k"]]
+        return SETTING_LABELS[signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)["k"]]
     except (signing.BadSignature, KeyError, TypeError):
         raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
 
@@ -323,6 +326,7 @@ def game_mail(kind, *, user, game, state, seat, seats):
         "view": view,
         "asked": what,
         "players": players,
+        "hand": ", ".join(str(card) for card in view.get("hand", ())),
         "deadline": timezone.localtime(game.deadline, user.zone) if game.deadline else None,
         "time_zone": user.zone.key,
         "url": play_url(game),

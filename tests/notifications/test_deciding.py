@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from games import notifications, services
-from games.engine import to_act
+from games.engine import legal_moves, to_act
 from games.models import Notification
 from tests.helpers import state_of
 
@@ -53,7 +53,7 @@ def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, ma
     mailoutbox.clear()
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
     next_bidder = to_act(state_of(game))[0]
     (message,) = mailoutbox
     assert message.to == [users[next_bidder].email]
@@ -81,7 +81,7 @@ def test_live_games_mail_your_move_only_to_players_who_asked(started, committed,
         users[seat].notify_live_your_move = seat == order_after[0]
         users[seat].save()
     mailoutbox.clear()
-    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
     next_bidder = to_act(state_of(game))[0]
     expected = 1 if users[next_bidder].notify_live_your_move else 0
     assert len(sent_to(mailoutbox, users[next_bidder])) == expected
@@ -126,7 +126,7 @@ def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, commi
     state = state_of(game)
     bidder = to_act(state)[0]
     previous = list(game.to_act)
-    committed(services.submit_move, game, users[bidder], {"type": "bid", "card": state.hands[bidder][0]}, game.version)
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
     game.refresh_from_db()
     count = len(mailoutbox)
     notifications.game_saved(game, state_of(game), previous)
