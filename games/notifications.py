@@ -77,6 +77,10 @@ ASKED = {
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 
 
+class SendFailed(Exception):
+    """A mail server did not take a recorded mail; the failure is already recorded and logged."""
+
+
 def is_live(game):
     return game.time_per_move < LIVE_BELOW
 
@@ -419,7 +423,8 @@ def _queue(ids):
 def deliver(notification_id, now=None):
     """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
     is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
-    time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised."""
+    time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised as SendFailed
+    (so that Celery retries it)."""
     now = now or timezone.now()
     claimable = Q(status__in=[Notification.Status.PENDING, Notification.Status.FAILED]) | Q(
         status=Notification.Status.SENDING, next_attempt_at__lte=now
@@ -445,12 +450,13 @@ def deliver(notification_id, now=None):
             last_error=f"{type(error).__name__}: {error}"[:2000],
             next_attempt_at=None if gave_up else now + retry_after,
         )
-        logger.warning(
+        logger.log(
+            logging.ERROR if gave_up else logging.WARNING,
             "mail %s (%s to %s) failed on attempt %s: %s; %s",
             notification_id, notification.kind, notification.user or notification.address, attempts, error,
             "giving up" if gave_up else f"retrying in {retry_after}",
         )
-        raise
+        raise SendFailed(notification_id) from error
     _finish(notification, Notification.Status.SENT, sent_at=timezone.now())
     return True
 

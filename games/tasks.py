@@ -158,9 +158,10 @@ def send_logged(notification_id):
 
     try:
         notifications.deliver(notification_id)
+    except notifications.SendFailed:
+        pass  # recorded and logged by deliver(); the sweep sends it again when its time comes
     except Exception:
-        # deliver() recorded and logged a failed send; anything else (the database away) is logged
-        # here. The sweep retries either.
+        # Anything else (the database away) leaves the row for the sweep too.
         logger.exception("mail %s was not sent", notification_id)
 
 
