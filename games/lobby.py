@@ -15,7 +15,7 @@ RECENTLY_FINISHED = 10
 
 def _games():
     seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    return Game.objects.defer("state").prefetch_related(seats_with_users)
+    return Game.objects.defer("state", "first_events").prefetch_related(seats_with_users)
 
 
 def my_games(user):

@@ -5,6 +5,7 @@ from django.db import models
 from django.urls import reverse
 
 from .engine.state import num_rounds
+from .fields import FastJSONField
 
 TIME_PER_MOVE_CHOICES = [
     (int(timedelta(minutes=2).total_seconds()), "Live: 2 minutes"),
@@ -49,7 +50,10 @@ class Game(models.Model):
     seed = models.BigIntegerField()
 
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
-    state = models.JSONField(null=True, blank=True)
+    state = FastJSONField(null=True, blank=True)
+    # The events of the setup (new_game); every later event is stored with the move that made
+    # it. Games older than the events hold their converted text log here instead ("legacy").
+    first_events = FastJSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)
     # Copied from the state at every save so the lobby can sort "your move" first without
     # loading and decoding every game's state.
@@ -119,12 +123,18 @@ class Move(models.Model):
     # The game version this move produced; increasing, so it orders the moves.
     version = models.PositiveIntegerField()
     move = models.JSONField()
+    # What the move did, as the engine's events (games/engine/README.md, Events), private ones
+    # included: the page filters them per reader. `round` is the round after the move, so the
+    # page reads the recent log with one bounded query (0: a legacy move without events).
+    events = FastJSONField(default=list, blank=True)
+    round = models.PositiveSmallIntegerField(default=0)
     # True when the deadline passed and the site chose the move for the seat.
     automatic = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["game", "version"]
+        indexes = [models.Index(fields=["game", "round"])]
         constraints = [
             models.UniqueConstraint(fields=["game", "version"], name="one_move_per_version"),
         ]

@@ -39,8 +39,11 @@ def decision_panel(view):
     elif kind == "action":
         panel.update(_action_panel(view, decision, names))
     elif kind == "veto":
-        steps = (view.get("pending") or {}).get("steps") or []
-        panel["steps"] = [{"cut": index, "number": index + 1, "text": text} for index, text in enumerate(steps)]
+        pending = view.get("pending") or {}
+        panel["window"] = decision["window"]
+        panel["before"] = pending.get("before")
+        steps = (pending.get("steps") or []) if decision["window"] == "plan" else []
+        panel["steps"] = [{"cut": index, "number": index + 1, "step": step} for index, step in enumerate(steps)]
     elif kind in ("region", "castillo"):
         panel["choices"] = [
             {"move": move, "name": names.get(move["region"], move["region"]), "region": move["region"]}
@@ -55,16 +58,35 @@ def decision_panel(view):
     return panel
 
 
+# The form that draws each kind of special action (`options()["action"]` in the engine's terms).
+SPECIAL_FORMS = {
+    "move_caballeros": "plan",
+    "redistribute": "own_region",
+    "court_to_regions": "court_spread",
+    "either": "either",
+    "keep_veto": "veto",
+    "order": "order",
+    "evict": "eviction",
+    "picks": "picks",
+    "score_area": "score_region",
+    "mobile_scoreboard": "mobile",
+    "move_king": "king",
+    "move_grande": "grande",
+    "retake_power_card": "retake",
+    "none": "confirm",
+}
+
+
 def _action_panel(view, decision, names):
     special = decision["special"]
-    form = special["form"]
+    form = SPECIAL_FORMS[special["action"]]
     players = {player["colour"]: player for player in view["players"]}
 
     def named(ids):
         return [_option(area, names[area]) for area in ids]
 
     def colour_options(colours):
-        return [_option(c, f"{c} ({players[c]['label']})") for c in colours]
+        return [_option(c, _player_name(players[c])) for c in colours]
 
     panel = {
         "card": decision["card"],
@@ -75,12 +97,23 @@ def _action_panel(view, decision, names):
         "destinations": named(special.get("destinations", [])),
     }
     if form == "plan":
-        panel["plan_rows"] = list(range(special["rows"]))
+        panel["plan_rows"] = list(range(special["most"]))
         panel["sources"] = named(special["sources"])
         panel["colours"] = colour_options(special["colours"])
-    elif form in ("own_region", "either"):
+        panel["limits"] = [
+            {"side": side, "least": special[side][0], "most": special[side][1]}
+            for side in ("own", "foreign")
+            if special[side][1]
+        ]
+        panel["most"] = special["most"]
+        panel["one_source"] = special["one_source"]
+    elif form == "own_region":
         panel["own_regions"] = named(special["regions"])
-        panel["count"] = special.get("count")
+    elif form == "either":
+        court, own_region = special["options"]["court"], special["options"]["own_region"]
+        panel["count"] = court["count"]
+        panel["destinations"] = named(court["destinations"])
+        panel["own_regions"] = named(own_region["regions"])
     elif form == "court_spread":
         panel["count"] = special["count"]
     elif form in ("order", "eviction"):
@@ -92,22 +125,36 @@ def _action_panel(view, decision, names):
         panel["evict_regions"] = named(special.get("regions", []))
     elif form == "picks":
         panel["picks"] = [
-            {"colour": pick["colour"], "label": players[pick["colour"]]["label"], "regions": named(pick["regions"])}
+            {
+                "colour": pick["colour"],
+                "label": players[pick["colour"]]["label"],
+                "name": _player_name(players[pick["colour"]]),
+                "regions": named(pick["regions"]),
+            }
             for pick in special["picks"]
         ]
     elif form == "score_region":
         panel["score_areas"] = named(special["areas"])
     elif form == "mobile":
         panel["boards"] = [
-            {"id": board["id"], "where": names[board["where"]] if board["where"] else None}
+            {
+                "id": board["id"],
+                "where": names[board["where"]] if board["where"] else None,
+                "targets": named(board["targets"]),
+            }
             for board in special["scoreboards"]
         ]
-        panel["mobile_targets"] = named(special["targets"])
     elif form in ("king", "grande"):
         panel["targets"] = named(special["targets"])
     elif form == "retake":
         panel["played"] = special["cards"]
     return panel
+
+
+def _player_name(player):
+    """"alice (green)", or the colour alone when the seat's user is gone."""
+    user = player.get("user")
+    return f"{user.username} ({player['colour']})" if user else player["colour"].capitalize()
 
 
 def _option(value, name):
@@ -159,7 +206,11 @@ def _special(post):
     for field in ("option", "region", "scoreboard"):
         if post.get(field):
             move[field] = post[field]
-    if post.get("to"):
+    board = post.get("scoreboard")
+    if board and post.get(f"mobile-to-{board}"):
+        # Each mobile scoreboard has its own select of targets; the chosen board's one counts.
+        move["to"] = post[f"mobile-to-{board}"]
+    elif post.get("to"):
         move["to"] = post["to"]
     elif any(key.startswith("to-") for key in post):
         move["to"] = _counts(post, "to-")

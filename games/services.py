@@ -170,7 +170,7 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("It is not your turn.")
         state = _apply(state, seat.index, move)
         game.version += 1
-        Move.objects.create(game=game, seat=seat, version=game.version, move=move)
+        _record(game, seat, move, state)
         _save(game, state, previous_to_act=game.to_act)
     return game
 
@@ -205,7 +205,7 @@ def apply_default_moves(game_id, version):
                 move = default_move(state, index, rng)
                 state = apply_move(state, index, move)
                 game.version += 1
-                Move.objects.create(game=game, seat=seats[index], version=game.version, move=move, automatic=True)
+                _record(game, seats[index], move, state, automatic=True)
                 if (state.round, state.current_player) != turn or index != state.current_player:
                     break
         _save(game, state, previous_to_act)
@@ -269,7 +269,22 @@ def _start(game, seats):
     Seat.objects.bulk_update(seats, ["index"])
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
-    _save(game, new_game(**game.engine_options()))
+    state = new_game(**game.engine_options())
+    game.first_events = state.events
+    _save(game, state)
+
+
+def _record(game, seat, move, state, automatic=False):
+    """Store an accepted move (the game's version already raised) with the events it made."""
+    Move.objects.create(
+        game=game,
+        seat=seat,
+        version=game.version,
+        move=move,
+        automatic=automatic,
+        events=state.events,
+        round=state.round,
+    )
 
 
 def _save(game, state=None, previous_to_act=None):

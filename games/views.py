@@ -15,8 +15,9 @@ from accounts.emails import has_verified_email
 from . import lobby as lobby_lists
 from . import services
 from .access import can_view, invitation_session_key
-from .engine import GameState, view_for
+from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
+from .log_text import Names, automatic_html, event_html
 from .models import Game, Seat
 from .moves_forms import move_data
 
@@ -68,16 +69,14 @@ def game_page(request, pk):
 def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
-    context = _game_context(request, pk)
-    if name == "log" and request.GET.get("all") == "1":
-        context["log_entries"] = context["view"]["log"] if context["view"] else []
-        context["log_complete"] = True
+    whole_log = name == "log" and request.GET.get("all") == "1"
+    context = _game_context(request, pk, whole_log=whole_log)
     return _render_partial(request, name, context)
 
 
 @require_GET
 def invitation(request, pk, token):
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     if not services.invitation_valid(game, token):
         raise Http404("This invitation link is not valid.")
     # The session remembers the invitation, so the page's partials and WebSocket work too.
@@ -89,7 +88,7 @@ def invitation(request, pk, token):
 def join(request, pk):
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("game", args=[pk]))
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
     return _act(request, lambda: services.join_game(game, request.user, token), game)
 
@@ -97,14 +96,14 @@ def join(request, pk):
 @login_required
 @require_POST
 def leave(request, pk):
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     return _act(request, lambda: services.leave_game(game, request.user), game)
 
 
 @login_required
 @require_POST
 def cancel(request, pk):
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     return _act(request, lambda: services.cancel_game(game, request.user), game)
 
 
@@ -119,7 +118,7 @@ def _act(request, change, game):
 @require_POST
 def move(request, pk):
     """Accept one move. htmx gets the refreshed play area, or an error fragment with a 4xx."""
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     if not request.user.is_authenticated:
         return _move_error(request, game, "Log in to play.", 403)
     form = MoveForm(move_data(request.POST))
@@ -155,9 +154,10 @@ def _move_error(request, game, message, status):
     return render(request, "games/move_error.html", context, status=status)
 
 
-def _game_context(request, pk):
+def _game_context(request, pk, whole_log=False):
     """What the game page and every partial need, in a fixed number of queries: the game and
-    its seats. The stored state is rendered as is; history is never replayed here."""
+    its seats, and the events of the recent moves. The stored state is rendered as is; history
+    is never replayed here."""
     seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     game = get_object_or_404(Game.objects.prefetch_related(seats_with_users), pk=pk)
     if not can_view(game, request.user, request.session):
@@ -186,13 +186,27 @@ def _game_context(request, pk):
             player["user"] = users.get(player["seat"])
         context["view"] = view
         context["your_move"] = seat is not None and seat in view["to_act"]
-        context.update(_recent_log(view))
+        names = Names.for_game(game, seats)
+        context["names"] = names
+        # The setup is round 0; it belongs with round 1 as long as round 1 is shown.
+        since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
+        context["log_entries"] = _log(game, seats, seat, names, since)
+        context["log_complete"] = since == 0
     return context
 
 
-def _recent_log(view):
-    """The log of this round and the last one: what a player coming back to a slow game needs.
-    The whole log is one click away (the log partial with ?all=1)."""
-    since = view["round"] - 1
-    recent = [entry for entry in view["log"] if entry["round"] >= since]
-    return {"log_entries": recent, "log_complete": len(recent) == len(view["log"])}
+def _log(game, seats, seat, names, since):
+    """The log from round `since` on, as `seat` may read it (None: a spectator), oldest first:
+    [{"round", "html"}]. By default the page shows this round and the last, what a player coming
+    back to a slow game needs; the whole log is one click away (the log partial with ?all=1).
+    One query, bounded by the round stored with each move."""
+    index_of = {s.pk: s.index for s in seats}
+    entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
+    rendered = [{"round": event["round"], "html": event_html(event, names)} for event in entries]
+    moves = game.moves.filter(round__gte=since).order_by("version").values_list("events", "automatic", "seat_id")
+    for events, automatic, seat_id in moves:
+        shown = [event for event in visible_events(events, seat) if event["round"] >= since]
+        if automatic and shown:
+            rendered.append({"round": shown[0]["round"], "html": automatic_html(index_of[seat_id], names)})
+        rendered += [{"round": event["round"], "html": event_html(event, names)} for event in shown]
+    return rendered

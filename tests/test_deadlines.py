@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import services, tasks
-from games.engine import legal_moves, to_act
+from games.engine import apply_move, legal_moves, to_act
 from games.models import Game, Move
 from games.tasks import schedule_deadline
 from tests.helpers import snapshot, state_of, user_at
@@ -203,6 +203,12 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     assert types[:2] == ["court", "take_card"] and sorted(types[2:]) == ["place", "special"]
     assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
     assert services.replay(game).to_json() == game.state
+    # Each of these moves is stored with the events it made, not the last one's.
+    replayed = services.replay(game, upto=automatic[0].version - 1)
+    for stored in automatic:
+        replayed = apply_move(replayed, seat, stored.move)
+        assert stored.events == replayed.events and stored.round == replayed.round
+    assert [m.events[0]["event"] for m in automatic[:2]] == ["court", "take_card"]
 
 
 def test_resuming_queues_the_deadline_of_every_running_game(start_game, scheduled_deadlines, make_user):

@@ -1,18 +1,23 @@
 import json
 import random
+import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import strip_tags
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
-from games.engine import random_move, to_act, view_for
+from games.engine import random_move, to_act, view_for, visible_events
+from games.log_text import Names, event_html
 from games.models import Game, Move
-from tests.helpers import HTMX, logged_in, play, snapshot, state_of, user_at
+from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -84,28 +89,36 @@ def test_the_play_area_marks_your_move_and_carries_the_version(start_game):
     assert 'data-your-move="1"' in mine and 'data-your-move="0"' in theirs
 
 
-def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(game_at):
-    def someone_retook_a_hidden_card(state):
-        return any(entry.get("private") for entry in state.log)
+def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(start_game):
+    def someone_just_retook_a_hidden_card(state):
+        return any(event.get("private") for event in state.events)
 
-    game = game_at(someone_retook_a_hidden_card, num_players=3)
+    # Events are not part of the stored state: find the move that made one, then play up to it.
+    seed, history = find_position(someone_just_retook_a_hidden_card, 3)
+    game = start_game(3, seed=seed)
+    for seat, move in history:
+        services.submit_move(game, user_at(game, seat), move, game.version)
+        game.refresh_from_db()
     state = state_of(game)
-    secret = next(entry for entry in state.log if entry.get("private"))
+    secret = Move.objects.filter(game=game).order_by("version").last().events
+    secret = next(event for event in secret if event.get("private"))
     owner = secret["seat"]
+    text = strip_tags(event_html(secret, Names.for_game(game, game.seats.all())))
+    assert str(secret["card"]) in text
     owner_page = logged_in(user_at(game, owner)).get(reverse("game", args=[game.pk])).content.decode()
-    assert secret["text"] in owner_page
+    assert text in strip_tags(owner_page)
     for seat in range(3):
         if seat == owner:
             continue
         client = logged_in(user_at(game, seat))
         for url in [reverse("game", args=[game.pk])] + [
             reverse("game_partial", args=[game.pk, name]) for name in ("play", "board", "decision", "log")
-        ]:
+        ] + [reverse("game_partial", args=[game.pk, "log"]) + "?all=1"]:
             response = client.get(url)
-            assert secret["text"] not in response.content.decode()
+            assert text not in strip_tags(response.content.decode())
             assert response.context["view"]["hand"] == sorted(state.hands[seat])
-    spectator = Client().get(reverse("game", args=[game.pk])).content.decode()
-    assert secret["text"] not in spectator
+    for url in (reverse("game", args=[game.pk]), reverse("game_partial", args=[game.pk, "log"]) + "?all=1"):
+        assert text not in strip_tags(Client().get(url).content.decode())
 
 
 def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
@@ -336,20 +349,58 @@ def test_random_play_through_the_endpoint_reaches_the_end(start_game):
 def test_the_page_shows_the_log_of_this_round_and_the_last_with_the_whole_log_one_click_away(game_at):
     game = game_at(lambda state: state.round >= 3, num_players=3)
     seat = 0
-    view = view_for(state_of(game), seat)
-    older = [entry["text"] for entry in view["log"] if entry["round"] < view["round"] - 1]
-    recent = [entry["text"] for entry in view["log"] if entry["round"] >= view["round"] - 1]
+    names = Names.for_game(game, game.seats.all())
+    events = list(game.first_events)
+    for move in Move.objects.filter(game=game).order_by("version"):
+        events += visible_events(move.events, seat)
+    current = state_of(game).round
+    older = [event_html(e, names) for e in events if e["round"] < current - 1]
+    recent = [event_html(e, names) for e in events if e["round"] >= current - 1]
     assert older and recent
     client = logged_in(user_at(game, seat))
-    page = client.get(reverse("game", args=[game.pk])).content.decode()
-    assert all(text.replace("'", "&#x27;") in page for text in recent)
-    assert "Round 1 begins." not in page
+    response = client.get(reverse("game", args=[game.pk]))
+    page = response.content.decode()
+    assert [entry["html"] for entry in response.context["log_entries"]] == recent
+    assert all(html in page for html in recent)
+    assert "Round 1 begins" not in page
     assert "Show the whole log" in page
     whole = client.get(reverse("game_partial", args=[game.pk, "log"]) + "?all=1", **HTMX)
     assert whole.status_code == 200
-    assert [entry["text"] for entry in whole.context["log_entries"]] == older + recent
-    assert "Round 1 begins." in whole.content.decode()
+    assert [entry["html"] for entry in whole.context["log_entries"]] == older + recent
+    assert "Round 1 begins" in whole.content.decode()
     assert "Show the whole log" not in whole.content.decode()
+
+
+def test_the_log_names_players_by_user_name_and_colour_and_areas_by_name(game_at):
+    game = game_at(lambda state: state.round >= 2, num_players=3)
+    seat = next(s for s in game.seats.all() if s.index == 0)
+    html = logged_in(seat.user).get(reverse("game_partial", args=[game.pk, "log"]), **HTMX).content.decode()
+    log = strip_tags(html)
+    assert f"{seat.user.username} ({game.colours[0]})" in log
+    assert not re.search(r"\b(seville|old_castile|new_castile|galicia|aragon|valencia|granada|catalonia|basque)\b", log)
+
+
+def test_a_move_made_when_time_ran_out_is_marked_in_the_log(start_game):
+    game = start_game(3)
+    late = game.to_act[0]
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    assert services.apply_default_moves(game.pk, game.version)
+    user = user_at(game, late)
+    log = strip_tags(Client().get(reverse("game_partial", args=[game.pk, "log"])).content.decode())
+    marker = f"Time ran out: the site chose for {user.username} ({game.colours[late]})."
+    assert marker in log
+    bid = f"{user.username} ({game.colours[late]}) plays power card"
+    # The log is drawn newest first: the marker comes just before the move's events, so below them.
+    assert log.index(bid) < log.index(marker)
+
+
+def test_a_player_name_is_escaped_in_the_log(start_game):
+    game = start_game(2)
+    user = user_at(game, 0)
+    user.username = "<b>bold</b>"
+    user.save()
+    html = Client().get(reverse("game_partial", args=[game.pk, "log"])).content.decode()
+    assert "<b>bold</b>" not in html and "&lt;b&gt;bold&lt;/b&gt;" in html
 
 
 def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start_game, client):

@@ -9,16 +9,25 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for
-from games.engine.board import CASTILLO_INDEX
+from games.engine.board import CASTILLO_INDEX, REGION_NAMES
 from games.engine.cards import CARDS
+from games.engine.random_play import random_share, random_special
+from games.log_text import Names, step_html
 from games.models import Game
-from games.moves_forms import build_move
+from games.moves_forms import SPECIAL_FORMS, build_move
 from tests.game_forms import find_form, forms_in, move_buttons, special_fields
-from tests.helpers import HTMX, logged_in, state_of, user_at
+from tests.helpers import HTMX, find_position, logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
+
+VETO_WINDOWS = {("veto", "disks"), ("veto", "share"), ("veto", "plan")}
+# Decisions answered by a button carrying a whole move.
+BUTTON_DECISIONS = [(kind, None) for kind in ("bid", "card", "region", "castillo", "counter_veto")] + sorted(
+    VETO_WINDOWS
+)
 
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
 
@@ -50,6 +59,8 @@ def _decision_key(state, seat):
         return ("special", state.taken[seat])
     if kind == "court" and view["decision"]["provinces"] < view["decision"]["allowance"]:
         return ("court", "from_regions")
+    if kind == "veto":
+        return ("veto", view["decision"]["window"])
     return (kind, None)
 
 
@@ -67,10 +78,10 @@ def positions():
             key = _decision_key(state, seat)
             if key is not None and key not in found:
                 card = CARDS[state.taken[seat]] if key[0] == "special" else None
-                if card is None or card.random_plan(state, seat, random.Random(0)) is not None or key[1] == "veto":
+                if card is None or random_special(state, seat, card, random.Random(0)) is not None or key[1] == "veto":
                     found[key] = (state, seat)
             state = apply_move(state, seat, random_move(state, seat, rng))
-        if wanted_specials <= set(found) and {"veto", "counter_veto", "share", "region", "castillo"} <= {
+        if wanted_specials | VETO_WINDOWS <= set(found) and {"counter_veto", "share", "region", "castillo"} <= {
             key[0] for key in found
         }:
             break
@@ -172,7 +183,7 @@ def test_no_page_shows_another_seats_hand_secret_choice_or_hidden_card(start_gam
     rng = random.Random(seed)
     moves = 0
     while not state.is_over:
-        secret = state.phase in ("special", "castillo") or any(e.get("private") for e in state.log[-3:])
+        secret = state.phase in ("special", "castillo") or any(e.get("private") for e in state.events)
         if moves % 29 == 0 or (secret and moves % 3 == 0):
             put_state(game, state)
             for viewer, client in clients.items():
@@ -229,9 +240,9 @@ def test_a_shown_castillo_lists_every_colour(start_game):
 # --- the decision panel offers exactly the legal choices ---------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["bid", "card", "region", "castillo", "veto", "counter_veto"])
-def test_the_panel_offers_exactly_the_listed_moves(at, kind):
-    game, seat, client = at((kind, None))
+@pytest.mark.parametrize("key", BUTTON_DECISIONS)
+def test_the_panel_offers_exactly_the_listed_moves(at, key):
+    game, seat, client = at(key)
     offered = move_buttons(panel_forms(client, game))
     def canonical(moves):
         return sorted(json.dumps(move, sort_keys=True) for move in moves)
@@ -258,9 +269,10 @@ def test_a_seat_not_to_act_gets_no_panel(at):
 # --- every kind of decision, submitted as a browser would ---------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["bid", "card", "region", "castillo", "veto", "counter_veto"])
-def test_a_choice_button_posts_a_move_the_engine_accepts(at, kind):
-    game, seat, client = at((kind, None))
+@pytest.mark.parametrize("key", BUTTON_DECISIONS)
+def test_a_choice_button_posts_a_move_the_engine_accepts(at, key):
+    kind = key[0]
+    game, seat, client = at(key)
     forms = panel_forms(client, game)
     move = random.Random(1).choice(legal_moves(state_of(game), seat))
     button = ("move", json.dumps(move, separators=(",", ":"), sort_keys=True))
@@ -304,8 +316,11 @@ def test_every_cards_special_action_form_posts_a_move_the_engine_accepts(at, car
     game, seat, client = at(("special", card))
     state = state_of(game)
     form = find_form(panel_forms(client, game), move_form="special")
-    fields = CARDS[card].random_plan(state, seat, random.Random(3)) or {}
+    fields = random_special(state, seat, CARDS[card], random.Random(3)) or {}
     values = special_fields(fields)
+    if "scoreboard" in fields:
+        # Each mobile scoreboard has its own select of targets.
+        values[f"mobile-to-{fields['scoreboard']}"] = values.pop("to")
     if "picks" in fields:
         rows = {form.defaults()[name]: name.rsplit("-", 1)[0] for name in form.names() if name.endswith("-colour")}
         for pick in fields["picks"]:
@@ -321,8 +336,8 @@ def test_every_cards_special_action_form_posts_a_move_the_engine_accepts(at, car
 def test_every_card_that_takes_fields_has_a_special_form():
     state = new_game(num_players=3, seed=1)
     for card in CARDS.values():
-        fields = card.random_plan(state, 0, random.Random(0)) or {}
-        form = card.special_form(state, 0)["form"]
+        fields = random_special(state, 0, card, random.Random(0)) or {}
+        form = SPECIAL_FORMS[card.options(state, 0)["action"]]
         if fields:
             assert form not in ("confirm", "veto"), f"{card.id} takes fields {sorted(fields)} but has no form"
         else:
@@ -333,7 +348,7 @@ def test_the_share_form_posts_a_move_the_engine_accepts(at):
     game, seat, client = at(("share", None))
     state = state_of(game)
     form = find_form(panel_forms(client, game), move_form="share")
-    move = CARDS[state.action["card"]].random_share(state, seat, random.Random(2))
+    move = random_share(state, seat, random.Random(2))
     submit(client, game, form, form.fill({f"from-{source}": n for source, n in move["from"].items()}))
 
 
@@ -368,3 +383,86 @@ def test_form_fields_become_the_engines_move_vocabulary():
         "count": 4,
         "from_regions": {"aragon": 1},
     }
+
+
+# --- the panel in words: veto questions, the King's return, begun means whole ----------------------
+
+
+def names_of(game):
+    return Names.for_game(game, game.seats.select_related("user"))
+
+
+def test_a_veto_before_the_disks_offers_to_stop_the_whole_action(at):
+    game, seat, client = at(("veto", "disks"))
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    assert "Veto: stop the whole action before anyone sets a disk" in html
+    assert move_buttons(forms_in(html)) == [{"type": "veto", "cut": 0}, {"type": "allow"}]
+
+
+def test_a_veto_before_a_share_names_the_player_whose_share_is_next(at):
+    game, seat, client = at(("veto", "share"))
+    before = view_for(state_of(game), seat)["pending"]["before"]
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    assert strip_tags(f"Veto: stop before the share of {names_of(game).player(before)}") in strip_tags(html)
+    assert move_buttons(forms_in(html)) == [{"type": "veto", "cut": 0}, {"type": "allow"}]
+
+
+def test_a_veto_of_a_plan_shows_each_step_in_words_with_a_button_to_cut_before_it(at):
+    game, seat, client = at(("veto", "plan"))
+    steps = view_for(state_of(game), seat)["pending"]["steps"]
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    names = names_of(game)
+    for step in steps:
+        assert step_html(step, names) in html
+    cuts = [move["cut"] for move in move_buttons(forms_in(html)) if move["type"] == "veto"]
+    assert cuts == list(range(len(steps)))
+
+
+def test_the_share_panel_asks_one_seat_for_its_share_of_the_kings_return(at):
+    game, seat, client = at(("share", None))
+    state = state_of(game)
+    assert to_act(state) == [seat]
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    assert "your share of the King" in html
+    needed = view_for(state, seat)["decision"]["needed"]
+    assert f"Send {needed} caballero" in html
+    for other in range(state.num_players):
+        if other != seat:
+            assert panel_forms(logged_in(user_at(game, other)), game) == []
+
+
+def test_the_court_card_says_it_puts_exactly_its_count_once_begun(at):
+    game, seat, client = at(("special", "intrigue_court_2"))
+    count = CARDS["intrigue_court_2"].options(state_of(game), seat)["count"]
+    html = strip_tags(client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode())
+    assert f"Exactly {count} caballero" in html and "carried out in full" in html
+
+
+def test_the_two_own_two_foreign_card_states_its_least_and_most_of_each_side(at):
+    game, seat, client = at(("special", "intrigue_2_own_2_foreign"))
+    options = CARDS["intrigue_2_own_2_foreign"].options(state_of(game), seat)
+    html = strip_tags(client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode())
+    for side, words in (("own", "Your own caballeros"), ("foreign", "Other players' caballeros")):
+        least, most = options[side]
+        expected = f"at least {least}, at most {most}" if least else f"up to {most}"
+        if least == most:
+            expected = f"exactly {most}"
+        assert f"{words}: {expected}" in html.replace("&#x27;", "'")
+
+
+def test_a_secret_choice_already_made_is_shown_to_its_chooser_by_the_regions_name(start_game):
+    def one_chose_others_still_to(state):
+        action = state.action
+        return bool(action and action["stage"] == "choices" and any(c is not None for c in action["choices"]))
+
+    seed, history = find_position(one_chose_others_still_to, 4)
+    state = new_game(num_players=4, seed=seed)
+    for seat, move in history:
+        state = apply_move(state, seat, move)
+    chooser = next(s for s, c in enumerate(state.action["choices"]) if c is not None)
+    game = start_game(4)
+    put_state(game, state)
+    html = strip_tags(page(logged_in(user_at(game, chooser)), game))
+    region = view_for(state, chooser)["pending"]["own_choice"]
+    assert f"Your choice: {REGION_NAMES[region]}." in html
+    assert f"Your choice: {region}." not in html

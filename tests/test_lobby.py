@@ -313,5 +313,5 @@ def test_the_lobby_takes_the_same_few_queries_however_many_games(
     assert len(response.context["my_games"]) == 8
     assert len(response.context["open_games"]) == 4
     assert len(response.context["finished"]) == 4
-    # The stored state holds the whole log: no list may load it.
+    # A list needs no state: loading and decoding every game's would grow with the games.
     assert not any('"state"' in query["sql"] for query in many.captured_queries)

@@ -144,6 +144,16 @@ def test_an_accepted_move_is_applied_stored_and_versioned(start_game):
     assert game.state == apply_move(before, seat, move).to_json()
     stored = Move.objects.get(game=game)
     assert (stored.seat.index, stored.version, stored.move) == (seat, game.version, move)
+    after = apply_move(before, seat, move)
+    assert stored.events == after.events == [{"event": "bid", "round": 1, "seat": seat, "card": 9}]
+    assert stored.round == after.round
+    assert "log" not in game.state
+
+
+def test_the_setups_events_are_stored_with_the_game(start_game):
+    game = start_game(3)
+    assert game.first_events == new_game(**game.engine_options()).events
+    assert [event["event"] for event in game.first_events] == ["setup", "round"]
 
 
 def test_a_move_against_an_old_version_changes_nothing(start_game):

@@ -5,6 +5,7 @@ from django import template
 from games.board_map import board_map as layout
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
 from games.engine.cards import CARDS
+from games.log_text import step_html
 from games.moves_forms import decision_panel as panel
 
 register = template.Library()
@@ -65,3 +66,15 @@ def power_caballeros(card):
 @register.filter
 def area_name(area_id):
     return REGION_NAMES.get(area_id, area_id)
+
+
+@register.simple_tag(takes_context=True)
+def step_sentence(context, step):
+    """An announced step of a special action in words (games/log_text.py)."""
+    return step_html(step, context["names"])
+
+
+@register.simple_tag(takes_context=True)
+def player_name(context, seat):
+    """A seat's player in words: "alice (green)"."""
+    return context["names"].player(seat)
