@@ -26,10 +26,13 @@ def committed(django_capture_on_commit_callbacks):
 def started(make_user, committed):
     """A game started through the services with its after-commit hooks run: (game, users by seat)."""
     from games import services
+    from games.models import Game
 
-    def start(num_players=3, **options):
+    def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
         game = services.create_game(users[0], num_players=num_players, **options)
+        if seed is not None:
+            Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
             committed(services.join_game, game, user, game.invite_token)
         game.refresh_from_db()

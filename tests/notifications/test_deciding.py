@@ -1,12 +1,13 @@
 """Which mails the site decides to send, and when: your move (once per turn, slow games at once,
 live games only when asked), game started, game finished, reminders, the daily digest."""
 
+import random
 from datetime import timedelta
 
 import pytest
 
 from games import notifications, services
-from games.engine import legal_moves, to_act
+from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import Notification
 from tests.helpers import state_of
 
@@ -18,12 +19,8 @@ def sent_to(mailoutbox, user):
 
 
 def play_until(game, users, committed, until):
-    """Play the first seat to act's first legal-or-random move, with the after-commit hooks run,
-    until `until(state)`."""
-    import random
-
-    from games.engine import random_move
-
+    """Play random moves of the first seat to act, with the after-commit hooks run, until
+    `until(state)`."""
     rng = random.Random(game.seed)
     state = state_of(game)
     while not until(state):
@@ -60,8 +57,21 @@ def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, ma
     assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid"
 
 
+def first_turn_not_taken_by_the_last_bidder():
+    """A seed whose first turn (played as `play_until` plays) is not the last bidder's: the last
+    bidder goes on acting, so has no new "your move" for the court move."""
+    for seed in range(1, 100):
+        state, rng = new_game(num_players=3, seed=seed), random.Random(seed)
+        while state.phase == "bid":
+            seat = to_act(state)[0]
+            state = apply_move(state, seat, random_move(state, seat, rng))
+        if state.current_player != seat:
+            return seed
+    raise LookupError("no such seed")
+
+
 def test_a_whole_turn_court_card_and_action_makes_one_mail(started, committed, mailoutbox):
-    game, users = started(3)
+    game, users = started(3, seed=first_turn_not_taken_by_the_last_bidder())
     state = play_until(game, users, committed, lambda s: s.phase == "court")
     player = state.current_player
     mailoutbox.clear()
