@@ -190,6 +190,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# Run by `celery -A elgrande_site beat`. The daily digest goes out at 07:00 in each player's own
+# time zone, so it is looked for every hour; a player gets one a day however often it runs.
+CELERY_BEAT_SCHEDULE = {
+    "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
+}
 
 # Mail: EMAIL_URL names an SMTP server (smtp:// with STARTTLS, smtps:// with TLS from the start);
 # without it every mail is written as a file under sent_mail/ for a local reader.

@@ -41,6 +41,8 @@ LONGEST_RETRY_AFTER = timedelta(hours=6)
 # that refused the task, a worker killed mid-send): the sweep sends it.
 LOST_AFTER = timedelta(minutes=10)
 INVITATIONS_PER_GAME = 30
+# The digest goes out at this hour of the player's own day.
+DIGEST_HOUR = 7
 
 # The settings field each kind of mail answers to; the unsubscribe link switches it off.
 SETTING_OF_KIND = {
@@ -174,12 +176,15 @@ def send_due_reminders(now):
 
 
 def send_digests(now):
-    """Called once a day (Celery beat; the sweep embedded): one mail per player who chose the
-    digest, listing the slow games waiting for their move. Keyed by the player's calendar day."""
+    """One mail a day to each player who chose the digest, listing the slow games waiting for
+    their move, sent at DIGEST_HOUR or the first call after it in the player's own time zone.
+    Keyed by the player's calendar day, so calling it often (hourly from Celery beat, or every
+    sweep) sends each player one digest a day."""
     created = []
     players = User.objects.filter(digest=User.Digest.DAILY, notify_your_move=True, is_active=True)
     for user in players:
-        if not has_verified_email(user):
+        local = timezone.localtime(now, user.zone)
+        if local.hour < DIGEST_HOUR or not has_verified_email(user):
             continue
         waiting = []
         seats = (
@@ -197,7 +202,7 @@ def send_digests(now):
                     "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
                 })
         if waiting:
-            day = timezone.localtime(now, user.zone).date()
+            day = local.date()
             created += _record_message(
                 user=user,
                 game=None,

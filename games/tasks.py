@@ -112,6 +112,14 @@ def send_notification(notification_id):
     return notifications.deliver(notification_id)
 
 
+@shared_task(ignore_result=True)
+def send_daily_digests():
+    """Run hourly by Celery beat (CELERY_BEAT_SCHEDULE); each player gets one digest a day."""
+    from . import notifications
+
+    return notifications.send_digests(timezone.now())
+
+
 def queue_notification(notification_id):
     """Have the notification sent soon, off the caller's path; a failure to queue is logged and
     left to the sweep, never raised into a move."""

@@ -2,7 +2,8 @@
 live games only when asked), game started, game finished, reminders, the daily digest."""
 
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -196,22 +197,76 @@ def test_live_games_and_players_who_switched_reminders_off_get_none(started, mai
 
 def test_digest_players_get_one_daily_mail_instead_of_single_ones(started, committed, mailoutbox):
     game, users = started(3)
-    other, other_users = started(2)
-    for user in list(users.values()):
+    started(2)
+    for user in users.values():
         user.digest = "daily"
+        user.time_zone = "America/New_York"
         user.save()
     mailoutbox.clear()
     play_until(game, users, committed, lambda s: s.phase == "court")
     assert mailoutbox == []
 
-    now = game.deadline - timedelta(hours=2)
     current = state_of(game).current_player
-    assert notifications.send_digests(now) == 1
+    # 11:30 UTC is 06:30 in New York, before the digest hour; 12:30 UTC is 07:30 there.
+    morning = datetime(2026, 11, 23, 11, 30, tzinfo=UTC)
+    assert notifications.send_digests(morning) == 0
+    assert notifications.send_digests(morning + timedelta(hours=1)) == 1
     (message,) = mailoutbox
     assert message.to == [users[current].email]
     assert message.subject == "[El Grande] A game waits for your move"
     assert f"Game {game.pk}, round 1: your court move" in message.body
     assert f"https://elgrande.example.org/games/{game.pk}/play/" in message.body
-    assert notifications.send_digests(now + timedelta(hours=1)) == 0
+    assert "America/New_York" in message.body
+    assert notifications.send_digests(morning + timedelta(hours=8)) == 0
     assert len(mailoutbox) == 1
-    assert notifications.send_digests(now + timedelta(days=1)) == 1
+    assert notifications.send_digests(morning + timedelta(days=1, hours=1)) == 1
+
+
+def test_a_digest_lists_every_waiting_game_and_none_goes_to_players_with_nothing_waiting(started, mailoutbox):
+    first, first_users = started(2)
+    second, second_users = started(2)
+    for users in (first_users, second_users):
+        for user in users.values():
+            user.digest = "daily"
+            user.save()
+    waiting_in_first = first_users[first.to_act[0]]
+    # The same player also waits in the second game.
+    second.seats.filter(index=second.to_act[0]).update(user=waiting_in_first)
+    mailoutbox.clear()
+    # Three other players are in these games, none of them to act: no digest for them.
+    assert notifications.send_digests(datetime(2026, 11, 23, 9, tzinfo=UTC)) == 1
+    (message,) = mailoutbox
+    assert message.to == [waiting_in_first.email]
+    assert message.subject == "[El Grande] 2 games wait for your move"
+    assert f"Game {first.pk}," in message.body and f"Game {second.pk}," in message.body
+
+
+def test_celery_beat_runs_the_digest_task_which_sends_the_digests_due_now(settings, started, mailoutbox):
+    from django.utils import timezone
+
+    from elgrande_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["daily-digests"]
+    assert entry["schedule"] <= 60 * 60
+    app.loader.import_default_modules()
+    task = app.tasks[entry["task"]]
+
+    game, users = started(2)
+    now = timezone.now()
+    # A time zone where it is now past the digest hour, and one where it is before.
+    zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
+    hours = {zone: timezone.localtime(now, ZoneInfo(zone)).hour for zone in zones}
+    late = next(zone for zone, hour in hours.items() if notifications.DIGEST_HOUR <= hour)
+    early = next(zone for zone, hour in hours.items() if hour < notifications.DIGEST_HOUR)
+    waiting, other = users[game.to_act[0]], next(u for s, u in users.items() if s != game.to_act[0])
+    for user, zone in ((waiting, late), (other, early)):
+        user.digest, user.time_zone = "daily", zone
+        user.save()
+    mailoutbox.clear()
+    task()
+    assert [m.to for m in mailoutbox] == [[waiting.email]]
+    waiting.time_zone = early
+    waiting.save()
+    mailoutbox.clear()
+    task()
+    assert mailoutbox == []
