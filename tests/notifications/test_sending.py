@@ -203,3 +203,16 @@ def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(setting
         assert set(Notification.objects.values_list("status", flat=True)) == {Notification.Status.SENT}
     finally:
         controller.stop()
+
+
+def test_the_admin_lists_failed_mails_with_their_error(started, settings, tmp_path, admin_client):
+    started(2)
+    mail_server_down(settings, tmp_path)
+    failed = Notification.objects.first()
+    Notification.objects.filter(pk=failed.pk).update(status=Notification.Status.PENDING)
+    tasks.send_logged(failed.pk)
+    response = admin_client.get("/admin/games/notification/?status=failed")
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == [Notification.objects.get(pk=failed.pk)]
+    page = admin_client.get(f"/admin/games/notification/{failed.pk}/change/").content.decode()
+    assert "ConnectionRefusedError" in page
