@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -27,7 +27,7 @@ from accounts.models import User
 
 from . import tasks
 from .engine import GameState, to_act, view_for
-from .models import TIME_PER_MOVE_CHOICES, Game, MailOptOut, Notification, Seat
+from .models import Game, MailOptOut, Notification, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -137,28 +137,30 @@ def _your_move(user, game, state, seat, seats):
 def send_due_reminders(now):
     """Called by the periodic sweep: remind each player of a slow game whose deadline is half gone
     (and again with less than 12 hours left, when that comes later), once per decision; and send
-    again any mail whose earlier attempt failed or was lost."""
+    again any mail whose earlier attempt failed or was lost. Returns how many mails it queued.
+
+    Only games with a reminder due and not yet recorded at their version are loaded, so a sweep's
+    cost follows the reminders it sends, not the number of running games."""
     created = []
-    # Only games already past the halfway point of the longest time per move can be due.
-    longest_half = timedelta(seconds=max(seconds for seconds, _ in TIME_PER_MOVE_CHOICES)) / 2
+    slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=LIVE_BELOW)
+    half_due = Q(pk__in=[])
+    for seconds in slow.values_list("time_per_move", flat=True).distinct():
+        half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
+    last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
     games = (
-        Game.objects.filter(
-            status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + longest_half, time_per_move__gte=LIVE_BELOW
-        )
+        slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
         .defer("state")
         .prefetch_related("seats__user")
     )
     for game in games:
         total = timedelta(seconds=game.time_per_move)
-        left = game.deadline - now
         # The last reminder only when it comes after the halfway one; a sweep that finds both due
         # (it was stopped a while) sends the last alone.
-        if left < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
+        if game.deadline - now < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
             kind = "reminder_last"
-        elif left <= total / 2:
-            kind = "reminder_half"
         else:
-            continue
+            kind = "reminder_half"
+        # A simultaneous choice keeps its deadline across versions: remind once per deadline.
         scope = f"deadline {game.deadline.isoformat()}"
         state = None
         seats = {seat.index: seat for seat in game.seats.all()}
@@ -173,6 +175,10 @@ def send_due_reminders(now):
             created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope)
     _queue(created)
     return len(created) + retry_due(now)
+
+
+def _reminded(kind):
+    return Exists(Notification.objects.filter(game=OuterRef("pk"), version=OuterRef("version"), kind=kind))
 
 
 def send_digests(now):

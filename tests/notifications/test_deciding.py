@@ -270,3 +270,15 @@ def test_celery_beat_runs_the_digest_task_which_sends_the_digests_due_now(settin
     mailoutbox.clear()
     task()
     assert mailoutbox == []
+
+
+def test_a_sweep_with_no_reminder_due_does_a_few_queries_however_many_games_run(
+    started, mailoutbox, django_assert_max_num_queries
+):
+    games = [started(3, time_per_move=3 * 24 * 3600)[0] for _ in range(4)]
+    latest = max(game.deadline for game in games)
+    notifications.send_due_reminders(latest - timedelta(hours=30))
+    assert len(mailoutbox) - 4 * 3 == 4  # after the start mails, one reminder per game
+    # Every reminder due is sent; the next sweeps look at none of these games again.
+    with django_assert_max_num_queries(3):
+        assert notifications.send_due_reminders(latest - timedelta(hours=29)) == 0
