@@ -243,26 +243,26 @@ def invite(game, inviter, who):
     ).first()
     context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
     subject = f"{inviter.username} invites you to game {game.pk}"
+    # Every answer names the invitee as the inviter typed it: whose account an address belongs to
+    # is not theirs to learn.
     if user is not None:
         if game.seats.filter(user=user).exists():
-            raise ValueError(f"{user.username} already has a seat in this game.")
+            raise ValueError(f"{who} already has a seat in this game.")
         if not wants_mail(user, "invitation"):
-            raise ValueError(f"{user.username} does not take invitations by mail; send them the link yourself.")
+            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
         created = _record_message(user=user, game=game, version=game.version, kind="invitation",
                                   context=context, subject=subject)
-        name = user.username
     else:
         try:
             validate_email(who)
         except ValidationError:
             raise ValueError(f"There is no player called “{who}”, and it is not an email address.") from None
         if MailOptOut.objects.filter(address__iexact=who).exists():
-            raise ValueError("That address asked not to get invitations; send them the link yourself.")
+            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
         created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
                                   context=context, subject=subject)
-        name = who
     _queue(created)
-    return f"Invitation sent to {name}." if created else f"{name} was already invited."
+    return f"Invitation sent to {who}." if created else f"{who} was already invited."
 
 
 # ---- rendering ----------------------------------------------------------------------------------

@@ -56,10 +56,15 @@ def test_inviting_a_player_by_username_mails_the_link_that_lets_them_join(privat
 def test_inviting_by_the_verified_address_of_a_player_mails_that_player(private_game, make_user, mailoutbox):
     game, creator = private_game
     diego = make_user("diego")
-    invite(logged_in(creator), game, "DIEGO@example.org")
+    client = logged_in(creator)
+    response = invite(client, game, "DIEGO@example.org")
     (notification,) = Notification.objects.filter(kind="invitation")
     assert notification.user == diego
     assert [m.to for m in mailoutbox] == [[diego.email]]
+    # The creator is not told whose address it was.
+    page = client.get(response["Location"]).content.decode()
+    assert "Invitation sent to DIEGO@example.org." in page
+    assert "diego" not in page.replace("DIEGO@example.org", "")
 
 
 def test_inviting_an_address_without_an_account_mails_it_and_its_unsubscribe_stops_further_ones(
@@ -78,7 +83,7 @@ def test_inviting_an_address_without_an_account_mails_it_and_its_unsubscribe_sto
     other = services.create_game(creator, num_players=2, private=True)
     response = invite(client, other, "Friend@Example.net")
     assert response.status_code == 400
-    assert "asked not to get invitations" in response.content.decode()
+    assert "Friend@Example.net does not take invitations by mail" in response.content.decode()
     assert len(mailoutbox) == 1
 
 
