@@ -484,12 +484,13 @@ def retry_due(now):
 
 
 def _still_wanted(notification):
-    user = notification.user
+    user, game = notification.user, notification.game
+    if notification.kind == "invitation" and game.status != Game.Status.OPEN:
+        return False
     if user is None:
         return not MailOptOut.objects.filter(address__iexact=notification.address).exists()
     if not wants_mail(user, SETTING_OF_KIND[notification.kind]):
         return False
-    game = notification.game
     if notification.kind.endswith("your_move") or notification.kind.startswith("reminder"):
         # Moved already: a late "your move" would only confuse.
         seat = game.seats.filter(user=user).values_list("index", flat=True).first()

@@ -146,3 +146,16 @@ def test_a_game_sends_a_bounded_number_of_invitations(private_game, monkeypatch,
     response = invite(client, game, "friend9@example.net")
     assert response.status_code == 400 and "at most 2 invitations" in response.content.decode()
     assert len(mailoutbox) == 2
+
+
+def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(private_game, monkeypatch, mailoutbox):
+    from games import tasks
+
+    game, creator = private_game
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    invite(logged_in(creator), game, "friend@example.net")
+    services.cancel_game(game, creator)
+    tasks.send_notification(queued[0])
+    assert mailoutbox == []
+    assert Notification.objects.get(pk=queued[0]).status == Notification.Status.DROPPED
