@@ -20,6 +20,7 @@ import json
 import os
 import random
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -245,6 +246,68 @@ def bench_moves(port, games, seconds):
     return submit_latencies, arrival_latencies, refused, time.perf_counter() - started
 
 
+def bench_socket_burst(port, games, count):
+    """`count` pages of one game connect at the same moment, hear one move, and leave together.
+    Returns the seconds until all were connected, until all had heard the move, until all had
+    left, and the problems seen (failed handshakes, missing messages, group members left over)."""
+    import asyncio
+
+    import redis
+    from django.conf import settings
+    from websockets.asyncio.client import connect
+
+    from games.engine import GameState, random_move, to_act
+    from games.models import Game
+
+    game_id, sessions = games[0]
+    problems = []
+
+    async def burst():
+        async def arrive():
+            page = await connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}",
+                                 open_timeout=120)
+            await page.recv()
+            return page
+
+        started = time.perf_counter()
+        results = await asyncio.gather(*(arrive() for _ in range(count)), return_exceptions=True)
+        connected = time.perf_counter() - started
+        pages = [page for page in results if not isinstance(page, BaseException)]
+        if len(pages) < count:
+            problems.append(f"{count - len(pages)} handshakes failed, e.g. {results[0]!r}")
+
+        game = await asyncio.to_thread(Game.objects.only("state", "version").get, pk=game_id)
+        state = GameState.from_json(game.state)
+        seat = to_act(state)[0]
+        # Through the server, as a player would: embedded, only its process reaches the pages.
+        player = Player(port, sessions[seat])
+        await asyncio.to_thread(player.request, "GET", f"/games/{game_id}/")
+        body = urlencode({"move": json.dumps(random_move(state, seat, random.Random(seat))),
+                          "expected_version": game.version, "csrfmiddlewaretoken": player.csrf})
+        started = time.perf_counter()
+        status, _ = await asyncio.to_thread(player.request, "POST", f"/games/{game_id}/move/", body)
+        if status != 200:
+            problems.append(f"the move was refused with {status}")
+        heard = await asyncio.gather(*(asyncio.wait_for(page.recv(), 30) for page in pages), return_exceptions=True)
+        delivered = time.perf_counter() - started
+        missing = sum(isinstance(message, BaseException) for message in heard)
+        if missing:
+            problems.append(f"{missing} pages did not hear the move")
+        started = time.perf_counter()
+        await asyncio.gather(*(page.close() for page in pages), return_exceptions=True)
+        group = f"asgi:group:game-{game_id}"
+        members = redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
+        while members is not None and members.zcard(group) and time.perf_counter() - started < 30:
+            await asyncio.sleep(0.05)
+        left = time.perf_counter() - started
+        if members is not None and members.zcard(group):
+            problems.append(f"{members.zcard(group)} group members left over")
+        return connected, delivered, left
+
+    connected, delivered, left = asyncio.run(burst())
+    return connected, delivered, left, problems
+
+
 def run_threads(target, count):
     from django.db import connection
 
@@ -268,16 +331,19 @@ def main():
     parser.add_argument("--players", type=int, default=4, help="players per game")
     parser.add_argument("--warm-moves", type=int, default=60, help="moves played before measuring")
     parser.add_argument("--workers", type=int, default=1, help="Daphne processes (more than one needs REDIS_URL)")
+    parser.add_argument("--sockets", type=int, default=500, help="pages in the burst that connect and leave at once")
     args = parser.parse_args()
     if args.workers > 1 and not os.environ.get("REDIS_URL"):
         parser.error("several workers share WebSocket groups only through Redis: set REDIS_URL")
 
     env = dict(os.environ, DEBUG=os.environ.get("DEBUG", "0"), PYTHONPATH=str(ROOT))
+    # DEBUG=0 needs a key; this process and the servers must share it (it signs the sessions).
+    env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     scratch = None
     if "DATABASE_URL" not in env:
         scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False)
         env["DATABASE_URL"] = f"sqlite:///{scratch.name}"
-    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DEBUG=env["DEBUG"])
+    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DEBUG=env["DEBUG"], SECRET_KEY=env["SECRET_KEY"])
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
     import django
 
@@ -295,11 +361,17 @@ def main():
         print(f"{'':<34} {'count':>7} {'per s':>9} {'p50 ms':>9} {'p95 ms':>9}")
         latencies, elapsed = bench_game_page(port, games, args.clients, args.seconds)
         report("game page GET", latencies, elapsed)
+        # Before the moves are measured: those may play the burst's game to its end.
+        connected, delivered, left, problems = bench_socket_burst(port, games, args.sockets)
         submits, arrivals, refused, elapsed = bench_moves(port, games, args.seconds)
         report("move POST", submits, elapsed)
         report("move -> other client's WebSocket", arrivals, elapsed)
         if refused:
             print(f"{len(refused)} problem(s), e.g. {refused[:3]}; server log: {log.name}")
+        print(f"{args.sockets} pages of one game at once: all connected in {connected:.2f} s, all heard a move "
+              f"{delivered:.2f} s after it began, all left in {left:.2f} s")
+        if problems:
+            print(f"burst problems: {'; '.join(problems)}; server log: {log.name}")
     finally:
         stop_servers(servers)
         if scratch is not None:

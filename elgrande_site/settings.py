@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from .email_url import email_settings
 
@@ -22,6 +23,16 @@ def env_flag(name, default):
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name, default):
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
 def env_list(name, default):
     value = os.environ.get(name)
     if value is None:
@@ -30,9 +41,17 @@ def env_list(name, default):
 
 
 DEBUG = env_flag("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-only-key-change-me-for-any-public-deployment"
-)
+# --- Secret key: never the development one in production -----------------------------------------
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG=0: it signs sessions and password-reset links, so a "
+            "public site must not use the development key. Generate one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
+    SECRET_KEY = "django-insecure-dev-only-key-change-me-for-any-public-deployment"
+# --- end of the secret key -----------------------------------------------------------------------
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -55,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "elgrande_site.middleware.RefuseNulInPath",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -95,7 +115,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     # Under ASGI every request runs in a fresh thread, so persistent connections would never be
     # reused; a pool spares each request a new PostgreSQL backend.
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")), "timeout": 10}
+        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
@@ -165,36 +185,46 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions are read on every page and rarely written: keep them in the cache, backed by the database.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Sessions are read on every page and rarely written: keep them in the cache, backed by the database
+# (Django's cached_db, refusing forged keys that PostgreSQL cannot look up: elgrande_site/sessions.py).
+SESSION_ENGINE = "elgrande_site.sessions"
 
+# --- Channel layer: live updates of the game pages --------------------------------------------
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "elgrande_site.channel_layers.WaitingRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Most Redis connections one web process opens for its sockets; commands
+                        # beyond that wait up to `timeout` seconds for a free one.
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 100),
+                        "timeout": 20,
+                        # redis-py 8 gives up on any read after 5 s by default, and an idle page's
+                        # receive is a read that Redis holds open for channels-redis's 5 s
+                        # blocking pop: every idle socket was closed with 1011. Wait longer than
+                        # that pop, but not for ever, so that a Redis gone silent is noticed.
+                        "socket_timeout": 15,
+                    }
+                ]
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# --- end of the channel layer -------------------------------------------------------------------
 
 # Celery reads the CELERY_* names below (see elgrande_site/celery.py). Without Redis there is
-# no broker: tasks called directly run in the caller, and deadlines use an in-process timer
-# (games/tasks.py) instead of a countdown on the broker.
+# no broker: tasks called directly run in the caller.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
-# Longer than games.tasks.MAX_COUNTDOWN, so a waiting deadline is never handed out twice.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-# Run by `celery -A elgrande_site beat`. The daily digest goes out at 07:00 in each player's own
-# time zone, so it is looked for every hour; a player gets one a day however often it runs.
-CELERY_BEAT_SCHEDULE = {
-    "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
-}
 
 # Mail: EMAIL_URL names an SMTP server (smtp:// with STARTTLS, smtps:// with TLS from the start);
 # without it every mail is written as a file under sent_mail/ for a local reader.
@@ -206,6 +236,49 @@ EMAIL_TIMEOUT = 15
 # Where players reach the site: the links in mails (the game, one-click unsubscribe) start with it.
 # https in production, since mail clients only offer one-click unsubscribe over https (RFC 8058).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+
+# --- HTTPS in production --------------------------------------------------------------------------
+# A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only
+# sent back over HTTPS unless DEBUG=1. Redirects to HTTPS and HSTS (which browsers remember for
+# SECURE_HSTS_SECONDS, so turn it on once HTTPS works) are asked for explicitly.
+SESSION_COOKIE_SECURE = env_flag("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_flag("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+# Only behind a proxy that sets X-Forwarded-Proto itself (and drops the client's own): the site
+# then takes a request that arrived at the proxy over HTTPS as secure.
+if env_flag("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# --- end of HTTPS --------------------------------------------------------------------------------
+
+# --- Deadlines (games/deadlines.py) ------------------------------------------------------------
+# One sweep over Game.deadline every DEADLINE_SWEEP_SECONDS plays for the seats whose time ran
+# out, so a deadline is late by at most one interval (plus any database outage). With Redis,
+# Celery beat sends the sweep to a worker; embedded, DEADLINE_TICKER (on by default without
+# REDIS_URL) makes the web process sweep from a thread of its own, started by
+# elgrande_site/asgi.py when a server loads the site.
+try:
+    DEADLINE_SWEEP_SECONDS = float(os.environ.get("DEADLINE_SWEEP_SECONDS", "5"))
+except ValueError:
+    DEADLINE_SWEEP_SECONDS = float("nan")
+if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
+    raise ImproperlyConfigured(
+        f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
+    )
+DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": DEADLINE_SWEEP_SECONDS,
+        "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
+    # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
+    # hour; a player gets one a day however often it runs.
+    "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
+}
+# ------------------------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,

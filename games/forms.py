@@ -1,5 +1,6 @@
 import json
 import math
+import re
 
 from django import forms
 
@@ -49,6 +50,30 @@ class FiniteJSONDecoder(json.JSONDecoder):
         return number
 
 
+# NUL and lone surrogates (U+D800 to U+DFFF: the JSON escape "\ud800" decodes to one) are text
+# that PostgreSQL cannot store and UTF-8 cannot encode, so no move may carry them.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unstorable_text(value):
+    """The first string in `value` (JSON as decoded, keys included, or lists and tuples of
+    strings) holding a NUL character or a lone surrogate; None when there is none."""
+    if isinstance(value, str):
+        return value if UNSTORABLE.search(value) else None
+    if isinstance(value, dict):
+        value = [*value.keys(), *value.values()]
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = unstorable_text(item)
+            if found is not None:
+                return found
+    return None
+
+
+def unstorable_message(text):
+    return f"A move cannot hold NUL characters or lone surrogates (found in {ascii(text[:40])})."
+
+
 class MoveField(forms.JSONField):
     """A move as JSON: small (a move is a few hundred characters; a forged 2 MB one would be
     stored forever), with finite numbers only, and any undecodable text a form error."""
@@ -65,8 +90,22 @@ class MoveField(forms.JSONField):
                 raise
             raise forms.ValidationError("Enter a valid JSON move.") from error
 
+    def validate(self, value):
+        super().validate(value)
+        found = unstorable_text(value)
+        if found is not None:
+            raise forms.ValidationError(unstorable_message(found))
+
 
 class MoveForm(forms.Form):
     move = MoveField(decoder=FiniteJSONDecoder)
     expected_version = forms.IntegerField(min_value=0)
     seat = forms.IntegerField(required=False, min_value=0)
+
+    def clean(self):
+        # The panel's own fields become the move (games/moves_forms.py), so every posted name
+        # and value is checked, not only those of the `move` field.
+        found = unstorable_text(list(self.data.lists()))
+        if found is not None:
+            raise forms.ValidationError(unstorable_message(found))
+        return super().clean()

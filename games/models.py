@@ -72,7 +72,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-finished_at"])]
+        indexes = [
+            models.Index(fields=["status", "-finished_at"]),
+            # The deadline sweep's query: running games whose deadline has passed.
+            models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.get_status_display()})"

@@ -174,7 +174,7 @@ def _count_in(view, region_id, colour):
 def move_data(post):
     """The POST data for the move endpoint's form. Buttons that carry a whole move post it as
     `move`; the panel's other forms post plain fields and a `move_form` naming the move's type,
-    and those fields become the one JSON `move` here."""
+    and those fields become the one JSON `move` here. Raises UnreadableFields when they cannot."""
     if "move" in post or "move_form" not in post:
         return post
     data = post.copy()
@@ -253,6 +253,15 @@ def _number(text):
         return text
 
 
+class UnreadableFields(ValueError):
+    """Posted fields that describe no move at all; the message says which."""
+
+
+# No decision has anywhere near a thousand rows. Longer numbers are refused before int() sees
+# them: a row number of thousands of digits would cost int() its time, or exceed its limit.
+ROW_DIGITS = 3
+
+
 def _indexed(post, prefix):
     keys = [key for key in post if key.startswith(prefix) and _is_index(key[len(prefix) :])]
     return sorted(keys, key=lambda key: int(key[len(prefix) :]))
@@ -265,4 +274,8 @@ def _row_indices(post, prefix):
 
 def _is_index(text):
     """A row number as forms write them: ASCII digits ("²".isdigit() is true, int("²") fails)."""
-    return text.isascii() and text.isdigit()
+    if not (text.isascii() and text.isdigit()):
+        return False
+    if len(text) > ROW_DIGITS:
+        raise UnreadableFields(f"row {text[:12]}{'…' if len(text) > 12 else ''} does not exist")
+    return True

@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
@@ -132,6 +133,19 @@ def _your_move(user, game, state, seat, seats):
         if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
             return []
     return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope)
+
+
+def sweep(now):
+    """The mail part of the periodic sweep (games.deadlines): the reminders due and the retries;
+    embedded, where no Celery beat sends `send_daily_digests`, the digests too, once an hour. A
+    failure here is logged and never stops the deadlines' sweep."""
+    try:
+        send_due_reminders(now)
+        # cache.add succeeds once per key: one digest pass per hour (per process, embedded).
+        if not settings.REDIS_URL and cache.add(f"digests-{now:%Y-%m-%d-%H}", True, timeout=2 * 60 * 60):
+            send_digests(now)
+    except Exception:
+        logger.exception("the mail part of the sweep failed; the next sweep tries again")
 
 
 def send_due_reminders(now):

@@ -13,20 +13,18 @@ from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import notifications, tasks
+from . import notifications
 from .consumers import group_name
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
 
 logger = logging.getLogger(__name__)
-
-DEADLINE_TOLERANCE = timedelta(seconds=1)
 
 
 class GameError(Exception):
@@ -86,7 +84,8 @@ def create_game(
 
 
 def invitation_valid(game, token):
-    return bool(game.invite_token) and secrets.compare_digest(game.invite_token, token or "")
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged link's token).
+    return bool(game.invite_token) and secrets.compare_digest(game.invite_token.encode(), (token or "").encode())
 
 
 def join_game(game, user, token=""):
@@ -179,36 +178,45 @@ def apply_default_moves(game_id, version):
     """On a deadline: make a default move for every seat still to act in `version`. A late player
     whose turn it is has the rest of that turn played out too (the court move, the card, the
     placement and special action), instead of waiting a whole deadline per step; any later
-    decision gets a deadline of its own.
+    decision gets a full deadline of its own.
 
-    Does nothing when the game has moved on, so running it twice, or late, is harmless.
-    A veto window is answered with "allow"; any other decision with a random legal move.
-    Returns whether it changed the game.
+    Does nothing when the game has moved on, its deadline has not passed, or another transaction
+    holds it (a player moving right now: the sweep will look again), so running it twice, late,
+    or from two sweeps at once is harmless. A veto window is answered with "allow"; any other
+    decision with a random legal move. Returns whether it changed the game.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+        game = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game_id, version=version, status=Game.Status.ACTIVE, deadline__lte=timezone.now())
+            .first()
+        )
+        if game is None:
             return False
-        if game.deadline is not None and game.deadline - timezone.now() > DEADLINE_TOLERANCE:
-            # Woken before the deadline (countdowns are capped, clocks differ): wait again.
-            deadline = game.deadline
-            transaction.on_commit(lambda: tasks.schedule_deadline(game_id, version, deadline))
-            return False
+        if connection.vendor == "postgresql":
+            # The sweep need not wait for the disk: should the database lose this commit in a
+            # crash, the expired deadline is still in the row and the next sweep plays the very
+            # same moves again (their random choices are seeded by the game and its version).
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
         state = GameState.from_json(game.state)
         seats = {seat.index: seat for seat in game.seats.all()}
         rng = random.Random(f"{game.seed}-{version}")
-        previous_to_act = game.to_act
         late = to_act(state)
         turn = (state.round, state.current_player)
+        moves = []
         for index in late:
             while index in to_act(state):
                 move = default_move(state, index, rng)
                 state = apply_move(state, index, move)
                 game.version += 1
-                _record(game, seats[index], move, state, automatic=True)
+                moves.append(_move_row(game, seats[index], move, state, automatic=True))
                 if (state.round, state.current_player) != turn or index != state.current_player:
                     break
-        _save(game, state, previous_to_act)
+        Move.objects.bulk_create(moves)
+        # No `previous_to_act`: every seat of the expired decision has been played for, so
+        # whatever is pending now is a new decision with a full deadline of its own.
+        _save(game, state)
     return True
 
 
@@ -276,7 +284,12 @@ def _start(game, seats):
 
 def _record(game, seat, move, state, automatic=False):
     """Store an accepted move (the game's version already raised) with the events it made."""
-    Move.objects.create(
+    _move_row(game, seat, move, state, automatic).save(force_insert=True)
+
+
+def _move_row(game, seat, move, state, automatic=False):
+    """The Move row of `_record`, unsaved: the default moves of a deadline go in one insert."""
+    return Move(
         game=game,
         seat=seat,
         version=game.version,
@@ -288,11 +301,13 @@ def _record(game, seat, move, state, automatic=False):
 
 
 def _save(game, state=None, previous_to_act=None):
-    """Store the game (its version already raised), then after commit notify and set the deadline."""
+    """Store the game (its version already raised) with the deadline of what is now pending (the
+    deadline sweep, games/deadlines.py, finds it there), then after commit notify."""
     if state is not None:
+        before = game.state
         game.state = state.to_json()
         acting = [] if state.is_over else to_act(state)
-        game.deadline = _deadline(game, acting, previous_to_act)
+        game.deadline = _deadline(game, acting, previous_to_act, before)
         game.to_act = acting
         game.round = state.round
         game.colours = list(state.colours)
@@ -301,12 +316,8 @@ def _save(game, state=None, previous_to_act=None):
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
     game.save()
-    game_id, version, deadline = game.pk, game.version, game.deadline
+    game_id, version = game.pk, game.version
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
-    if deadline is not None:
-        transaction.on_commit(
-            lambda: tasks.schedule_deadline(game_id, version, deadline), robust=True
-        )
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
         transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
@@ -317,15 +328,36 @@ def standings(state):
     return [[place, seat, state.scores[seat]] for place, seat in final_ranking(state)]
 
 
-def _deadline(game, acting, previous_to_act):
-    """Each pending decision gets the game's time per move. When some of several seats making
-    a simultaneous choice have answered, the others keep their running deadline."""
+def _deadline(game, acting, previous_to_act, before):
+    """Every new decision gets the game's full time per move. Only the seats still answering
+    the same simultaneous choice after one of them answered (`previous_to_act` was pending in
+    the position `before`) keep its running deadline."""
     if not acting:
         return None
     if (
         previous_to_act
         and game.deadline is not None
         and set(acting) < set(previous_to_act)
+        and before is not None
+        and _decision(before) == _decision(game.state)
     ):
         return game.deadline
     return timezone.now() + timedelta(seconds=game.time_per_move)
+
+
+def _decision(position):
+    """What tells one decision from the next in a stored position: the round, the phase, whose
+    turn, and for a special action its card, taker, stage (choices, share, veto, counter-veto),
+    the veto window and the share it is about. Fewer seats to act is not enough: a choice of
+    three can be followed by another one of two."""
+    action = position.get("action") or {}
+    return (
+        position.get("round"),
+        position.get("phase"),
+        position.get("turn_index"),
+        action.get("card"),
+        action.get("taker"),
+        action.get("stage"),
+        action.get("window"),
+        action.get("turn"),
+    )

@@ -1,19 +1,9 @@
-"""Deadlines: when a pending decision's time runs out, the site moves for the late seats.
+"""Celery tasks. Each is idempotent: running one twice, late, or not at all until the next
+occasion leaves the games as they should be."""
 
-With Redis configured, a Celery task is queued with a countdown on the broker, at most
-MAX_COUNTDOWN ahead: Redis hands an unacknowledged message out again after the broker's
-visibility timeout, so days-long countdowns would be delivered over and over. A task that wakes
-before its deadline finds the game unchanged and queues itself again. Without Redis (the
-embedded mode) one scheduler thread in the web process plays the same part; it keeps its queue
-in memory, so the served site (elgrande_site/asgi.py) queues every running game's deadline again
-on its first request after a start, and `manage.py expire_deadlines` catches up on demand.
-"""
-
-import heapq
 import logging
 import queue
 import threading
-import time
 
 from celery import shared_task
 from django.conf import settings
@@ -22,72 +12,15 @@ from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
-MAX_COUNTDOWN = 30 * 60
 
+# Acknowledged on receipt and dropped when not started within its interval: a sweep that is lost
+# or killed costs nothing, beat sends the next one, and a backlog left by a stopped worker is not
+# run hundreds of times over when it comes back.
+@shared_task(ignore_result=True, acks_late=False)
+def sweep_deadlines():
+    from . import deadlines
 
-@shared_task(ignore_result=True)
-def expire_deadline(game_id, version):
-    from . import services
-
-    return services.apply_default_moves(game_id, version)
-
-
-def schedule_deadline(game_id, version, deadline):
-    """Arrange for `expire_deadline(game_id, version)` to run at `deadline`."""
-    delay = max(0.0, (deadline - timezone.now()).total_seconds())
-    if settings.REDIS_URL:
-        expire_deadline.apply_async((game_id, version), countdown=min(delay, MAX_COUNTDOWN))
-    else:
-        embedded_scheduler.add(delay, game_id, version)
-
-
-def resume_deadlines():
-    """Queue the deadline of every running game again: the embedded scheduler forgets its queue
-    when the process stops. Overdue ones run at once; a stale one finds the game moved on."""
-    from .models import Game
-
-    running = Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=False)
-    for game_id, version, deadline in running.values_list("pk", "version", "deadline"):
-        schedule_deadline(game_id, version, deadline)
-
-
-class EmbeddedScheduler:
-    """One daemon thread running due expiries in deadline order.
-
-    Every accepted move schedules the next deadline, so a thread per deadline would leave
-    thousands asleep for days in a slow game; one queue keeps it to a single thread.
-    """
-
-    def __init__(self):
-        self._queue = []
-        self._wake = threading.Condition()
-        self._thread = None
-
-    def add(self, delay, game_id, version):
-        with self._wake:
-            heapq.heappush(self._queue, (time.monotonic() + delay, game_id, version))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="deadlines", daemon=True)
-                self._thread.start()
-            self._wake.notify()
-
-    def _run(self):
-        while True:
-            with self._wake:
-                while not self._queue or self._queue[0][0] > time.monotonic():
-                    self._wake.wait(self._queue[0][0] - time.monotonic() if self._queue else None)
-                _, game_id, version = heapq.heappop(self._queue)
-            close_old_connections()
-            try:
-                expire_deadline(game_id, version)
-            except Exception:
-                # A failed expiry must not stop the others; the catch-up command can retry it.
-                logger.exception("deadline of game %s version %s failed", game_id, version)
-            finally:
-                close_old_connections()
-
-
-embedded_scheduler = EmbeddedScheduler()
+    return deadlines.sweep()
 
 
 # ---- mail ---------------------------------------------------------------------------------------

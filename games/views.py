@@ -4,6 +4,7 @@ games.services writes, the templates draw."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,7 +20,7 @@ from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
 from .log_text import Names, automatic_html, event_html
 from .models import Game, Seat
-from .moves_forms import move_data
+from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
     "play": "games/partials/play.html",
@@ -121,9 +122,15 @@ def move(request, pk):
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     if not request.user.is_authenticated:
         return _move_error(request, game, "Log in to play.", 403)
-    form = MoveForm(move_data(request.POST))
+    try:
+        form = MoveForm(move_data(request.POST))
+    except UnreadableFields as error:
+        return _move_error(request, game, f"This move could not be read ({error}).", 400)
     if not form.is_valid():
-        problems = "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())
+        problems = "; ".join(
+            " ".join(errors) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(errors)}"
+            for field, errors in form.errors.items()
+        )
         return _move_error(request, game, f"This move could not be read ({problems}).", 400)
     try:
         services.submit_move(

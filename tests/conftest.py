@@ -1,9 +1,19 @@
 import itertools
+import os
 import uuid
 
 import pytest
 
 from tests.helpers import find_position, state_of, user_at
+
+
+def pytest_configure(config):
+    """The WebSocket tests import elgrande_site/asgi.py, which starts the embedded deadline
+    ticker; in the test process it would move games behind the tests' backs. Tests of the
+    deadlines run their sweeps, tickers and servers themselves."""
+    from django.conf import settings
+
+    settings.DEADLINE_TICKER = False
 
 
 @pytest.fixture
@@ -14,19 +24,6 @@ def password():
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def scheduled_deadlines(monkeypatch):
-    """Deadlines asked for during a test, as (game id, version, deadline); none really runs.
-
-    Tests of the scheduling itself import `schedule_deadline` directly and so get the real one.
-    """
-    from games import tasks
-
-    calls = []
-    monkeypatch.setattr(tasks, "schedule_deadline", lambda *args: calls.append(args))
-    return calls
 
 
 @pytest.fixture(autouse=True)
@@ -108,3 +105,16 @@ def game_at(start_game):
         return game
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def channel_prefix_of_this_process(settings):
+    """The channel-layer prefix of this test process (with the Redis layer), also given to the
+    servers that tests start. Test processes running at once (xdist workers) share one Redis, and
+    their game ids repeat from one test database to the next: without a prefix each, a page of
+    game 3 in one process would hear the moves of game 3 in another."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    prefix = f"test-{os.getpid()}"
+    if "CONFIG" in layer:
+        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": prefix}}}
+    return prefix

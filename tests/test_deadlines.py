@@ -1,3 +1,7 @@
+import os
+import random
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -5,27 +9,29 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import OperationalError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services, tasks
+from elgrande_site.celery import app as celery_app
+from games import deadlines, services, tasks
 from games.engine import apply_move, legal_moves, to_act
 from games.models import Game, Move
-from games.tasks import schedule_deadline
-from tests.helpers import snapshot, state_of, user_at
+from tests.helpers import find_position, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
 
-def overdue(game):
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+def overdue(game, by=5):
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=by))
     game.refresh_from_db()
     return game
 
 
-def test_an_expired_decision_gets_a_default_move(start_game):
+def test_the_sweep_makes_a_default_move_for_an_expired_decision(start_game):
     game = overdue(start_game(3))
     seat, version = game.to_act[0], game.version
-    assert tasks.expire_deadline(game.pk, version) is True
+    assert deadlines.sweep() == 1
     game.refresh_from_db()
     [move] = Move.objects.filter(game=game)
     assert move.automatic and move.seat.index == seat
@@ -34,47 +40,43 @@ def test_an_expired_decision_gets_a_default_move(start_game):
     assert services.replay(game).to_json() == game.state
 
 
-def test_expiry_does_nothing_once_the_game_moved_on(start_game):
+def test_an_expiry_does_nothing_once_the_game_moved_on(start_game):
     game = overdue(start_game(3))
     version = game.version
     services.submit_move(game, user_at(game, game.to_act[0]), {"type": "bid", "card": 5}, version)
     game = overdue(game)
     state = game.state
-    assert tasks.expire_deadline(game.pk, version) is False
+    assert services.apply_default_moves(game.pk, version) is False
     game.refresh_from_db()
     assert game.state == state and game.version == version + 1
 
 
-def test_expiry_is_safe_to_run_twice(start_game):
+def test_sweeping_twice_plays_a_deadline_once(start_game):
     game = overdue(start_game(3))
-    version = game.version
-    assert tasks.expire_deadline(game.pk, version) is True
+    assert deadlines.sweep() == 1
     game.refresh_from_db()
     after_first = (game.version, game.state)
-    assert tasks.expire_deadline(game.pk, version) is False
+    assert deadlines.sweep() == 0
     game.refresh_from_db()
     assert (game.version, game.state) == after_first
     assert Move.objects.filter(game=game).count() == 1
 
 
-def test_an_early_wake_up_changes_nothing_and_waits_again(
-    start_game, scheduled_deadlines, django_capture_on_commit_callbacks
-):
+def test_a_game_whose_deadline_has_not_passed_is_left_alone(start_game):
     game = start_game(3)
-    version = game.version
-    with django_capture_on_commit_callbacks(execute=True):
-        assert tasks.expire_deadline(game.pk, version) is False
-    game.refresh_from_db()
-    assert game.version == version and not Move.objects.filter(game=game).exists()
-    assert scheduled_deadlines[-1] == (game.pk, version, game.deadline)
+    before = snapshot(game)
+    assert deadlines.sweep() == 0
+    assert services.apply_default_moves(game.pk, game.version) is False
+    assert snapshot(game) == before
 
 
 def test_a_finished_or_missing_game_is_left_alone(start_game):
-    assert tasks.expire_deadline(424242, 1) is False
+    assert services.apply_default_moves(424242, 1) is False
     game = overdue(start_game(2))
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     before = snapshot(game)
-    assert tasks.expire_deadline(game.pk, game.version) is False
+    assert deadlines.sweep() == 0
+    assert services.apply_default_moves(game.pk, game.version) is False
     assert snapshot(game) == before
 
 
@@ -84,7 +86,7 @@ def test_an_unanswered_veto_window_is_taken_as_allowed(game_at):
 
     game = overdue(game_at(veto_window_open, num_players=4))
     holders = [s for s in game.to_act if {"type": "allow"} in legal_moves(state_of(game), s)]
-    assert tasks.expire_deadline(game.pk, game.version)
+    assert deadlines.sweep() == 1
     moves = {m.seat.index: m.move for m in Move.objects.filter(game=game, automatic=True)}
     for seat in holders:
         assert moves[seat] == {"type": "allow"}
@@ -93,7 +95,7 @@ def test_an_unanswered_veto_window_is_taken_as_allowed(game_at):
 def test_every_seat_still_to_act_in_a_simultaneous_choice_gets_a_default_move(game_at):
     game = overdue(game_at(lambda state: len(to_act(state)) >= 2, num_players=4))
     waiting = list(game.to_act)
-    assert tasks.expire_deadline(game.pk, game.version)
+    assert deadlines.sweep() == 1
     automatic = Move.objects.filter(game=game, automatic=True).order_by("version")
     assert [m.seat.index for m in automatic] == waiting
     game.refresh_from_db()
@@ -121,76 +123,58 @@ def test_a_new_decision_gets_the_full_time_per_move(start_game):
     assert timedelta(seconds=290) < game.deadline - timezone.now() <= timedelta(seconds=300)
 
 
-def test_with_redis_the_deadline_is_a_celery_countdown(settings, monkeypatch):
-    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
-    queued = []
-    monkeypatch.setattr(tasks.expire_deadline, "apply_async", lambda args, countdown: queued.append((args, countdown)))
-    schedule_deadline(7, 3, timezone.now() + timedelta(minutes=2))
-    [(args, countdown)] = queued
-    assert args == (7, 3)
-    assert 115 < countdown <= 120
+def _followed_by_some_of_its_seats(state):
+    """A simultaneous choice after which, once every seat answered, some of the same seats act
+    again: the shape in which the next decision used to inherit the expired deadline."""
+    waiting = to_act(state)
+    if len(waiting) < 2:
+        return False
+    rng = random.Random(0)
+    for seat in waiting:
+        state = apply_move(state, seat, services.default_move(state, seat, rng))
+    return 0 < len(to_act(state)) and set(to_act(state)) < set(waiting)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_embedded_the_deadline_fires_in_the_web_process(start_game, settings):
-    settings.REDIS_URL = ""
-    game = start_game(3)
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=0.3))
+def test_the_decision_after_late_seats_are_played_for_gets_a_full_deadline_of_its_own(game_at):
+    game = overdue(game_at(_followed_by_some_of_its_seats, num_players=4, time_per_move=300))
+    waiting = list(game.to_act)
+    assert deadlines.sweep() == 1
     game.refresh_from_db()
+    assert game.to_act and set(game.to_act) < set(waiting)
+    assert timedelta(seconds=290) < game.deadline - timezone.now() <= timedelta(seconds=300)
     version = game.version
-    schedule_deadline(game.pk, version, game.deadline)
-    for _ in range(50):
-        time.sleep(0.1)
-        if Move.objects.filter(game=game, automatic=True).exists():
-            break
+    # The next sweep (formerly: 26 ms later) leaves the new decision to its player.
+    assert deadlines.sweep() == 0
     game.refresh_from_db()
-    assert Move.objects.filter(game=game, automatic=True).count() == 1
-    assert game.version == version + 1
+    assert game.version == version
 
 
-def test_the_catch_up_command_moves_every_overdue_game(start_game):
-    late, early = overdue(start_game(3)), start_game(3)
-    out = StringIO()
-    call_command("expire_deadlines", stdout=out)
-    assert "1 game(s)" in out.getvalue()
-    assert Move.objects.filter(game=late, automatic=True).exists()
-    assert not Move.objects.filter(game=early).exists()
-
-
-def test_the_embedded_scheduler_runs_expiries_in_deadline_order_despite_failures(monkeypatch):
-    ran = []
-    done = threading.Event()
-
-    def expire(game_id, version):
-        ran.append(game_id)
-        if game_id == 2:
-            raise RuntimeError("this expiry fails")
-        if len(ran) == 3:
-            done.set()
-
-    monkeypatch.setattr(tasks, "expire_deadline", expire)
-    scheduler = tasks.EmbeddedScheduler()
-    scheduler.add(0.3, 3, 1)
-    scheduler.add(0.1, 1, 1)
-    scheduler.add(0.2, 2, 1)
-    assert done.wait(5)
-    assert ran == [1, 2, 3]
-
-
-def test_a_long_deadline_is_queued_in_steps_no_longer_than_the_broker_keeps_a_message(settings, monkeypatch):
-    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
-    queued = []
-    monkeypatch.setattr(tasks.expire_deadline, "apply_async", lambda args, countdown: queued.append(countdown))
-    schedule_deadline(7, 3, timezone.now() + timedelta(days=7))
-    assert queued == [tasks.MAX_COUNTDOWN]
-    assert tasks.MAX_COUNTDOWN < settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+def test_fewer_seats_to_act_in_a_different_decision_get_a_full_deadline(start_game):
+    # A choice of several seats, and a later position of the same game where a different
+    # decision waits for some of those seats only: fewer seats is not "the same choice".
+    seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
+    game = start_game(4, seed=seed, time_per_move=300)
+    for seat, move in history:
+        services.submit_move(game, user_at(game, seat), move, game.version)
+        game.refresh_from_db()
+    choice = state_of(game)
+    state, rng = choice, random.Random(seed)
+    while not (to_act(state) and set(to_act(state)) < set(to_act(choice)) and state.phase != choice.phase):
+        assert not state.is_over, "no such later decision in this game"
+        seat = to_act(state)[0]
+        state = apply_move(state, seat, services.default_move(state, seat, rng))
+    stale = timezone.now() - timedelta(seconds=5)
+    game.deadline = stale
+    with transaction.atomic():
+        services._save(game, state, previous_to_act=to_act(choice))
+    assert timedelta(seconds=290) < game.deadline - timezone.now() <= timedelta(seconds=300)
 
 
 def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     game = overdue(game_at(lambda state: state.phase == "court", num_players=3))
     before = state_of(game)
     seat = before.current_player
-    assert tasks.expire_deadline(game.pk, game.version)
+    assert deadlines.sweep() == 1
     game.refresh_from_db()
     state = state_of(game)
     automatic = list(Move.objects.filter(game=game, automatic=True).order_by("version"))
@@ -211,29 +195,152 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     assert [m.events[0]["event"] for m in automatic[:2]] == ["court", "take_card"]
 
 
-def test_resuming_queues_the_deadline_of_every_running_game(start_game, scheduled_deadlines, make_user):
-    running = start_game(3)
-    finished = start_game(2)
-    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
-    services.create_game(make_user(), num_players=4)  # open: no deadline yet
-    scheduled_deadlines.clear()
-    tasks.resume_deadlines()
-    assert scheduled_deadlines == [(running.pk, running.version, running.deadline)]
+def test_the_catch_up_command_runs_one_sweep(start_game):
+    late, early = overdue(start_game(3)), start_game(3)
+    out = StringIO()
+    call_command("expire_deadlines", stdout=out)
+    assert "1 game(s)" in out.getvalue()
+    assert Move.objects.filter(game=late, automatic=True).exists()
+    assert not Move.objects.filter(game=early).exists()
 
 
-def test_the_served_site_resumes_deadlines_once_on_its_first_http_request(monkeypatch):
-    import asyncio
+def test_the_celery_task_runs_a_sweep(start_game):
+    game = overdue(start_game(3))
+    tasks.sweep_deadlines.apply()
+    assert Move.objects.filter(game=game, automatic=True).count() == 1
 
-    from elgrande_site.asgi import ResumeDeadlinesOnFirstRequest
 
-    resumed, served = [], []
+def test_beat_sends_the_sweep_every_interval(settings):
+    [entry] = celery_app.conf.beat_schedule.values()
+    assert entry["task"] == tasks.sweep_deadlines.name
+    assert entry["schedule"] == settings.DEADLINE_SWEEP_SECONDS
+    # A sweep still queued when the next one is due is dropped rather than run late.
+    assert entry["options"]["expires"] == settings.DEADLINE_SWEEP_SECONDS
+    assert tasks.sweep_deadlines.acks_late is False
 
-    async def app(scope, receive, send):
-        served.append(scope["type"])
 
-    monkeypatch.setattr("elgrande_site.asgi.resume_deadlines", lambda: resumed.append(True))
-    wrapped = ResumeDeadlinesOnFirstRequest(app)
-    for kind in ("websocket", "http", "http"):
-        asyncio.run(wrapped({"type": kind}, None, None))
-    assert resumed == [True]
-    assert served == ["websocket", "http", "http"]
+def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, caplog):
+    broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
+    real = services.apply_default_moves
+
+    def apply(game_id, version):
+        if game_id == broken.pk:
+            raise ValueError("an engine bug")
+        return real(game_id, version)
+
+    monkeypatch.setattr(services, "apply_default_moves", apply)
+    assert deadlines.sweep() == 1
+    assert Move.objects.filter(game=fine, automatic=True).exists()
+    assert f"deadline of game {broken.pk}" in caplog.text
+
+
+def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(start_game, monkeypatch):
+    first, second = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
+    tried = []
+
+    def apply(game_id, version):
+        tried.append(game_id)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(services, "apply_default_moves", apply)
+    with pytest.raises(OperationalError):
+        deadlines.sweep()
+    assert tried == [first.pk]
+    monkeypatch.undo()
+    assert deadlines.sweep() == 2
+    assert {first.pk, second.pk} == set(Move.objects.values_list("game", flat=True))
+
+
+def test_a_sweep_costs_a_bounded_number_of_queries_per_game(game_at):
+    court = lambda state: state.phase == "court"  # noqa: E731
+    games = [overdue(game_at(court, num_players=n)) for n in (2, 3, 4)]
+    with CaptureQueriesContext(connection) as context:
+        assert deadlines.sweep() == len(games)
+    # The test's own transaction turns each game's into a savepoint; those are not queries.
+    queries = [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # One to list the overdue games, then per game, however many moves its late turn takes
+    # (four here): lock it, its seats, its moves, its row, and on PostgreSQL the setting that
+    # lets the commit skip the wait for the disk.
+    assert Move.objects.filter(automatic=True).count() >= 4 * len(games)
+    per_game = 5 if connection.vendor == "postgresql" else 4
+    assert len(queries) == 1 + per_game * len(games), queries
+    if connection.vendor == "postgresql":
+        assert queries.count("SET LOCAL synchronous_commit TO OFF") == len(games)
+
+
+class Lost(Exception):
+    pass
+
+
+def test_a_sweep_the_database_lost_plays_the_very_same_moves_again(game_at):
+    """What makes it safe for the sweep's commits not to wait for the disk."""
+    game = overdue(game_at(lambda state: state.phase == "court", num_players=4))
+
+    def played():
+        automatic = Move.objects.filter(game=game, automatic=True).order_by("version")
+        return list(automatic.values_list("version", "move")), state_of(game)
+
+    with pytest.raises(Lost), transaction.atomic():
+        assert deadlines.sweep() == 1
+        first = played()
+        raise Lost
+    assert not Move.objects.filter(game=game, automatic=True).exists()
+    assert deadlines.sweep() == 1
+    assert played() == first
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_ticker_thread_sweeps_on_its_own(start_game):
+    game = overdue(start_game(3))
+    stop_ticker = deadlines.start_ticker(interval=0.2)
+    try:
+        for _ in range(50):
+            if Move.objects.filter(game=game, automatic=True).exists():
+                break
+            time.sleep(0.1)
+        assert Move.objects.filter(game=game, automatic=True).count() == 1
+        later = overdue(start_game(3))
+        for _ in range(50):
+            if Move.objects.filter(game=later, automatic=True).exists():
+                break
+            time.sleep(0.1)
+        assert Move.objects.filter(game=later, automatic=True).count() == 1
+    finally:
+        stop_ticker()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks that others skip need PostgreSQL")
+def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_game):
+    game = overdue(start_game(3))
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        assert deadlines.sweep() == 0
+        assert time.monotonic() - started < 2
+    finally:
+        release.set()
+        holder.join()
+    assert deadlines.sweep() == 1
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "soon", "inf"])
+def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(value):
+    started = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_SECONDS": value},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert started.returncode != 0
+    assert f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {value!r}" in started.stderr

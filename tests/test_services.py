@@ -38,9 +38,7 @@ def test_a_game_has_two_to_five_players(make_user):
         services.create_game(make_user(), num_players=1)
 
 
-def test_the_game_starts_when_the_last_seat_is_taken(
-    make_user, scheduled_deadlines, django_capture_on_commit_callbacks
-):
+def test_the_game_starts_when_the_last_seat_is_taken(make_user, django_capture_on_commit_callbacks):
     users = [make_user() for _ in range(3)]
     game = services.create_game(users[0], num_players=3, short_game=True, time_per_move=120)
     services.join_game(game, users[1])
@@ -55,7 +53,6 @@ def test_the_game_starts_when_the_last_seat_is_taken(
     assert game.state == expected.to_json()
     assert game.to_act == to_act(expected)
     assert timedelta(seconds=110) < game.deadline - timezone.now() <= timedelta(seconds=120)
-    assert scheduled_deadlines[-1] == (game.pk, game.version, game.deadline)
 
 
 def test_seating_is_drawn_from_the_game_seed(make_user):

@@ -143,11 +143,13 @@ def _fix_steps(state):
     kind = CARDS[action["card"]]
     taker = action["taker"]
     steps = kind.steps(state, taker, action["plan"], action["choices"])
-    try_steps(state, steps)
     action["steps"] = steps
     excluding = () if kind.taker_may_cut(action["plan"], steps) else {taker}
     holders = usable_veto_holders(state, excluding=excluding)
     if steps and holders:
+        # A plan is announced only if all of it can run. Unannounced, it simply runs: a step that
+        # cannot raises IllegalMove, and apply_move drops the half-changed copy.
+        try_steps(state, steps)
         return _ask(state, "plan", holders)
     return _finish(state, len(steps))
 

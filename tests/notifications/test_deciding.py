@@ -282,3 +282,45 @@ def test_a_sweep_with_no_reminder_due_does_a_few_queries_however_many_games_run(
     # Every reminder due is sent; the next sweeps look at none of these games again.
     with django_assert_max_num_queries(3):
         assert notifications.send_due_reminders(latest - timedelta(hours=29)) == 0
+
+
+def zone_past_the_digest_hour(now):
+    zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
+    return next(z for z in zones if now.astimezone(ZoneInfo(z)).hour >= notifications.DIGEST_HOUR)
+
+
+def test_the_deadline_sweep_sends_the_reminders_due_and_embedded_the_digests_once_an_hour(
+    started, settings, mailoutbox
+):
+    from games import deadlines
+
+    settings.REDIS_URL = ""
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    (bidder,) = game.to_act
+    now = game.deadline - timedelta(hours=35)
+    users[bidder].digest, users[bidder].time_zone = "daily", zone_past_the_digest_hour(now)
+    users[bidder].save()
+    mailoutbox.clear()
+    assert deadlines.sweep(now) == 0
+    subjects = sorted(m.subject for m in mailoutbox)
+    assert subjects == sorted([
+        "[El Grande] A game waits for your move",
+        f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)",
+    ])
+    deadlines.sweep(now + timedelta(minutes=1))
+    assert len(mailoutbox) == 2
+
+
+def test_a_failing_mail_step_is_logged_and_does_not_stop_the_deadline_sweep(start_game, monkeypatch, caplog):
+    from games import deadlines
+    from games.models import Game
+
+    game = start_game(3)
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+
+    def broken(now):
+        raise RuntimeError("mail is broken")
+
+    monkeypatch.setattr(notifications, "send_due_reminders", broken)
+    assert deadlines.sweep() == 1
+    assert any("the mail part of the sweep failed" in r.getMessage() for r in caplog.records)

@@ -1,17 +1,11 @@
 from django.core.management.base import BaseCommand
-from django.utils import timezone
 
-from games import services
-from games.models import Game
+from games import deadlines
 
 
 class Command(BaseCommand):
-    help = "Make the default moves of every game whose deadline has passed (after a restart)."
+    help = "Run one deadline sweep now: make the default moves of every game whose deadline has passed."
 
     def handle(self, *args, **options):
-        overdue = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
-        changed = sum(
-            services.apply_default_moves(game_id, version)
-            for game_id, version in overdue.values_list("pk", "version")
-        )
-        self.stdout.write(f"{changed} game(s) moved on.")
+        moved = deadlines.sweep()
+        self.stdout.write(f"{moved} game(s) moved on.")

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_fast_json'),
+        ('games', '0006_deadline_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

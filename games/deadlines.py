@@ -1,0 +1,110 @@
+"""Deadlines: one periodic sweep over `Game.deadline` plays for the seats whose time ran out.
+
+Nothing about a deadline lives anywhere but in the game's row, so nothing is lost when a process
+dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
+(status, deadline) keeps that cheap) and moves each on in its own transaction, keyed by the
+game's id and version (`services.apply_default_moves`). A sweep that is lost, killed half-way,
+run twice at once or met by a database outage costs at most one interval plus the outage: the
+next sweep finds what is still overdue.
+
+Who sweeps: with REDIS_URL set, Celery beat sends `games.tasks.sweep_deadlines` every interval to
+a worker; embedded, a ticker thread in the web process (started by elgrande_site/asgi.py) does.
+`manage.py expire_deadlines` runs one sweep by hand.
+"""
+
+import logging
+import threading
+
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, close_old_connections, connections
+from django.utils import timezone
+
+from . import notifications, services
+from .models import Game
+
+logger = logging.getLogger(__name__)
+
+
+def sweep(now=None):
+    """One pass over the clocks. Returns how many games moved on.
+
+    Reminders ride on it, as a second step after the expiries (games.notifications.sweep): they
+    are due at times derived from the same `Game.deadline` and sent once per (user, game,
+    version, kind).
+    """
+    now = now or timezone.now()
+    # One event loop for the whole sweep: the "version N" notice each game sends after its commit
+    # (services.notify, through async_to_sync) then runs on it, instead of starting a loop, a
+    # thread and a channel-layer connection per game. The sweep itself stays in this thread.
+    moved = async_to_sync(sync_to_async(expire_overdue))(now)
+    notifications.sweep(now)
+    return moved
+
+
+def expire_overdue(now):
+    """Play the default moves of every game whose deadline is at or before `now`.
+
+    A game that fails is logged and left for the next sweep, so that one broken game cannot hold
+    up the others; a lost database connection ends the sweep at once (every other game would
+    fail the same way) and the next sweep tries again.
+    """
+    moved = 0
+    for game_id, version in list(overdue_games(now)):
+        try:
+            moved += services.apply_default_moves(game_id, version)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("deadline of game %s at version %s failed", game_id, version)
+    return moved
+
+
+def overdue_games(now):
+    """(id, version) of the running games whose deadline is at or before `now`, the longest
+    overdue first; on the (status, deadline) index."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", "version")
+    )
+
+
+def start_ticker(interval=None):
+    """Sweep from a daemon thread of this process every `interval` seconds (by default
+    DEADLINE_SWEEP_SECONDS), the first time at once. Returns a function that stops it, once a
+    sweep under way is over.
+
+    For the embedded site, which has no Celery beat: the thread holds nothing but its timer, so a
+    restart only delays the overdue games until the new process's first sweep.
+    """
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=_tick,
+        args=(interval or settings.DEADLINE_SWEEP_SECONDS, stop),
+        name="deadline-sweep",
+        daemon=True,
+    )
+    thread.start()
+
+    def stop_ticker():
+        stop.set()
+        thread.join()
+
+    return stop_ticker
+
+
+def _tick(interval, stop):
+    try:
+        while not stop.is_set():
+            close_old_connections()
+            try:
+                sweep()
+            except Exception:
+                # The database may be away or not migrated yet: say so and try again next time.
+                logger.exception("deadline sweep failed")
+            finally:
+                close_old_connections()
+            stop.wait(interval)
+    finally:
+        connections.close_all()

@@ -1,0 +1,235 @@
+"""Input that used to make the site answer 500: each is refused with a 4xx and a reason, and
+changes nothing."""
+
+import json
+from urllib.parse import urlencode
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from elgrande_site.asgi import application
+from tests.helpers import HTMX, logged_in, snapshot, user_at
+
+pytestmark = pytest.mark.django_db
+
+UNSTORABLE = b"cannot hold NUL characters or lone surrogates"
+HUGE = "9" * 5000
+
+
+def post_fields(client, game, fields):
+    """Post the way a browser and htmx do: URL-encoded."""
+    body = urlencode({**fields, "expected_version": game.version})
+    return client.post(
+        reverse("move", args=[game.pk]), body, content_type="application/x-www-form-urlencoded", **HTMX
+    )
+
+
+def a_good_bid(**extra):
+    """A bid the engine accepts (it ignores unknown keys), with something more in it."""
+    return json.dumps({"type": "bid", "card": 9, **extra})
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        a_good_bid(note="a\x00b"),
+        a_good_bid(**{"no\x00te": 1}),
+        a_good_bid(note=[{"deep": ["\x00"]}]),
+        json.dumps({"type": "bid\x00", "card": 9}),
+        # Lone surrogates arrive as JSON escapes: they decode to text no UTF-8 can encode.
+        a_good_bid()[:-1] + ', "note": "\\ud800"}',
+        a_good_bid()[:-1] + ', "\\udfff": 1}',
+        a_good_bid()[:-1] + ', "note": {"x": ["ok", "\\udc80"]}}',
+    ],
+)
+def test_a_move_holding_a_nul_or_a_lone_surrogate_anywhere_is_refused(start_game, move):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_fields(client, game, {"move": move})
+    assert response.status_code == 400
+    assert UNSTORABLE in response.content
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"move_form": "place", "to-ara\x00gon": "1"},
+        {"move_form": "special", "region": "ara\x00gon"},
+        {"move_form": "cou\x00rt"},
+        {"move": a_good_bid(), "unused\x00": "x"},
+        {"move": a_good_bid(), "unused": "\x00"},
+    ],
+)
+def test_form_fields_holding_a_nul_are_refused(start_game, fields):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_fields(client, game, fields)
+    assert response.status_code == 400
+    assert UNSTORABLE in response.content
+    assert snapshot(game) == before
+
+
+def test_a_refused_nul_is_shown_escaped_in_the_message(start_game):
+    game = start_game(3)
+    response = post_fields(logged_in(user_at(game, game.to_act[0])), game, {"move": a_good_bid(note="x\x00y")})
+    assert b"x\\x00y" in response.content
+    assert b"\x00" not in response.content
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"move_form": "special", f"plan-{HUGE}-from": "aragon", f"plan-{HUGE}-to": "galicia"},
+        {"move_form": "special", f"order-{HUGE}": "red"},
+        {"move_form": "special", f"picks-{HUGE}-colour": "red", f"picks-{HUGE}-region": "aragon"},
+        {"move_form": "special", "plan-0-from": "aragon", "plan-1000-from": "aragon"},
+    ],
+)
+def test_a_form_row_number_with_too_many_digits_is_refused(start_game, fields):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_fields(client, game, fields)
+    assert response.status_code == 400
+    assert b"This move could not be read (row " in response.content
+    assert b"does not exist" in response.content
+    assert snapshot(game) == before
+
+
+def test_rows_numbered_up_to_999_are_still_read(start_game):
+    from games.moves_forms import build_move
+
+    move = build_move({"move_form": "special", "plan-999-from": "aragon", "plan-999-to": "galicia",
+                       "plan-999-colour": "red", "order-12": "blue"})
+    assert move["plan"] == [{"from": "aragon", "to": "galicia", "colour": "red", "count": 1}]
+    assert move["order"] == ["blue"]
+
+
+@pytest.mark.parametrize("token", ["%C3%A9", "%E2%82%AC" * 20, "abc%C3%A9def"])
+def test_a_non_ascii_invitation_token_is_not_found_with_a_reason(client, start_game, token):
+    game = start_game(3, private=True)
+    response = client.get(f"/games/{game.pk}/invitation/{token}/")
+    assert response.status_code == 404
+    assert b"This invitation link is not valid." in response.content
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404
+
+
+def test_the_true_invitation_still_opens_the_private_game(client, start_game):
+    game = start_game(3, private=True)
+    assert client.get(reverse("invitation", args=[game.pk, game.invite_token])).status_code == 302
+    assert client.get(reverse("game", args=[game.pk])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/99999999999999999999/",
+        "/games/99999999999999999999/partials/play/",
+        "/games/9223372036854775808/",
+        "/games/99999999999999999999/invitation/abc/",
+    ],
+)
+def test_a_game_id_too_large_for_the_database_is_not_found(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+
+
+def test_a_move_to_a_game_id_too_large_for_the_database_is_not_found(make_user):
+    response = logged_in(make_user()).post("/games/99999999999999999999/move/", {"move": "{}", "expected_version": 0})
+    assert response.status_code == 404
+
+
+def test_an_enormous_post_is_refused_and_changes_nothing(start_game, caplog):
+    game = start_game(3)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_fields(client, game, {"move": a_good_bid(note="x" * 3_000_000)})
+    assert response.status_code == 400
+    assert b"could not read this request" in response.content
+    response = post_fields(client, game, {f"field{number}": "1" for number in range(2000)})
+    assert response.status_code == 400
+    assert snapshot(game) == before
+
+
+def test_a_nul_in_the_username_at_log_in_is_a_form_error(make_user, password):
+    make_user("alice")
+    client = Client()
+    response = client.post(reverse("account_login"), {"login": "ali\x00ce", "password": password})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/", "/ws/games/abc/", "/ws/games/1/extra/", "/", "/ws/games/%C3%A9/"])
+async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, caplog):
+    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    connected, _ = await communicator.connect()
+    assert not connected
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_for_a_game_id_too_large_for_the_database_is_refused(caplog):
+    communicator = WebsocketCommunicator(application, "/ws/games/99999999999999999999/", headers=[ORIGIN])
+    connected, code = await communicator.connect()
+    assert (connected, code) == (False, 4404)
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+
+
+
+# A quoted cookie value's octal escapes are decoded: this session key holds a NUL.
+FORGED_SESSION = 'sessionid="abcdefgh\\000ijklmnop"'
+
+
+def test_a_forged_session_cookie_holding_a_nul_counts_as_logged_out(start_game):
+    game = start_game(3)
+    client = Client(HTTP_COOKIE=FORGED_SESSION)
+    for path in [reverse("lobby"), reverse("game", args=[game.pk]), reverse("account_login")]:
+        response = client.get(path)
+        assert response.status_code == 200
+        assert not response.wsgi_request.user.is_authenticated
+    assert client.post(reverse("join", args=[game.pk])).status_code == 302
+
+
+def test_a_true_session_cookie_still_logs_in(start_game):
+    game = start_game(3)
+    client = logged_in(user_at(game, 0))
+    assert client.get(reverse("lobby")).wsgi_request.user == user_at(game, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_with_a_forged_session_cookie_is_a_stranger_s(start_game, caplog):
+    from channels.db import database_sync_to_async
+
+    public = await database_sync_to_async(start_game)(2)
+    private = await database_sync_to_async(start_game)(2, private=True)
+    cookie = (b"cookie", FORGED_SESSION.encode())
+    communicator = WebsocketCommunicator(application, f"/ws/games/{public.pk}/", headers=[ORIGIN, cookie])
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.disconnect()
+    communicator = WebsocketCommunicator(application, f"/ws/games/{private.pk}/", headers=[ORIGIN, cookie])
+    assert await communicator.connect() == (False, 4404)
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+
+
+@pytest.mark.parametrize("path", ["/players/a%00b/", "/games/{pk}/invitation/ab%00cd/", "/accounts/confirm-email/%00/"])
+def test_an_address_holding_a_nul_is_a_bad_request(client, make_user, start_game, path):
+    make_user("a")
+    game = start_game(3, private=True)
+    response = client.get(path.replace("{pk}", str(game.pk)))
+    assert response.status_code == 400
+    assert b"could not read this request" in response.content
+
+
+def test_a_player_s_page_is_still_found_by_name(client, make_user):
+    make_user("alice")
+    assert client.get("/players/alice/").status_code == 200

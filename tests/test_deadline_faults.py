@@ -1,0 +1,285 @@
+"""The faults that used to stall games, against real processes: a Celery worker and beat killed
+with SIGKILL, the database unreachable for a while, and the embedded site restarted. After each,
+the overdue games must move on by themselves, within one sweep interval of the fault ending.
+
+The subprocesses use the test database (committed data: transactional tests) and a short sweep
+interval from the environment.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Game, Move
+
+ROOT = Path(__file__).resolve().parent.parent
+INTERVAL = 0.5
+# A loaded machine (CI, xdist) needs a moment beyond the interval to run the sweep itself.
+SLACK = 3.0
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+needs_celery = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL") or connection.vendor != "postgresql",
+    reason="a real Celery worker needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
+)
+
+
+def database_url(host=None, port=None):
+    """The test database as a DATABASE_URL for a subprocess, optionally through another port."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    user = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+    return (
+        f"postgres://{user}@{host or settings['HOST'] or '127.0.0.1'}:{port or settings['PORT'] or 5432}"
+        f"/{settings['NAME']}"
+    )
+
+
+def environment(**overrides):
+    env = {**os.environ, "DEADLINE_SWEEP_SECONDS": str(INTERVAL), "DATABASE_URL": database_url(), "LOG_LEVEL": "INFO"}
+    env.pop("DEADLINE_TICKER", None)
+    for name, value in overrides.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+class Process:
+    """A subprocess in a session of its own, so that SIGKILL takes its children with it, as a
+    crash of the machine or the OOM killer would."""
+
+    def __init__(self, args, env, log_path, pass_fds=()):
+        self.log_path = log_path
+        self.log = open(log_path, "ab")
+        self.popen = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True, pass_fds=pass_fds,
+        )
+
+    def output(self):
+        return Path(self.log_path).read_text(errors="replace")
+
+    def wait_for_output(self, text, timeout=60):
+        until(lambda: text in self.output() or self.popen.poll() is not None, timeout, f"{text!r} in {self.log_path}")
+        assert self.popen.poll() is None, self.output()
+
+    def kill(self, sig=signal.SIGKILL):
+        try:
+            os.killpg(self.popen.pid, sig)
+        except ProcessLookupError:
+            pass
+        self.popen.wait(timeout=30)
+        self.log.close()
+
+
+@pytest.fixture
+def processes():
+    started = []
+    yield started
+    for process in started:
+        if process.popen.poll() is None:
+            process.kill()
+
+
+def until(predicate, timeout, what):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def make_overdue(game, ago=1):
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=ago))
+    game.refresh_from_db()
+    return game.version
+
+
+def moved(game, version):
+    return Game.objects.filter(pk=game.pk, version__gt=version).exists()
+
+
+def assert_moves_within(game, version, seconds):
+    started = time.monotonic()
+    until(lambda: moved(game, version), seconds, f"game {game.pk} to move on from version {version}")
+    assert Move.objects.filter(game=game, version=version + 1, automatic=True).exists()
+    return time.monotonic() - started
+
+
+def celery(*args):
+    return [sys.executable, "-m", "celery", "-A", "elgrande_site", *args, "--loglevel=INFO"]
+
+
+def start_worker(processes, tmp_path, name, env):
+    worker = Process(
+        celery("worker", "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+               "-n", f"{name}@%h"),
+        env, tmp_path / f"{name}.log",
+    )
+    processes.append(worker)
+    worker.wait_for_output(" ready.")
+    return worker
+
+
+def start_beat(processes, tmp_path, name, env):
+    beat = Process(celery("beat", "-s", str(tmp_path / "beat-schedule")), env, tmp_path / f"{name}.log")
+    processes.append(beat)
+    beat.wait_for_output("beat: Starting")
+    return beat
+
+
+@needs_celery
+def test_games_move_on_after_the_worker_and_beat_are_killed(start_game, processes, tmp_path):
+    env = environment()
+    first, second, third = start_game(3), start_game(3), start_game(3)
+    version = make_overdue(first)
+    start_beat(processes, tmp_path, "beat-1", env)
+    worker = start_worker(processes, tmp_path, "worker-1", env)
+    assert_moves_within(first, version, INTERVAL + SLACK)
+
+    worker.kill()
+    version = make_overdue(second)
+    time.sleep(3 * INTERVAL)
+    assert not moved(second, version), "nothing should sweep while no worker runs"
+    start_worker(processes, tmp_path, "worker-2", env)
+    assert_moves_within(second, version, INTERVAL + SLACK)
+
+    processes[0].kill()  # beat
+    version = make_overdue(third)
+    time.sleep(3 * INTERVAL)
+    assert not moved(third, version), "nothing should be sent while no beat runs"
+    start_beat(processes, tmp_path, "beat-2", env)
+    assert_moves_within(third, version, INTERVAL + SLACK)
+
+
+class Proxy:
+    """A TCP relay on 127.0.0.1 that can be taken down (every connection cut, new ones refused)
+    and brought back on the same port: the database, as the worker sees it, goes away."""
+
+    def __init__(self, target):
+        self.target = target
+        self.port = 0
+        self.connections = set()
+        self.lock = threading.Lock()
+        self.running = False
+
+    def up(self):
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", self.port))
+        self.port = self.listener.getsockname()[1]
+        self.listener.listen(64)
+        self.listener.settimeout(0.1)
+        self.running = True
+        self.acceptor = threading.Thread(target=self._accept, args=(self.listener,), daemon=True)
+        self.acceptor.start()
+
+    def down(self):
+        self.running = False
+        self.acceptor.join()
+        self.listener.close()
+        with self.lock:
+            for sock in self.connections:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                sock.close()
+            self.connections.clear()
+
+    def _accept(self, listener):
+        while self.running:
+            try:
+                client, _ = listener.accept()
+            except TimeoutError:
+                continue
+            client.settimeout(None)
+            server = socket.create_connection(self.target)
+            with self.lock:
+                self.connections.update((client, server))
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+@needs_celery
+def test_games_move_on_by_themselves_after_the_database_was_unreachable(start_game, processes, tmp_path):
+    settings = connection.settings_dict
+    proxy = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))
+    proxy.up()
+    try:
+        env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port))
+        before, during = start_game(3), start_game(3)
+        version = make_overdue(before)
+        start_beat(processes, tmp_path, "beat", env)
+        worker = start_worker(processes, tmp_path, "worker", env)
+        assert_moves_within(before, version, INTERVAL + SLACK)
+
+        proxy.down()
+        version = make_overdue(during)
+        outage = 4.0
+        time.sleep(outage)
+        assert not moved(during, version)
+        assert "OperationalError" in worker.output(), "the sweeps during the outage should have failed"
+        proxy.up()
+        assert_moves_within(during, version, INTERVAL + SLACK)
+    finally:
+        if proxy.running:
+            proxy.down()
+
+
+def test_the_embedded_site_sweeps_after_a_restart_without_any_request(start_game, processes, tmp_path):
+    """No REDIS_URL: the web process's ticker moves a game that fell overdue while the site was
+    down, with no request at all; a page that only reconnects its WebSocket is told."""
+    already_late, watched = start_game(3), start_game(3)
+    version = make_overdue(already_late, ago=60)
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    port = listener.getsockname()[1]
+    server = Process(
+        [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "elgrande_site.asgi:application"],
+        environment(REDIS_URL=None), tmp_path / "daphne.log", pass_fds=[listener.fileno()],
+    )
+    listener.close()
+    processes.append(server)
+    assert_moves_within(already_late, version, 30)  # Daphne's start-up, then at once
+
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{port}/ws/games/{watched.pk}/", origin=f"http://127.0.0.1:{port}") as socket_:
+        assert json.loads(socket_.recv(timeout=10)) == {"version": watched.version}
+        version = make_overdue(watched)
+        assert_moves_within(watched, version, INTERVAL + SLACK)
+        assert json.loads(socket_.recv(timeout=5))["version"] > version
+    assert "GET" not in server.output()

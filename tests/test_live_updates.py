@@ -1,0 +1,145 @@
+"""Game pages' WebSockets against a real Daphne server on the Redis channel layer: an idle page
+stays connected, and hundreds of pages may arrive or leave at the same moment."""
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import redis
+from channels.db import database_sync_to_async
+from django.conf import settings
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from games import services
+from tests.helpers import user_at
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not settings.REDIS_URL, reason="needs REDIS_URL: these tests are about the channels-redis layer (CI sets it)"
+    ),
+]
+
+
+def database_url():
+    """The test database, for the server process (it must see what the tests commit)."""
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    credentials = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+    return f"postgres://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, tmp_path_factory):
+    """Daphne serving the site on a free loopback port, as in production (DEBUG=0), on this test
+    process's database and channel-layer prefix. Yields (port, path of the server's log)."""
+    log_path = tmp_path_factory.mktemp("daphne") / "server.log"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="tests.live_settings",
+        TEST_CHANNEL_PREFIX=f"test-{os.getpid()}",
+        DATABASE_URL=database_url(),
+        DEBUG="0",
+        SECRET_KEY="a-test-only-secret-key-that-is-long-enough-for-django-checks-0123456789",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+    )
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "--access-log", os.devnull,
+             "elgrande_site.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError(f"the server did not start:\n{log_path.read_text()}") from None
+                time.sleep(0.2)
+        yield port, log_path
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def open_page(port, game):
+    return connect(
+        f"ws://127.0.0.1:{port}/ws/games/{game.pk}/", origin=f"http://127.0.0.1:{port}", open_timeout=60
+    )
+
+
+async def bid(game):
+    mover = await database_sync_to_async(user_at)(game, game.to_act[0])
+    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+
+
+async def test_an_idle_page_stays_connected_for_30_seconds_and_still_hears_the_next_move(site, start_game):
+    port, log_path = site
+    game = await database_sync_to_async(start_game)(3)
+    async with open_page(port, game) as page:
+        assert json.loads(await page.recv()) == {"version": game.version}
+        with pytest.raises(TimeoutError):
+            # Nothing arrives, and the server does not close the socket meanwhile (that would
+            # end this recv early with ConnectionClosed).
+            await asyncio.wait_for(page.recv(), timeout=30)
+        await bid(game)
+        assert json.loads(await asyncio.wait_for(page.recv(), timeout=5)) == {"version": game.version + 1}
+    assert log_path.read_text() == ""
+
+
+async def test_500_pages_connecting_and_leaving_at_once_all_connect_hear_the_move_and_leave_cleanly(
+    site, start_game, channel_prefix_of_this_process
+):
+    port, log_path = site
+    game = await database_sync_to_async(start_game)(3)
+    count = 500
+
+    async def arrive():
+        page = await open_page(port, game)
+        assert json.loads(await asyncio.wait_for(page.recv(), timeout=60)) == {"version": game.version}
+        return page
+
+    pages = await asyncio.gather(*(arrive() for _ in range(count)))
+    assert len(pages) == count
+    await bid(game)
+    heard = await asyncio.gather(*(asyncio.wait_for(page.recv(), timeout=30) for page in pages))
+    assert [json.loads(message) for message in heard] == [{"version": game.version + 1}] * count
+
+    await asyncio.gather(*(page.close() for page in pages))
+    # Every page that left is also gone from the game's group in Redis: no dead members to which
+    # each later move would still be sent.
+    group = f"{channel_prefix_of_this_process}:group:game-{game.pk}"
+    members = redis.Redis.from_url(settings.REDIS_URL)
+    deadline = time.monotonic() + 20
+    while members.zcard(group) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    assert members.zcard(group) == 0
+    assert log_path.read_text() == ""
+
+
+@pytest.mark.parametrize("path", ["/ws/", "/ws/games/abc/", "/ws/games/%00/", "/ws/games/99999999999999999999/"])
+async def test_the_server_refuses_sockets_for_paths_and_games_it_does_not_serve_with_403_and_logs_nothing(site, path):
+    port, log_path = site
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}"):
+            pass
+    assert refused.value.response.status_code == 403
+    assert log_path.read_text() == ""

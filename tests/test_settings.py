@@ -1,0 +1,152 @@
+"""The settings module as each environment makes it: imported in a fresh process every time, since
+it is read once per process."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Everything the settings read, so that the environment of the test run leaks into none of these.
+READ = [
+    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "DATABASE_POOL",
+    "DATABASE_POOL_SIZE", "REDIS_URL", "REDIS_MAX_CONNECTIONS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+    "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
+]
+NAMES = [
+    "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
+    "CHANNEL_LAYERS", "DATABASES",
+]
+A_KEY = secrets.token_urlsafe(50)
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": A_KEY,
+    "ALLOWED_HOSTS": "elgrande.example",
+    "CSRF_TRUSTED_ORIGINS": "https://elgrande.example",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+    "SECURE_PROXY_SSL_HEADER": "1",
+    "DATABASE_URL": "postgres://elgrande@db.internal:5432/elgrande",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+}
+
+
+def environment(**variables):
+    env = {key: value for key, value in os.environ.items() if key not in READ}
+    return {**env, "PYTHONPATH": str(ROOT), **variables}
+
+
+def run(code, **variables):
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment(**variables),
+                          capture_output=True, text=True, timeout=60)
+
+
+def settings_with(**variables):
+    """The settings that the module makes of these environment variables."""
+    code = (
+        "import json\nfrom elgrande_site import settings\n"
+        f"print(json.dumps({{name: getattr(settings, name, None) for name in {NAMES!r}}}, default=str))"
+    )
+    result = run(code, **variables)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("key", [None, "", "   "])
+def test_production_refuses_to_start_without_a_secret_key(key):
+    variables = {"DEBUG": "0"} if key is None else {"DEBUG": "0", "SECRET_KEY": key}
+    result = run("import elgrande_site.settings", **variables)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SECRET_KEY must be set when DEBUG=0" in result.stderr
+
+
+def test_manage_py_in_production_without_a_secret_key_stops_with_the_reason():
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=environment(DEBUG="0"),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG=0" in result.stderr
+
+
+def test_development_runs_on_its_own_key_with_plain_http_cookies():
+    settings = settings_with()
+    assert settings["DEBUG"] is True
+    assert settings["SECRET_KEY"].startswith("django-insecure-")
+    assert settings["SESSION_COOKIE_SECURE"] is False
+    assert settings["CSRF_COOKIE_SECURE"] is False
+    assert settings["SECURE_SSL_REDIRECT"] is False
+    assert settings["SECURE_HSTS_SECONDS"] == 0
+    assert settings["SECURE_PROXY_SSL_HEADER"] is None
+
+
+def test_production_uses_the_given_key_and_secure_cookies_by_default():
+    settings = settings_with(DEBUG="0", SECRET_KEY=A_KEY)
+    assert settings["DEBUG"] is False
+    assert settings["SECRET_KEY"] == A_KEY
+    assert settings["SESSION_COOKIE_SECURE"] is True
+    assert settings["CSRF_COOKIE_SECURE"] is True
+    # HSTS is remembered by browsers, and a redirect needs the proxy's header: both are asked for.
+    assert settings["SECURE_HSTS_SECONDS"] == 0
+    assert settings["SECURE_SSL_REDIRECT"] is False
+    assert settings["SECURE_PROXY_SSL_HEADER"] is None
+
+
+def test_every_https_setting_is_switched_on_from_the_environment():
+    settings = settings_with(**PRODUCTION)
+    assert settings["SECURE_SSL_REDIRECT"] is True
+    assert settings["SECURE_HSTS_SECONDS"] == 31536000
+    assert settings["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True
+    assert settings["SECURE_HSTS_PRELOAD"] is True
+    assert settings["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert settings["SESSION_COOKIE_SECURE"] is True
+    assert settings["CSRF_COOKIE_SECURE"] is True
+
+
+def test_secure_cookies_can_be_switched_off_and_on_against_the_default():
+    off = settings_with(DEBUG="0", SECRET_KEY=A_KEY, SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="false")
+    assert (off["SESSION_COOKIE_SECURE"], off["CSRF_COOKIE_SECURE"]) == (False, False)
+    on = settings_with(SESSION_COOKIE_SECURE="1", CSRF_COOKIE_SECURE="yes")
+    assert (on["SESSION_COOKIE_SECURE"], on["CSRF_COOKIE_SECURE"]) == (True, True)
+
+
+def test_check_deploy_finds_nothing_to_warn_about_with_the_production_variables():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=environment(**PRODUCTION), capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_the_redis_layer_outwaits_its_blocking_read_and_takes_its_pool_size_from_the_environment():
+    from channels_redis.core import RedisChannelLayer
+
+    settings = settings_with(REDIS_URL="redis://redis.internal:6379/2", REDIS_MAX_CONNECTIONS="250")
+    layer = settings["CHANNEL_LAYERS"]["default"]
+    [host] = layer["CONFIG"]["hosts"]
+    assert host["address"] == "redis://redis.internal:6379/2"
+    assert host["max_connections"] == 250
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert settings_with(REDIS_URL="redis://redis.internal:6379/2")["CHANNEL_LAYERS"]["default"]["CONFIG"][
+        "hosts"][0]["max_connections"] == 100
+
+
+def test_the_database_pool_size_comes_from_the_environment():
+    settings = settings_with(DATABASE_URL="postgres://u@db.internal:5432/x", DATABASE_POOL_SIZE="7")
+    assert settings["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 7
+
+
+@pytest.mark.parametrize("name", ["REDIS_MAX_CONNECTIONS", "DATABASE_POOL_SIZE", "SECURE_HSTS_SECONDS"])
+def test_a_number_that_is_not_one_stops_the_site_with_the_variables_name(name):
+    result = run("import elgrande_site.settings", DATABASE_URL="postgres://u@db.internal:5432/x",
+                 REDIS_URL="redis://redis.internal:6379/2", **{name: "lots"})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be a whole number, not 'lots'." in result.stderr
