@@ -180,9 +180,12 @@ def send_due_reminders(now):
         seats = {seat.index: seat for seat in game.seats.all()}
         for index in game.to_act:
             user = seats[index].user
-            if not wants_mail(user, "reminder") or Notification.objects.filter(
-                user=user, game=game, kind=kind, scope=scope
-            ).exists():
+            if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+                continue
+            if not wants_mail(user, "reminder"):
+                # Decided all the same, so that the next sweeps pass over this game.
+                _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
+                       subject="", text="", html="", status=Notification.Status.DROPPED)
                 continue
             if state is None:
                 state = GameState.from_json(game.state)
@@ -416,7 +419,8 @@ def _record_message(*, user, game, version, kind, context, subject, address=""):
                   subject=subject, text=text, html=html)
 
 
-def _store(*, user, game, version, kind, subject, text, html, scope="", address=""):
+def _store(*, user, game, version, kind, subject, text, html, scope="", address="",
+           status=Notification.Status.PENDING):
     """Store one mail under its key; [] when that key was recorded before."""
     try:
         with transaction.atomic():
@@ -430,11 +434,12 @@ def _store(*, user, game, version, kind, subject, text, html, scope="", address=
                 subject=subject,
                 text=text,
                 html=html,
-                next_attempt_at=timezone.now() + LOST_AFTER,
+                status=status,
+                next_attempt_at=timezone.now() + LOST_AFTER if status == Notification.Status.PENDING else None,
             )
     except IntegrityError:
         return []
-    return [notification.pk]
+    return [notification.pk] if status == Notification.Status.PENDING else []
 
 
 def _queue(ids):

@@ -324,3 +324,17 @@ def test_a_failing_mail_step_is_logged_and_does_not_stop_the_deadline_sweep(star
     monkeypatch.setattr(notifications, "send_due_reminders", broken)
     assert deadlines.sweep() == 1
     assert any("the mail part of the sweep failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_game_whose_players_want_no_reminder_is_passed_over_by_the_next_sweeps(
+    started, mailoutbox, django_assert_max_num_queries
+):
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    for user in users.values():
+        user.notify_reminder = False
+        user.save()
+    mailoutbox.clear()
+    notifications.send_due_reminders(game.deadline - timedelta(hours=30))
+    assert mailoutbox == []
+    with django_assert_max_num_queries(3):
+        notifications.send_due_reminders(game.deadline - timedelta(hours=29))
