@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.emails import has_verified_email, wants_mail
+from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, wants_mail, with_verified_email
 from accounts.models import User
 
 from . import tasks
@@ -95,34 +95,41 @@ def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
     saved Game and engine state; `previous_to_act` is None when this save started the game."""
     seats = {seat.index: seat for seat in Seat.objects.filter(game=game).select_related("user")}
+    verified = with_verified_email(seat.user for seat in seats.values())
     created = []
     if state.is_over:
         for index, seat in seats.items():
-            created += _record(seat.user, game, "game_finished", state=state, seat=index, seats=seats)
+            created += _record(seat.user, game, "game_finished", state=state, seat=index, seats=seats,
+                               verified=verified)
     else:
         started = previous_to_act is None
         newly_acting = set(to_act(state)) - set(previous_to_act or ())
         for index, seat in seats.items():
             user = seat.user
             if started:
-                mail = _record(user, game, "game_started", state=state, seat=index, seats=seats)
+                mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
                 created += mail
                 if mail or Notification.objects.filter(user=user, game=game, version=game.version,
                                                        kind="game_started").exists():
                     # The start mail already says what is asked: one mail, not two.
                     continue
             if index in newly_acting:
-                created += _your_move(user, game, state, index, seats)
+                created += _your_move(user, game, state, index, seats, verified)
     _queue(created)
 
 
-def _your_move(user, game, state, seat, seats):
+def _wants(user, setting, verified):
+    """accounts.emails.wants_mail, with the verified addresses already looked up."""
+    return getattr(user, NOTIFICATION_FIELDS[setting]) and user.pk in verified
+
+
+def _your_move(user, game, state, seat, seats, verified):
     if is_live(game):
-        if not wants_mail(user, "live_your_move"):
+        if not _wants(user, "live_your_move", verified):
             return []
         kind = "live_your_move"
     else:
-        if user.digest == User.Digest.DAILY or not wants_mail(user, "your_move"):
+        if user.digest == User.Digest.DAILY or not _wants(user, "your_move", verified):
             return []
         kind = "your_move"
     scope = ""
@@ -132,7 +139,7 @@ def _your_move(user, game, state, seat, seats):
         scope = f"turn {state.round}/{seat}"
         if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
             return []
-    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope)
+    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
 
 
 def sweep(now):
@@ -158,7 +165,7 @@ def send_due_reminders(now):
     created = []
     slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=LIVE_BELOW)
     half_due = Q(pk__in=[])
-    for seconds in slow.values_list("time_per_move", flat=True).distinct():
+    for seconds in slow.order_by().values_list("time_per_move", flat=True).distinct():
         half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
     last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
     games = (
@@ -178,18 +185,20 @@ def send_due_reminders(now):
         scope = f"deadline {game.deadline.isoformat()}"
         state = None
         seats = {seat.index: seat for seat in game.seats.all()}
+        verified = with_verified_email(seats[index].user for index in game.to_act)
         for index in game.to_act:
             user = seats[index].user
             if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
                 continue
-            if not wants_mail(user, "reminder"):
+            if not _wants(user, "reminder", verified):
                 # Decided all the same, so that the next sweeps pass over this game.
                 _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
                        subject="", text="", html="", status=Notification.Status.DROPPED)
                 continue
             if state is None:
                 state = GameState.from_json(game.state)
-            created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope)
+            created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
+                               verified=verified)
     _queue(created)
     return len(created) + retry_due(now)
 
@@ -331,9 +340,10 @@ def describe_unsubscribe(token):
         raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
 
 
-def _record(user, game, kind, *, state, seat, seats, scope=""):
-    """Record one mail about `game` for the player in `seat`, if they want that kind."""
-    if not wants_mail(user, SETTING_OF_KIND[kind]):
+def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
+    """Record one mail about `game` for the player in `seat`, if they want that kind (`verified`:
+    the ids of the players with a verified address)."""
+    if not _wants(user, SETTING_OF_KIND[kind], verified):
         return []
     subject, text, html = game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
     return _store(user=user, game=game, version=game.version, kind=kind, scope=scope,

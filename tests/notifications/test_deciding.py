@@ -338,3 +338,19 @@ def test_a_game_whose_players_want_no_reminder_is_passed_over_by_the_next_sweeps
     assert mailoutbox == []
     with django_assert_max_num_queries(3):
         notifications.send_due_reminders(game.deadline - timedelta(hours=29))
+
+
+def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(started, committed, mailoutbox):
+    from allauth.account.models import EmailAddress
+
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    for user in users.values():
+        # The old address stays verified; the new one, now the account's, is not yet.
+        user.email = f"new-{user.email}"
+        user.save()
+        EmailAddress.objects.create(user=user, email=user.email, verified=False)
+    mailoutbox.clear()
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    assert mailoutbox == []
