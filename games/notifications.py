@@ -94,27 +94,27 @@ def is_live(game):
 def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
     saved Game and engine state; `previous_to_act` is None when this save started the game."""
+    started = previous_to_act is None
+    newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+    if not (state.is_over or started or newly_acting):
+        return  # the same players go on deciding: nothing to tell anyone, and no query to ask
     seats = {seat.index: seat for seat in Seat.objects.filter(game=game).select_related("user")}
     verified = with_verified_email(seat.user for seat in seats.values())
     created = []
-    if state.is_over:
-        for index, seat in seats.items():
-            created += _record(seat.user, game, "game_finished", state=state, seat=index, seats=seats,
-                               verified=verified)
-    else:
-        started = previous_to_act is None
-        newly_acting = set(to_act(state)) - set(previous_to_act or ())
-        for index, seat in seats.items():
-            user = seat.user
-            if started:
-                mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
-                created += mail
-                if mail or Notification.objects.filter(user=user, game=game, version=game.version,
-                                                       kind="game_started").exists():
-                    # The start mail already says what is asked: one mail, not two.
-                    continue
-            if index in newly_acting:
-                created += _your_move(user, game, state, index, seats, verified)
+    for index, seat in seats.items():
+        user = seat.user
+        if state.is_over:
+            created += _record(user, game, "game_finished", state=state, seat=index, seats=seats, verified=verified)
+            continue
+        if started:
+            mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
+            created += mail
+            if mail or Notification.objects.filter(user=user, game=game, version=game.version,
+                                                   kind="game_started").exists():
+                # The start mail already says what is asked: one mail, not two.
+                continue
+        if index in newly_acting:
+            created += _your_move(user, game, state, index, seats, verified)
     _queue(created)
 
 
@@ -162,7 +162,7 @@ def send_due_reminders(now):
 
     Only games with a reminder due and not yet recorded at their version are loaded, so a sweep's
     cost follows the reminders it sends, not the number of running games."""
-    created = []
+    created, passed_over = [], []
     slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=LIVE_BELOW)
     half_due = Q(pk__in=[])
     for seconds in slow.order_by().values_list("time_per_move", flat=True).distinct():
@@ -192,13 +192,16 @@ def send_due_reminders(now):
                 continue
             if not _wants(user, "reminder", verified):
                 # Decided all the same, so that the next sweeps pass over this game.
-                _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
-                       subject="", text="", html="", status=Notification.Status.DROPPED)
+                passed_over.append(Notification(
+                    user=user, game=game, version=game.version, kind=kind, scope=scope,
+                    status=Notification.Status.DROPPED,
+                ))
                 continue
             if state is None:
                 state = GameState.from_json(game.state)
             created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
                                verified=verified)
+    Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
     _queue(created)
     return len(created) + retry_due(now)
 
@@ -429,8 +432,7 @@ def _record_message(*, user, game, version, kind, context, subject, address=""):
                   subject=subject, text=text, html=html)
 
 
-def _store(*, user, game, version, kind, subject, text, html, scope="", address="",
-           status=Notification.Status.PENDING):
+def _store(*, user, game, version, kind, subject, text, html, scope="", address=""):
     """Store one mail under its key; [] when that key was recorded before."""
     try:
         with transaction.atomic():
@@ -444,12 +446,11 @@ def _store(*, user, game, version, kind, subject, text, html, scope="", address=
                 subject=subject,
                 text=text,
                 html=html,
-                status=status,
-                next_attempt_at=timezone.now() + LOST_AFTER if status == Notification.Status.PENDING else None,
+                next_attempt_at=timezone.now() + LOST_AFTER,
             )
     except IntegrityError:
         return []
-    return [notification.pk] if status == Notification.Status.PENDING else []
+    return [notification.pk]
 
 
 def _queue(ids):

@@ -354,3 +354,13 @@ def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(s
     mailoutbox.clear()
     committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
     assert mailoutbox == []
+
+
+def test_a_save_where_the_same_players_go_on_deciding_mails_nobody_and_asks_nothing(
+    started, committed, mailoutbox, django_assert_num_queries
+):
+    game, users = started(3)
+    state = play_until(game, users, committed, lambda s: s.phase == "card")
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        notifications.game_saved(game, state, previous_to_act=list(to_act(state)))
