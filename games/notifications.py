@@ -93,8 +93,10 @@ def is_live(game):
 
 def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
-    saved Game and engine state; `previous_to_act` is None when this save started the game."""
-    started = previous_to_act is None
+    saved Game, the engine state that made it, and the seats that had to act before (None when
+    unknown: every seat to act now then has a new decision)."""
+    # Only the state new_game made carries the setup among its events.
+    started = any(event["event"] == "setup" for event in state.events)
     newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
     if not (state.is_over or started or newly_acting):
         return  # the same players go on deciding: nothing to tell anyone, and no query to ask

@@ -364,3 +364,23 @@ def test_a_save_where_the_same_players_go_on_deciding_mails_nobody_and_asks_noth
     game.refresh_from_db()
     with django_assert_num_queries(0):
         notifications.game_saved(game, state, previous_to_act=list(to_act(state)))
+
+
+def test_a_timeout_mails_the_players_whose_decision_comes_next_and_says_nothing_of_a_start(
+    started, committed, mailoutbox
+):
+    from games import deadlines
+    from games.models import Game
+
+    game, users = started(3)
+    (late,) = game.to_act
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    mailoutbox.clear()
+    assert committed(deadlines.sweep) == 1
+    game.refresh_from_db()
+    (next_seat,) = game.to_act
+    assert next_seat != late
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        ([users[next_seat].email], f"[El Grande] Game {game.pk}, round 1: your bid")
+    ]
+
