@@ -1,6 +1,8 @@
 """Who may be mailed: the one place notification code asks before sending anything."""
 
 from allauth.account.models import EmailAddress
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import Lower
 
 # Each kind of mail a player can switch on or off in the settings, and the User field that holds it.
 NOTIFICATION_FIELDS = {
@@ -27,10 +29,13 @@ def wants_mail(user, kind):
     return getattr(user, NOTIFICATION_FIELDS[kind]) and has_verified_email(user)
 
 
-def with_verified_email(users):
-    """The ids of those of `users` who has_verified_email, in one query: for mail to many players
-    at once (a game's seats), where asking one by one would cost a query each."""
-    users = [user for user in users if user.is_active and user.email]
-    confirmed = EmailAddress.objects.filter(user__in=users, verified=True).values_list("user_id", "email")
-    addresses = {(user.pk, user.email.lower()) for user in users}
-    return {user_id for user_id, address in confirmed if (user_id, address.lower()) in addresses}
+
+def verified_email(user_field="user"):
+    """An expression for annotate(): whether the user that `user_field` names has_verified_email,
+    short of being active (check user.is_active). For mail to a game's players at once, in the
+    query that loads them, where asking one by one would cost a query each."""
+    return Exists(
+        EmailAddress.objects.annotate(address=Lower("email")).filter(
+            user=OuterRef(user_field), verified=True, address=Lower(OuterRef(f"{user_field}__email"))
+        )
+    )

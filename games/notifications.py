@@ -18,12 +18,12 @@ from django.core import signing
 from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, wants_mail, with_verified_email
+from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
 from . import tasks
@@ -100,8 +100,8 @@ def game_saved(game, state, previous_to_act):
     newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
     if not (state.is_over or started or newly_acting):
         return  # the same players go on deciding: nothing to tell anyone, and no query to ask
-    seats = {seat.index: seat for seat in Seat.objects.filter(game=game).select_related("user")}
-    verified = with_verified_email(seat.user for seat in seats.values())
+    seats = {seat.index: seat for seat in _seats_with_mail().filter(game=game)}
+    verified = _verified(seats.values())
     created = []
     for index, seat in seats.items():
         user = seat.user
@@ -118,6 +118,15 @@ def game_saved(game, state, previous_to_act):
         if index in newly_acting:
             created += _your_move(user, game, state, index, seats, verified)
     _queue(created)
+
+
+def _seats_with_mail():
+    """Seats with their players and whether each has a verified address, in one query."""
+    return Seat.objects.select_related("user").annotate(verified=verified_email("user"))
+
+
+def _verified(seats):
+    return {seat.user_id for seat in seats if seat.verified and seat.user.is_active and seat.user.email}
 
 
 def _wants(user, setting, verified):
@@ -173,7 +182,7 @@ def send_due_reminders(now):
     games = (
         slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
         .defer("state")
-        .prefetch_related("seats__user")
+        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail()))
     )
     for game in games:
         total = timedelta(seconds=game.time_per_move)
@@ -187,10 +196,11 @@ def send_due_reminders(now):
         scope = f"deadline {game.deadline.isoformat()}"
         state = None
         seats = {seat.index: seat for seat in game.seats.all()}
-        verified = with_verified_email(seats[index].user for index in game.to_act)
+        verified = _verified(seats.values())
+        decided = set(Notification.objects.filter(game=game, kind=kind, scope=scope).values_list("user_id", flat=True))
         for index in game.to_act:
             user = seats[index].user
-            if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+            if user.pk in decided:
                 continue
             if not _wants(user, "reminder", verified):
                 # Decided all the same, so that the next sweeps pass over this game.
