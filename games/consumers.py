@@ -2,11 +2,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from .access import can_view
+from .broadcast import game_group, user_group
 from .models import Game
-
-
-def group_name(game_id):
-    return f"game-{game_id}"
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -23,7 +20,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if version is None:
             await self.close(code=4404)
             return
-        self.group = group_name(game_id)
+        self.group = game_group(game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"version": version})
@@ -45,3 +42,27 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if game is None or not can_view(game, self.scope["user"], self.scope["session"]):
             return None
         return game.version
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """Tells a player's lobby that one of their games changed, nothing more: the page then fetches
+    its "my games" list over HTTP with its own session. Only for a logged-in player (4403 else)."""
+
+    async def connect(self):
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=4403)
+            return
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """The lobby only listens."""
+
+    async def lobby_changed(self, event):
+        await self.send_json({"changed": True})

@@ -26,6 +26,12 @@ class NewGameForm(forms.Form):
         label="Time per move", choices=TIME_PER_MOVE_CHOICES, coerce=int,
         initial=DEFAULT_TIME_PER_MOVE,
     )
+    vacations_allowed = forms.BooleanField(
+        label="Vacations stop the clocks (slow games only)",
+        required=False,
+        initial=True,
+        help_text="A player on vacation (see the settings) then has their deadlines in this game moved past it.",
+    )
     rated = forms.BooleanField(label="Rated (the rating ladders are not computed yet)", required=False, initial=False)
     private = forms.BooleanField(
         label="Private (only people with the invitation link can join)", required=False

@@ -79,4 +79,5 @@ def _player(game, seat, user):
         "label": COLOUR_LABELS.get(colour, ""),
         "you": seat.user_id == user.pk,
         "to_act": seat.index is not None and seat.index in game.to_act,
+        "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
     }

@@ -189,7 +189,7 @@ def steps_html(steps, names):
 def event_html(event, names):
     """One event of the log as a sentence (safe HTML)."""
     kind = event["event"]
-    render = _EVENTS.get(kind)
+    render = _EVENTS.get(kind) or _SITE_EVENTS.get(kind)
     if render is None:
         raise ValueError(f"no sentence for the event {kind!r}")
     return render(event, names)
@@ -484,6 +484,26 @@ _EVENTS = {
 EVENT_KINDS = frozenset(_EVENTS)
 
 
-def automatic_html(seat, names):
-    """Said before the events of a move the site made because the seat's time ran out."""
+# The site's own events about a seat, stored after the engine's events of a move (services).
+def _autopilot_on(event, names):
+    return format_html(
+        _("{player} let the time run out twice in a row and is on autopilot: the site moves for them at once "
+          "until they play again."),
+        player=names.player(event["seat"]),
+    )
+
+
+def _autopilot_off(event, names):
+    return format_html(_("{player} is back from autopilot and plays again."), player=names.player(event["seat"]))
+
+
+_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off}
+SITE_EVENT_KINDS = frozenset(_SITE_EVENTS)
+
+
+def automatic_html(seat, names, autopilot=False):
+    """Said before the events of a move the site made for the seat: its time ran out, or it is on
+    autopilot."""
+    if autopilot:
+        return format_html(_("On autopilot: the site chose for {player}."), player=names.player(seat))
     return format_html(_("Time ran out: the site chose for {player}."), player=names.player(seat))

@@ -17,6 +17,8 @@ TIME_PER_MOVE_CHOICES = [
     (int(timedelta(days=7).total_seconds()), "Slow: 7 days"),
 ]
 DEFAULT_TIME_PER_MOVE = int(timedelta(days=1).total_seconds())
+# Games with at least this much time per move are slow: a vacation stops their clocks.
+SLOW_TIME_PER_MOVE = int(timedelta(hours=12).total_seconds())
 
 
 class Game(models.Model):
@@ -46,6 +48,9 @@ class Game(models.Model):
     )
     rated = models.BooleanField(default=False)
     private = models.BooleanField(default=False)
+    vacations_allowed = models.BooleanField(
+        default=True, help_text="In a slow game, a player on vacation has their clock stopped."
+    )
     invite_token = models.CharField(max_length=43, blank=True, default="")
     seed = models.BigIntegerField()
 
@@ -85,6 +90,15 @@ class Game(models.Model):
         return reverse("game", args=[self.pk])
 
     @property
+    def slow(self):
+        return self.time_per_move >= SLOW_TIME_PER_MOVE
+
+    @property
+    def clocks_stop_for_vacations(self):
+        """Live games are never paused; a slow game's creator may refuse vacations."""
+        return self.slow and self.vacations_allowed
+
+    @property
     def num_rounds(self):
         return num_rounds(self.short_game)
 
@@ -106,6 +120,11 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
     )
     index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Deadlines this seat let pass on its decisions in a row; the player's own move resets it.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    # After two timeouts in a row the site moves for the seat at once, every time it must act,
+    # until the player moves himself again (services.take_back_seat, or a move).
+    autopilot = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -132,8 +151,11 @@ class Move(models.Model):
     # page reads the recent log with one bounded query (0: a legacy move without events).
     events = FastJSONField(default=list, blank=True)
     round = models.PositiveSmallIntegerField(default=0)
-    # True when the deadline passed and the site chose the move for the seat.
+    # True when the site chose the move for the seat: its deadline passed, or it is on autopilot.
+    # `events` may then end with the site's own events about the seat ("autopilot_on"/"_off").
     automatic = models.BooleanField(default=False)
+    # Of those, the moves of a seat on autopilot (Seat.autopilot).
+    autopilot = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

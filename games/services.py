@@ -3,7 +3,8 @@
 Views, tasks and tests call these functions; nothing else writes Game, Seat or Move rows.
 Each function runs in one transaction with the game row locked (`select_for_update`), so two
 requests for the same game are applied one after the other, never interleaved. After the commit
-the channel group `game-<id>` is told only the new version number.
+the channel group `game-<id>` is told only the new version number, and the lobby of every player
+seated in the game only that something changed (games/broadcast.py).
 """
 
 import logging
@@ -11,15 +12,13 @@ import random
 import secrets
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import connection, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import notifications
-from .consumers import group_name
+from . import broadcast, clocks, notifications
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -60,6 +59,7 @@ def create_game(
     time_per_move=DEFAULT_TIME_PER_MOVE,
     rated=False,
     private=False,
+    vacations_allowed=True,
 ):
     """Open a new game with its creator in the first seat taken."""
     if not 2 <= num_players <= 5:
@@ -76,6 +76,7 @@ def create_game(
             time_per_move=time_per_move,
             rated=rated,
             private=private,
+            vacations_allowed=vacations_allowed,
             invite_token=secrets.token_urlsafe(24) if private else "",
             seed=secrets.randbelow(2**62),
         )
@@ -124,7 +125,7 @@ def leave_game(game, user):
         if not deleted:
             raise Conflict("You have no seat in this game.")
         game.version += 1
-        _save(game)
+        _save(game, also_tell=[user.pk])
     return game
 
 
@@ -154,7 +155,8 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("This game is over: no more moves.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("This game has not started.")
-        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        seats, vacations = _seats_and_vacations(game, timezone.now())
+        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
             raise NotAllowed("You have no seat in this game.")
         if seat_index is not None and seat_index != seat.index:
@@ -169,8 +171,44 @@ def submit_move(game, user, move, expected_version, seat_index=None):
             raise Conflict("It is not your turn.")
         state = _apply(state, seat.index, move)
         game.version += 1
-        _record(game, seat, move, state)
-        _save(game, state, previous_to_act=game.to_act)
+        row = _move_row(game, seat, move, state)
+        if seat.autopilot:
+            row.events = [_site_event("autopilot_off", seat.index, state), *row.events]
+        if seat.autopilot or seat.timeouts:
+            seat.autopilot, seat.timeouts = False, 0
+            seat.save(update_fields=["autopilot", "timeouts"])
+        moves = [row]
+        state = _play_autopilot(game, state, seats, moves)
+        Move.objects.bulk_create(moves)
+        # After autopilot moves the position is a new decision, with a deadline of its own.
+        _save(
+            game,
+            state,
+            previous_to_act=game.to_act if len(moves) == 1 else None,
+            seats=seats,
+            vacations=vacations,
+        )
+    return game
+
+
+def take_back_seat(game, user):
+    """The player of a seat on autopilot plays himself again: the site stops moving for him at
+    once, and his next decisions get deadlines as before."""
+    with transaction.atomic():
+        game = _lock(game)
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise NotAllowed("You have no seat in this game.")
+        if game.status != Game.Status.ACTIVE or not seat.autopilot:
+            raise Conflict("Your seat is not on autopilot.")
+        seat.autopilot, seat.timeouts = False, 0
+        seat.save(update_fields=["autopilot", "timeouts"])
+        # The log says so after the last move made, the autopilot's own.
+        last = game.moves.order_by("-version").first()
+        last.events = [*last.events, {"event": "autopilot_off", "seat": seat.index, "round": game.round}]
+        last.save(update_fields=["events"])
+        game.version += 1
+        _save(game)
     return game
 
 
@@ -184,6 +222,11 @@ def apply_default_moves(game_id, version):
     holds it (a player moving right now: the sweep will look again), so running it twice, late,
     or from two sweeps at once is harmless. A veto window is answered with "allow"; any other
     decision with a random legal move. Returns whether it changed the game.
+
+    A seat whose time ran out on two of its decisions in a row goes on autopilot. When a seat
+    still to act went on vacation before the deadline passed (in a game whose clocks stop for
+    vacations), nobody is played for: the deadline moves to the end of the vacation plus the
+    time that was left when it began (games/clocks.py).
     """
     with transaction.atomic():
         game = (
@@ -200,12 +243,21 @@ def apply_default_moves(game_id, version):
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         state = GameState.from_json(game.state)
-        seats = {seat.index: seat for seat in game.seats.all()}
-        rng = random.Random(f"{game.seed}-{version}")
         late = to_act(state)
+        now = timezone.now()
+        # Who is on vacation, asked once for the passed deadline and for the next decision's.
+        seats, vacations = _seats_and_vacations(game, now)
+        postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
+        if postponed is not None:
+            game.deadline = postponed
+            game.version += 1
+            _save(game)
+            return True
+        rng = random.Random(f"{game.seed}-{version}")
         turn = (state.round, state.current_player)
         moves = []
         for index in late:
+            made = len(moves)
             while index in to_act(state):
                 move = default_move(state, index, rng)
                 state = apply_move(state, index, move)
@@ -213,11 +265,70 @@ def apply_default_moves(game_id, version):
                 moves.append(_move_row(game, seats[index], move, state, automatic=True))
                 if (state.round, state.current_player) != turn or index != state.current_player:
                     break
+            if len(moves) > made:
+                _count_timeout(seats[index], moves[-1], state)
+        state = _play_autopilot(game, state, seats, moves)
         Move.objects.bulk_create(moves)
         # No `previous_to_act`: every seat of the expired decision has been played for, so
         # whatever is pending now is a new decision with a full deadline of its own.
-        _save(game, state)
+        _save(game, state, seats=seats, vacations=vacations)
     return True
+
+
+# Two timeouts in a row put a seat on autopilot.
+TIMEOUTS_FOR_AUTOPILOT = 2
+# The most moves the autopilot makes in one transaction. A whole game of five seats on autopilot
+# takes a few hundred; the bound only guards against a rules bug that never ends a decision.
+AUTOPILOT_MOVES_AT_MOST = 2000
+
+
+def _seats_and_vacations(game, now):
+    """The game's seats by index, and `clocks.vacation_spans` at `now` of their players, asked
+    only in a game whose clocks stop for vacations and only about the players with a vacation
+    about now (their users are loaded then): most of the time no query beyond the seats'."""
+    seats = {seat.index: seat for seat in clocks.with_vacation_hint(game.seats.all(), now)}
+    maybe_away = [seat for seat in seats.values() if seat.maybe_away]
+    if not game.clocks_stop_for_vacations or not maybe_away:
+        return seats, {}
+    prefetch_related_objects(maybe_away, "user")
+    return seats, clocks.vacation_spans([seat.user for seat in maybe_away], now)
+
+
+def _away(seats, acting, vacations):
+    """The vacation spans of the seats `acting` (indexes) out of `vacations` (by user id)."""
+    return [vacations[seats[index].user_id] for index in acting if seats[index].user_id in vacations]
+
+
+def _count_timeout(seat, last_move, state):
+    seat.timeouts += 1
+    if seat.timeouts >= TIMEOUTS_FOR_AUTOPILOT and not seat.autopilot:
+        seat.autopilot = True
+        last_move.events = [*last_move.events, _site_event("autopilot_on", seat.index, state)]
+    seat.save(update_fields=["autopilot", "timeouts"])
+
+
+def _play_autopilot(game, state, seats, moves):
+    """Move at once, with the default moves, for every seat on autopilot that must act, until a
+    player who moves himself must act, the game ends, or AUTOPILOT_MOVES_AT_MOST moves were made
+    (the game is then left with a deadline, and the sweep goes on from there). Appends the Move
+    rows to `moves`; returns the new state."""
+    if not any(seat.autopilot for seat in seats.values()):
+        return state
+    rng = random.Random(f"{game.seed}-autopilot-{game.version}")
+    for _ in range(AUTOPILOT_MOVES_AT_MOST):
+        acting = [] if state.is_over else [index for index in to_act(state) if seats[index].autopilot]
+        if not acting:
+            break
+        move = default_move(state, acting[0], rng)
+        state = apply_move(state, acting[0], move)
+        game.version += 1
+        moves.append(_move_row(game, seats[acting[0]], move, state, automatic=True, autopilot=True))
+    return state
+
+
+def _site_event(kind, seat, state):
+    """An event of the site's own about a seat (not the engine's), stored with a move's events."""
+    return {"event": kind, "seat": seat, "round": state.round}
 
 
 def default_move(state, seat, rng):
@@ -240,9 +351,12 @@ def replay(game, upto=None):
 
 def notify(game_id, version):
     """Tell every open page of the game that `version` exists; they fetch their own view."""
-    async_to_sync(get_channel_layer().group_send)(
-        group_name(game_id), {"type": "game.version", "version": version}
-    )
+    broadcast.send_version(game_id, version)
+
+
+def notify_players(user_ids):
+    """Tell the lobbies of these players that one of their games changed."""
+    broadcast.send_lobby_changed(user_ids)
 
 
 def _check_may_play_rated(user):
@@ -282,32 +396,31 @@ def _start(game, seats):
     _save(game, state)
 
 
-def _record(game, seat, move, state, automatic=False):
-    """Store an accepted move (the game's version already raised) with the events it made."""
-    _move_row(game, seat, move, state, automatic).save(force_insert=True)
-
-
-def _move_row(game, seat, move, state, automatic=False):
-    """The Move row of `_record`, unsaved: the default moves of a deadline go in one insert."""
+def _move_row(game, seat, move, state, automatic=False, autopilot=False):
+    """An accepted move (the game's version already raised) with the events it made, unsaved:
+    the moves of one transaction go in one insert."""
     return Move(
         game=game,
         seat=seat,
         version=game.version,
         move=move,
         automatic=automatic,
+        autopilot=autopilot,
         events=state.events,
         round=state.round,
     )
 
 
-def _save(game, state=None, previous_to_act=None):
+def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=()):
     """Store the game (its version already raised) with the deadline of what is now pending (the
-    deadline sweep, games/deadlines.py, finds it there), then after commit notify."""
+    deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
+    and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat}) and
+    `vacations` (clocks.vacation_spans of their users), when the caller has them."""
     if state is not None:
         before = game.state
         game.state = state.to_json()
         acting = [] if state.is_over else to_act(state)
-        game.deadline = _deadline(game, acting, previous_to_act, before)
+        game.deadline = _deadline(game, acting, previous_to_act, before, seats, vacations)
         game.to_act = acting
         game.round = state.round
         game.colours = list(state.colours)
@@ -318,6 +431,10 @@ def _save(game, state=None, previous_to_act=None):
     game.save()
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
+    players = [*game.seats.values_list("user_id", flat=True), *also_tell] if seats is None else [
+        seat.user_id for seat in seats.values()
+    ]
+    transaction.on_commit(lambda: notify_players(players), robust=True)
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
         transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
@@ -328,10 +445,11 @@ def standings(state):
     return [[place, seat, state.scores[seat]] for place, seat in final_ranking(state)]
 
 
-def _deadline(game, acting, previous_to_act, before):
-    """Every new decision gets the game's full time per move. Only the seats still answering
-    the same simultaneous choice after one of them answered (`previous_to_act` was pending in
-    the position `before`) keep its running deadline."""
+def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None):
+    """Every new decision gets the game's full time per move, from the end of the vacation of a
+    player to act who is on one (games/clocks.py). Only the seats still answering the same
+    simultaneous choice after one of them answered (`previous_to_act` was pending in the position
+    `before`) keep its running deadline."""
     if not acting:
         return None
     if (
@@ -342,7 +460,12 @@ def _deadline(game, acting, previous_to_act, before):
         and _decision(before) == _decision(game.state)
     ):
         return game.deadline
-    return timezone.now() + timedelta(seconds=game.time_per_move)
+    now = timezone.now()
+    if not game.clocks_stop_for_vacations:
+        return now + timedelta(seconds=game.time_per_move)
+    if seats is None:
+        seats, vacations = _seats_and_vacations(game, now)
+    return clocks.new_deadline(game, _away(seats, acting, vacations), now)
 
 
 def _decision(position):

@@ -4,6 +4,7 @@ from . import mail_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/my-games/", views.my_games, name="my_games"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/partials/<slug:name>/", views.game_partial, name="game_partial"),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.join, name="join"),
     path("games/<int:pk>/leave/", views.leave, name="leave"),
     path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("games/<int:pk>/take-back/", views.take_back_seat, name="take_back_seat"),
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/play/", mail_views.play_link, name="play_link"),
     path("games/<int:pk>/invite/", mail_views.invite, name="invite"),

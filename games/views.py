@@ -6,15 +6,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.emails import has_verified_email
 
+from . import clocks, services
 from . import lobby as lobby_lists
-from . import services
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
@@ -33,14 +34,30 @@ PARTIALS = {
 @require_GET
 def lobby(request):
     user = request.user
+    my_games = lobby_lists.my_games(user)
     return render(
         request,
         "games/lobby.html",
         {
-            "my_games": lobby_lists.my_games(user),
+            "my_games": my_games,
+            "your_move": any(row["your_move"] for row in my_games),
             "open_games": lobby_lists.open_games(user),
             "finished": lobby_lists.finished_games(user),
         },
+    )
+
+
+@require_GET
+def my_games(request):
+    """The lobby's "my games" alone, which the lobby fetches again when its socket says that one
+    of the player's games changed."""
+    if not request.user.is_authenticated:
+        return HttpResponseForbidden("Log in to see your games.")
+    rows = lobby_lists.my_games(request.user)
+    return render(
+        request,
+        "games/partials/my_games.html",
+        {"my_games": rows, "your_move": any(row["your_move"] for row in rows)},
     )
 
 
@@ -106,6 +123,13 @@ def leave(request, pk):
 def cancel(request, pk):
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     return _act(request, lambda: services.cancel_game(game, request.user), game)
+
+
+@login_required
+@require_POST
+def take_back_seat(request, pk):
+    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
+    return _act(request, lambda: services.take_back_seat(game, request.user), game)
 
 
 def _act(request, change, game):
@@ -188,10 +212,20 @@ def _game_context(request, pk, whole_log=False):
     if game.state is not None:
         state = GameState.from_json(game.state)
         view = view_for(state, seat)
-        users = {s.index: s.user for s in seats}
+        by_index = {s.index: s for s in seats}
+        spans = {}
+        if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
+            spans = clocks.vacation_spans([s.user for s in seats], timezone.now())
+        away = clocks.vacations_shown(spans, timezone.get_current_timezone())
         for player in view["players"]:
-            player["user"] = users.get(player["seat"])
+            seat_row = by_index.get(player["seat"])
+            player["user"] = seat_row.user if seat_row else None
+            player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
+            player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
         context["view"] = view
+        acting = [by_index[index].user_id for index in view["to_act"] if index in by_index]
+        postponed = clocks.deadline_after_vacations(game, [spans[pk] for pk in acting if pk in spans])
+        context["clock"] = _clock(game, view, postponed)
         context["your_move"] = seat is not None and seat in view["to_act"]
         names = Names.for_game(game, seats)
         context["names"] = names
@@ -202,6 +236,17 @@ def _game_context(request, pk, whole_log=False):
     return context
 
 
+def _clock(game, view, postponed):
+    """The time left on the pending decision: the server's first word, which static/clocks.js
+    then counts down. `postponed`: where vacations that began since move the deadline, which the
+    sweep does only once the stored one has passed."""
+    if game.deadline is None or view["is_over"] or not view["to_act"]:
+        return None
+    deadline = max(game.deadline, postponed) if postponed else game.deadline
+    seconds = max(0, int((deadline - timezone.now()).total_seconds()))
+    return {"deadline": deadline, "seconds": seconds, "left": clocks.time_left_text(seconds)}
+
+
 def _log(game, seats, seat, names, since):
     """The log from round `since` on, as `seat` may read it (None: a spectator), oldest first:
     [{"round", "html"}]. By default the page shows this round and the last, what a player coming
@@ -210,10 +255,15 @@ def _log(game, seats, seat, names, since):
     index_of = {s.pk: s.index for s in seats}
     entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
     rendered = [{"round": event["round"], "html": event_html(event, names)} for event in entries]
-    moves = game.moves.filter(round__gte=since).order_by("version").values_list("events", "automatic", "seat_id")
-    for events, automatic, seat_id in moves:
+    moves = (
+        game.moves.filter(round__gte=since)
+        .order_by("version")
+        .values_list("events", "automatic", "autopilot", "seat_id")
+    )
+    for events, automatic, autopilot, seat_id in moves:
         shown = [event for event in visible_events(events, seat) if event["round"] >= since]
         if automatic and shown:
-            rendered.append({"round": shown[0]["round"], "html": automatic_html(index_of[seat_id], names)})
+            html = automatic_html(index_of[seat_id], names, autopilot)
+            rendered.append({"round": shown[0]["round"], "html": html})
         rendered += [{"round": event["round"], "html": event_html(event, names)} for event in shown]
     return rendered

@@ -4,16 +4,10 @@
   "use strict";
   const game = document.getElementById("game");
   if (!game) return;
-  const baseTitle = document.title;
   let retryDelay = 500;
 
   function play() { return document.getElementById("play"); }
   function shownVersion() { const p = play(); return p ? parseInt(p.dataset.version, 10) : -1; }
-
-  function markTitle() {
-    const p = play();
-    document.title = (p && p.dataset.yourMove === "1" ? "(Your move) " : "") + baseTitle;
-  }
 
   function refresh() {
     htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" });
@@ -35,11 +29,9 @@
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target.id !== "play") return;
-    markTitle();
     // After a new position an earlier refusal no longer applies.
     const error = document.getElementById("move-error");
     if (error) error.textContent = "";
   });
-  markTitle();
   connect();
 })();

@@ -34,8 +34,10 @@ def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client
     assert response.status_code == 200
     view, expected = response.context["view"], view_for(state_of(game), None)
     assert {k: v for k, v in view.items() if k != "players"} == {k: v for k, v in expected.items() if k != "players"}
-    # The page adds each seat's user to the engine's players; all else must be the engine's.
-    assert [{k: v for k, v in player.items() if k != "user"} for player in view["players"]] == expected["players"]
+    # The page adds each seat's user and public marks (autopilot, vacation) to the engine's
+    # players; all else must be the engine's.
+    added = {"user", "autopilot", "vacation_until"}
+    assert [{k: v for k, v in player.items() if k not in added} for player in view["players"]] == expected["players"]
     assert [player["user"] for player in view["players"]] == [user_at(game, seat) for seat in range(3)]
     assert response.context["view"]["seat"] is None
     assert b"Your power cards" not in response.content

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_deadline_index'),
+        ('games', '0007_clocks_autopilot_vacations'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,116 @@
+"""Clocks: when a decision's deadline falls, with the vacations of the players who must act.
+
+A vacation stops a player's clocks in every slow game whose creator allows vacations
+(`Game.clocks_stop_for_vacations`); live games are never paused. Vacations are calendar days in
+the vacationer's own time zone, the first and last day whole, and vacations that follow each
+other without a gap count as one.
+"""
+
+from collections import defaultdict
+from datetime import UTC, datetime, time, timedelta
+
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts.models import Vacation
+from accounts.vacations import local_date
+
+# How far back a run of vacations without gaps can reach: 21 days a year, so at most the end of
+# one year's and the start of the next's.
+LONGEST_RUN = timedelta(days=2 * 21)
+
+
+def with_vacation_hint(seats, now):
+    """Seats (a queryset) with `maybe_away`: whether their player has a vacation around the day of
+    `now` in any time zone, so that `vacation_spans` need only be asked about those (a subquery
+    on the vacations' (user, end) index instead of a query of its own)."""
+    today = now.astimezone(UTC).date()
+    around = Vacation.objects.filter(
+        user=OuterRef("user"), start__lte=today + timedelta(days=1), end__gte=today - timedelta(days=1)
+    )
+    return seats.annotate(maybe_away=Exists(around))
+
+
+def vacation_spans(users, when):
+    """{user id: (start, end)} as aware datetimes, for those of `users` on vacation at `when`:
+    from the first midnight of the run of vacations to the midnight after its last day. One query."""
+    users = {user.pk: user for user in users}
+    if not users:
+        return {}
+    days = {pk: local_date(user, when) for pk, user in users.items()}
+    by_user = defaultdict(list)
+    earliest = min(days.values()) - LONGEST_RUN
+    # Plain tuples: the sweep asks this for every overdue game.
+    rows = Vacation.objects.filter(user_id__in=list(users), end__gte=earliest).order_by("start")
+    for user_id, start, end in rows.values_list("user_id", "start", "end"):
+        by_user[user_id].append((start, end))
+    spans = {}
+    for pk, day in days.items():
+        run = None
+        for start, end in by_user[pk]:
+            if run is not None and start <= run[1] + timedelta(days=1):
+                run = (run[0], max(run[1], end))
+            elif run is not None and run[0] <= day <= run[1]:
+                break
+            else:
+                run = (start, end)
+        if run is not None and run[0] <= day <= run[1]:
+            zone = users[pk].zone
+            spans[pk] = (_midnight(run[0], zone), _midnight(run[1] + timedelta(days=1), zone))
+    return spans
+
+
+def new_deadline(game, away, now):
+    """The deadline of a decision starting at `now`: the game's time per move, started for a
+    player on vacation only when his vacation ends. `away`: the `vacation_spans` of the seats to
+    act. With several seats to act (secret choices, a veto question) the one deadline waits for
+    the latest of them."""
+    deadline = now + timedelta(seconds=game.time_per_move)
+    if game.clocks_stop_for_vacations:
+        for _start, end in away:
+            deadline = max(deadline, end + timedelta(seconds=game.time_per_move))
+    return deadline
+
+
+def deadline_after_vacations(game, away):
+    """When the running deadline falls instead because some of the seats still to act are on a
+    vacation (`away`: their `vacation_spans`) that began before it: the end of the vacation plus
+    the time they had left when it began (the latest of them). None when nobody's vacation stops
+    this game's clock.
+
+    The sweep moves a passed deadline there; the game page counts down to it beforehand."""
+    if not game.clocks_stop_for_vacations or game.deadline is None:
+        return None
+    full = timedelta(seconds=game.time_per_move)
+    pushed = [
+        end + min(game.deadline - start, full)
+        for start, end in away
+        # A vacation that started after the deadline had passed came too late to stop it.
+        if start < game.deadline
+    ]
+    return max(pushed, default=None)
+
+
+def vacations_shown(spans, viewer_zone):
+    """{user id: the last day of their vacation, in the viewer's calendar}, from `vacation_spans`."""
+    last_moment = timedelta(microseconds=1)
+    return {pk: timezone.localtime(end - last_moment, viewer_zone).date() for pk, (_, end) in spans.items()}
+
+
+def time_left_text(seconds):
+    """The time left as the page's countdown shows it (static/clocks.js says it the same way)."""
+    seconds = int(seconds)
+    if seconds <= 0:
+        return "time is up"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h left"
+    if hours:
+        return f"{hours} h {minutes:02d} min left"
+    return f"{minutes} min {seconds:02d} s left"
+
+
+def _midnight(day, zone):
+    return datetime.combine(day, time(0), tzinfo=zone)

@@ -1,0 +1,173 @@
+"""Autopilot: after two timeouts in a row a seat moves at once, until its player plays again."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.engine import random_move
+from games.models import Game, Move, Seat
+from tests.helpers import logged_in, state_of, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def time_out(game):
+    """The deadline passes for the seats to act, and the sweep plays for them."""
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.apply_default_moves(game.pk, game.version)
+    game.refresh_from_db()
+
+
+def others_move_until_only(game, seat, rng):
+    """The other players move themselves until `seat` alone must act."""
+    while game.to_act != [seat]:
+        assert game.status == Game.Status.ACTIVE
+        other = next(s for s in game.to_act if s != seat)
+        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        game.refresh_from_db()
+
+
+def seat_of(game, index):
+    return Seat.objects.get(game=game, index=index)
+
+
+def on_autopilot(start_game):
+    """A 3-player game whose seat `game.to_act[0]` at the start timed out twice in a row."""
+    game = start_game(3, seed=7)
+    rng = random.Random(1)
+    seat = game.to_act[0]
+    time_out(game)
+    others_move_until_only(game, seat, rng)
+    time_out(game)
+    return game, seat, rng
+
+
+def test_a_single_timeout_only_counts(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    time_out(game)
+    assert (seat_of(game, seat).timeouts, seat_of(game, seat).autopilot) == (1, False)
+
+
+def test_two_timeouts_in_a_row_put_the_seat_on_autopilot_and_the_log_says_so(start_game):
+    game, seat, _ = on_autopilot(start_game)
+    assert seat_of(game, seat).autopilot
+    last_timeout = Move.objects.filter(game=game, seat__index=seat, autopilot=False).last()
+    assert last_timeout.automatic
+    assert last_timeout.events[-1] == {"event": "autopilot_on", "seat": seat, "round": last_timeout.round}
+    html = logged_in(user_at(game, (seat + 1) % 3)).get(reverse("game", args=[game.pk])).content.decode()
+    name = user_at(game, seat).username
+    assert f"{name} (" in html and "twice in a row and is on autopilot" in html
+
+
+def test_a_move_of_his_own_between_two_timeouts_starts_the_count_again(start_game):
+    game = start_game(3, seed=7)
+    rng = random.Random(1)
+    seat = game.to_act[0]
+    time_out(game)
+    others_move_until_only(game, seat, rng)
+    services.submit_move(game, user_at(game, seat), random_move(state_of(game), seat, rng), game.version)
+    game.refresh_from_db()
+    assert seat_of(game, seat).timeouts == 0
+    others_move_until_only(game, seat, rng)
+    time_out(game)
+    assert (seat_of(game, seat).timeouts, seat_of(game, seat).autopilot) == (1, False)
+
+
+def test_a_seat_on_autopilot_moves_at_once_whenever_it_must_act(start_game):
+    game, seat, rng = on_autopilot(start_game)
+    before = Move.objects.filter(game=game, seat__index=seat).count()
+    for _ in range(40):
+        if game.status != Game.Status.ACTIVE:
+            break
+        assert seat not in game.to_act
+        other = game.to_act[0]
+        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        game.refresh_from_db()
+    autopiloted = Move.objects.filter(game=game, seat__index=seat)[before:]
+    assert autopiloted and all(move.automatic and move.autopilot for move in autopiloted)
+    assert services.replay(game).to_json() == game.state
+    html = logged_in(user_at(game, other)).get(reverse("game_partial", args=[game.pk, "log"])).content.decode()
+    assert "On autopilot: the site chose for" in html
+
+
+def test_a_move_of_the_player_takes_his_seat_off_autopilot(start_game):
+    game = start_game(3)
+    seat = game.to_act[0]
+    Seat.objects.filter(game=game, index=seat).update(autopilot=True, timeouts=2)
+    services.submit_move(game, user_at(game, seat), random_move(state_of(game), seat, random.Random(0)), game.version)
+    assert (seat_of(game, seat).timeouts, seat_of(game, seat).autopilot) == (0, False)
+    move = Move.objects.get(game=game, seat__index=seat)
+    assert not move.automatic
+    assert move.events[0] == {"event": "autopilot_off", "seat": seat, "round": move.round}
+    html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
+    assert "is back from autopilot and plays again" in html
+
+
+def test_the_player_takes_his_seat_back_from_the_game_page(start_game):
+    game, seat, _ = on_autopilot(start_game)
+    client = logged_in(user_at(game, seat))
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Play myself again" in page and reverse("take_back_seat", args=[game.pk]) in page
+    version = game.version
+    response = client.post(reverse("take_back_seat", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert (seat_of(game, seat).timeouts, seat_of(game, seat).autopilot) == (0, False)
+    last = Move.objects.filter(game=game).last()
+    assert last.events[-1] == {"event": "autopilot_off", "seat": seat, "round": game.round}
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Play myself again" not in page and "is back from autopilot" in page
+
+
+def test_only_a_seat_on_autopilot_can_be_taken_back_and_only_by_its_player(start_game, make_user):
+    game, seat, _ = on_autopilot(start_game)
+    other = next(index for index in range(3) if index != seat and not seat_of(game, index).autopilot)
+    with pytest.raises(services.Conflict):
+        services.take_back_seat(game, user_at(game, other))
+    with pytest.raises(services.NotAllowed):
+        services.take_back_seat(game, make_user())
+    assert seat_of(game, seat).autopilot
+    client = logged_in(user_at(game, other))
+    response = client.post(reverse("take_back_seat", args=[game.pk]), follow=True)
+    assert "Your seat is not on autopilot." in response.content.decode()
+
+
+def test_seats_all_on_autopilot_play_the_game_to_its_end_in_one_transaction(start_game):
+    game = start_game(3)
+    Seat.objects.filter(game=game).update(autopilot=True)
+    time_out(game)
+    assert game.status == Game.Status.FINISHED and game.deadline is None
+    assert services.replay(game).to_json() == game.state
+    assert Move.objects.filter(game=game, autopilot=True).count() > 100
+
+
+def test_the_autopilot_makes_a_bounded_number_of_moves_at_a_time(start_game, monkeypatch):
+    monkeypatch.setattr(services, "AUTOPILOT_MOVES_AT_MOST", 5)
+    game = start_game(3)
+    Seat.objects.filter(game=game).update(autopilot=True)
+    time_out(game)
+    assert game.status == Game.Status.ACTIVE
+    assert Move.objects.filter(game=game, autopilot=True).count() == 5
+    # The game waits with a deadline: the sweep carries on from there.
+    assert game.deadline > timezone.now()
+    time_out(game)
+    assert Move.objects.filter(game=game, autopilot=True).count() > 5
+
+
+def test_everyone_sees_the_autopilot_badge_on_the_game_page_and_in_the_lobby(start_game):
+    game, seat, _ = on_autopilot(start_game)
+    viewer = logged_in(user_at(game, (seat + 1) % 3))
+    badge = '<span class="badge autopilot"'
+    page = viewer.get(reverse("game", args=[game.pk])).content.decode()
+    assert page.count(badge) == 1
+    player = page.split(f'data-seat="{seat}"')[1].split("</div>")[0]
+    assert badge in player
+    lobby = viewer.get(reverse("lobby")).content.decode()
+    assert lobby.count(badge) == 1
+    assert f'{user_at(game, seat).username} <span class="badge autopilot">autopilot</span>' in lobby
