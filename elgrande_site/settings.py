@@ -233,6 +233,9 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "El Grande <elgrande@l
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # A mail server that does not answer must not hold a request for long.
 EMAIL_TIMEOUT = 15
+# Where players reach the site: the links in mails (the game, one-click unsubscribe) start with it.
+# https in production, since mail clients only offer one-click unsubscribe over https (RFC 8058).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- HTTPS in production --------------------------------------------------------------------------
 # A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only
@@ -271,6 +274,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": DEADLINE_SWEEP_SECONDS,
         "options": {"expires": DEADLINE_SWEEP_SECONDS},
     },
+    # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
+    # hour; a player gets one a day however often it runs.
+    "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
 }
 # ------------------------------------------------------------------------------------------------
 

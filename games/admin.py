@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game, Move, Seat
+from .models import Game, Move, Notification, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -18,3 +18,13 @@ class GameAdmin(admin.ModelAdmin):
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
     list_display = ["game", "version", "seat", "automatic", "created_at"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """Every mail decided, with its sending status: where a failed or given-up mail shows."""
+
+    list_display = ["id", "kind", "user", "address", "game", "version", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "address", "subject"]
+    readonly_fields = ["last_error"]

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connections
 from django.utils import timezone
 
-from . import broadcast, services
+from . import broadcast, notifications, services
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -33,14 +33,17 @@ SWEEP_BATCH = 100
 def sweep(now=None):
     """One pass over the clocks. Returns how many games moved on.
 
-    Reminders belong here too, as a second step after the expiries: they are due at times
-    derived from the same `Game.deadline` (halfway, 12 hours left), so they can be found by the
-    same indexed query with a later bound and sent once per (user, game, version, kind).
+    Reminders ride on it, as a second step after the expiries (games.notifications.sweep): they
+    are due at times derived from the same `Game.deadline` and sent once per (user, game,
+    version, kind).
     """
+    now = now or timezone.now()
     # One event loop for the whole sweep: the "version N" notice each game sends after its commit
     # (services.notify, through async_to_sync) then runs on it, instead of starting a loop, a
     # thread and a channel-layer connection per game. The sweep itself stays in this thread.
-    return async_to_sync(sync_to_async(expire_overdue))(now or timezone.now())
+    moved = async_to_sync(sync_to_async(expire_overdue))(now)
+    notifications.sweep(now)
+    return moved
 
 
 def expire_overdue(now):

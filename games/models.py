@@ -167,3 +167,82 @@ class Move(models.Model):
 
     def __str__(self):
         return f"Move {self.version} of game {self.game_id}: {self.move}"
+
+
+class Notification(models.Model):
+    """One mail the site decided to send, kept so that deciding or sending twice mails once.
+
+    The key is (recipient, game, version, kind): the same event seen twice finds its row. The
+    message is rendered when the row is made, from the state of that version, and stored, so a
+    retry days later sends what was true then. `status` moves pending → sending → sent; a send
+    that failed goes back to `failed` with `next_attempt_at` set, for the sweep to retry.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed, to be retried"
+        GAVE_UP = "gave_up", "Failed too often"
+        DROPPED = "dropped", "No longer relevant"
+
+    # The recipient: a player, or (an invitation to someone without an account) just an address.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    address = models.EmailField(blank=True, default="")
+    # None for the daily digest, which is about several games; its version is the day's ordinal.
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20)
+    # What one mail covers beyond its version: the turn for "your move" (so one turn's several
+    # decisions make one mail), the deadline for reminders.
+    scope = models.CharField(max_length=64, blank=True, default="")
+
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField()
+
+    status = models.CharField(max_length=8, choices=Status, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "version", "kind"],
+                condition=models.Q(user__isnull=False, game__isnull=False),
+                name="one_notification_per_user_event",
+            ),
+            models.UniqueConstraint(
+                fields=["address", "game", "version", "kind"],
+                condition=models.Q(user__isnull=True),
+                name="one_notification_per_address_event",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "version", "kind"],
+                condition=models.Q(game__isnull=True),
+                name="one_digest_per_user_day",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"]),
+            models.Index(fields=["user", "game", "kind", "scope"]),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} to {self.user or self.address} ({self.get_status_display()})"
+
+
+class MailOptOut(models.Model):
+    """An address without an account that asked, by the link in an invitation, for no more."""
+
+    address = models.EmailField(unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.address

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import broadcast, clocks, rows
+from . import broadcast, clocks, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -490,6 +490,9 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
         seat.user_id for seat in seats.values()
     ]
     transaction.on_commit(lambda: notify_players(players), robust=True)
+    if state is not None:
+        # Mail (your move, started, finished): decided after the commit, sent off the request.
+        transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
 
 
 def standings(state):

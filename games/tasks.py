@@ -1,7 +1,16 @@
 """Celery tasks. Each is idempotent: running one twice, late, or not at all until the next
 occasion leaves the games as they should be."""
 
+import logging
+import queue
+import threading
+
 from celery import shared_task
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
 
 
 # Acknowledged on receipt and dropped when not started within its interval: a sweep that is lost
@@ -12,3 +21,89 @@ def sweep_deadlines():
     from . import deadlines
 
     return deadlines.sweep()
+
+
+# ---- mail ---------------------------------------------------------------------------------------
+#
+# Notifications are recorded first (games.notifications), then sent here after the commit. With
+# Redis a worker sends them and Celery retries a failed send with back-off; embedded there is no
+# worker, so one thread in the web process sends them, never the request that made the move.
+# Either way a failed send is logged and left `failed` in its row, which the periodic sweep
+# (notifications.retry_due) sends again when its time comes.
+
+
+@shared_task(
+    ignore_result=True,
+    autoretry_for=(Exception,),
+    retry_backoff=60,
+    retry_backoff_max=60 * 60,
+    max_retries=7,
+)
+def send_notification(notification_id):
+    from . import notifications
+
+    return notifications.deliver(notification_id)
+
+
+@shared_task(ignore_result=True)
+def send_daily_digests():
+    """Run hourly by Celery beat (CELERY_BEAT_SCHEDULE); each player gets one digest a day."""
+    from . import notifications
+
+    return notifications.send_digests(timezone.now())
+
+
+def queue_notification(notification_id):
+    """Have the notification sent soon, off the caller's path; a failure to queue is logged and
+    left to the sweep, never raised into a move."""
+    if settings.REDIS_URL:
+        try:
+            send_notification.delay(notification_id)
+        except Exception:
+            logger.exception("could not queue mail %s; the sweep will send it", notification_id)
+    else:
+        embedded_mailer.add(notification_id)
+
+
+class EmbeddedMailer:
+    """One daemon thread sending queued mails in order, so a slow or absent mail server delays
+    no request."""
+
+    def __init__(self):
+        self._queue = queue.SimpleQueue()
+        self._thread = None
+        self._lock = threading.Lock()
+
+    def add(self, notification_id):
+        self._queue.put(notification_id)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mailer", daemon=True)
+                self._thread.start()
+
+    def _run(self):
+        while True:
+            notification_id = self._queue.get()
+            try:
+                close_old_connections()
+                send_logged(notification_id)
+                close_old_connections()
+            except Exception:
+                logger.exception("the mailer's database connection failed")
+
+
+def send_logged(notification_id):
+    """Send one mail where nothing may be raised (the mailer thread): a failure is logged, and the
+    row says when to try again."""
+    from . import notifications
+
+    try:
+        notifications.deliver(notification_id)
+    except notifications.SendFailed:
+        pass  # recorded and logged by deliver(); the sweep sends it again when its time comes
+    except Exception:
+        # Anything else (the database away) leaves the row for the sweep too.
+        logger.exception("mail %s was not sent", notification_id)
+
+
+embedded_mailer = EmbeddedMailer()

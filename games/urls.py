@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import mail_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -14,4 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("games/<int:pk>/take-back/", views.take_back_seat, name="take_back_seat"),
     path("games/<int:pk>/move/", views.move, name="move"),
+    path("games/<int:pk>/play/", mail_views.play_link, name="play_link"),
+    path("games/<int:pk>/invite/", mail_views.invite, name="invite"),
+    path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="unsubscribe"),
 ]

@@ -27,6 +27,17 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def queued_mail(monkeypatch):
+    """Ids of the notifications queued for sending during a test; none is sent unless the test
+    asks (tests/notifications use `mail_sent_at_once`). The real queue is tested on its own."""
+    from games import tasks
+
+    ids = []
+    monkeypatch.setattr(tasks, "queue_notification", ids.append)
+    return ids
+
+
+@pytest.fixture(autouse=True)
 def cache_of_its_own(settings):
     """Each test starts with an empty cache (rate limits, cached sessions) without flushing a shared
     Redis: its keys get a prefix of their own."""

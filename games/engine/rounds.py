@@ -80,7 +80,8 @@ def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False
 
 def _start_round(state):
     state.round += 1
-    state.display = [stack.pop() for stack in state.stacks] + [KING_CARD]
+    state.display = [stack[-1] for stack in state.stacks] + [KING_CARD]
+    state.stacks = [stack[:-1] for stack in state.stacks]
     state.bids = [None] * state.num_players
     state.taken = [None] * state.num_players
     state.turn_order = []
@@ -160,8 +161,8 @@ def _bid(state, seat, move):
         raise IllegalMove(f"Power card {card} is not in your hand.")
     if card in state.bids:
         raise IllegalMove(f"Power card {card} has already been played this round.")
-    state.hands[seat].remove(card)
-    state.played[seat].append(card)
+    state.hands[seat] = [other for other in state.hands[seat] if other != card]
+    state.played[seat] = state.played[seat] + [card]
     state.bids[seat] = card
     record(state, "bid", seat=seat, card=card)
     if all(bid is not None for bid in state.bids):

@@ -124,9 +124,11 @@ class GameState:
         other.taken = self.taken[:]
         other.mobile = self.mobile[:]
         other.caballeros = [row[:] for row in self.caballeros]
-        other.hands = [row[:] for row in self.hands]
-        other.played = [row[:] for row in self.played]
-        other.stacks = [row[:] for row in self.stacks]
+        # Hands, piles and stacks change a few times a round: their lists are shared, and the rules
+        # replace a list rather than change it (rounds._bid, rounds._start_round, steps._retake).
+        other.hands = self.hands[:]
+        other.played = self.played[:]
+        other.stacks = self.stacks[:]
         other.vetoes = [row[:] for row in self.vetoes]
         other.action = _copy_action(self.action)
         other.castillo_choices = _copy_action(self.castillo_choices)

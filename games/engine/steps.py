@@ -71,11 +71,11 @@ def run(state, step):
 
 def _retake(state, seat, card):
     """Which card is taken back is private unless it was the top of the pile (RULES.md)."""
-    pile = state.played[seat]
+    pile = list(state.played[seat])
     was_top = pile[-1] == card
     pile.remove(card)
-    state.hands[seat].append(card)
-    state.hands[seat].sort()
+    state.played[seat] = pile
+    state.hands[seat] = sorted(state.hands[seat] + [card])
     if was_top:
         record(state, "retake", seat=seat, card=card)
     else:

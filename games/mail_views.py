@@ -1,0 +1,53 @@
+"""The pages mails lead to: the game at its decision, one-click unsubscribe, and the creator's
+invitation form on a private game's page."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import notifications
+from .models import Game
+
+
+@login_required
+@require_GET
+def play_link(request, pk):
+    """A mail's link: through the log-in page when needed, then to the game's decision panel."""
+    game = get_object_or_404(Game.objects.only("pk"), pk=pk)
+    return redirect(reverse("game", args=[game.pk]) + "#decision")
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request, token):
+    """GET shows what the link switches off and asks to confirm; POST (a mail client's one-click
+    `List-Unsubscribe=One-Click`, or the confirm button) switches it off. No log-in, no CSRF token:
+    the signed token is the authority, and it can only switch mail off."""
+    if request.method == "POST":
+        try:
+            done = notifications.unsubscribe(token)
+        except ValueError as error:
+            return render(request, "games/unsubscribe.html", {"error": str(error)}, status=400)
+        return render(request, "games/unsubscribe.html", {"done": done})
+    try:
+        label = notifications.describe_unsubscribe(token)
+    except ValueError as error:
+        return render(request, "games/unsubscribe.html", {"error": str(error)}, status=400)
+    return render(request, "games/unsubscribe.html", {"label": label})
+
+
+@login_required
+@require_POST
+def invite(request, pk):
+    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    try:
+        done = notifications.invite(game, request.user, request.POST.get("who", ""))
+    except PermissionError as error:
+        return render(request, "games/invitation_refused.html", {"game": game, "error": str(error)}, status=403)
+    except ValueError as error:
+        return render(request, "games/invitation_refused.html", {"game": game, "error": str(error)}, status=400)
+    messages.success(request, done)
+    return redirect(game)

@@ -1,0 +1,561 @@
+"""Which mails to send when, and how each looks. The sending itself is `games.tasks`' job.
+
+Every mail is first recorded as a `Notification` row keyed by (recipient, game, version, kind), with
+its message rendered from what the recipient's own seat may see (`view_for(state, seat)`, never the
+raw state). Deciding twice finds the row already there; sending twice finds it already sent.
+
+Kinds and the User field that switches each off (accounts.emails.NOTIFICATION_FIELDS):
+your_move (live games: live_your_move), reminder_half and reminder_last (reminder), game_started,
+game_finished, invitation, and digest (your_move: it replaces the single "your move" mails of
+slow games for players who chose the daily digest).
+"""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.cache import cache
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
+from accounts.models import User
+
+from . import tasks
+from .engine import GameState, to_act, view_for
+from .models import Game, MailOptOut, Notification, Seat
+
+logger = logging.getLogger(__name__)
+
+# Games with less time per move than this are live: players are at the table.
+LIVE_BELOW = 60 * 60
+LAST_REMINDER_BEFORE = timedelta(hours=12)
+MAX_ATTEMPTS = 8
+FIRST_RETRY_AFTER = timedelta(minutes=1)
+LONGEST_RETRY_AFTER = timedelta(hours=6)
+# A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
+# that refused the task, a worker killed mid-send): the sweep sends it.
+LOST_AFTER = timedelta(minutes=10)
+INVITATIONS_PER_GAME = 30
+# The digest goes out at this hour of the player's own day.
+DIGEST_HOUR = 7
+
+# The settings field each kind of mail answers to; the unsubscribe link switches it off.
+SETTING_OF_KIND = {
+    "your_move": "your_move",
+    "live_your_move": "live_your_move",
+    "reminder_half": "reminder",
+    "reminder_last": "reminder",
+    "game_started": "game_started",
+    "game_finished": "game_finished",
+    "invitation": "invitation",
+    "digest": "your_move",
+}
+SETTING_LABELS = {
+    "your_move": "“your move” mails (and the daily digest) for slow games",
+    "live_your_move": "“your move” mails for live games",
+    "reminder": "reminders before your deadlines",
+    "game_started": "mails when a game you joined starts",
+    "game_finished": "mails when a game you played ends",
+    "invitation": "invitations to private games",
+}
+
+# What a decision asks, by the `kind` of `view_for(...)["decision"]`.
+ASKED = {
+    "bid": "your bid",
+    "court": "your court move",
+    "card": "take a card",
+    "action": "your placement and special action",
+    "region": "choose a region",
+    "share": "send your King's-return share",
+    "veto": "answer a veto question",
+    "counter_veto": "answer a veto question",
+    "castillo": "your Castillo choice",
+}
+UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
+
+
+class SendFailed(Exception):
+    """A mail server did not take a recorded mail; the failure is already recorded and logged."""
+
+
+def is_live(game):
+    return game.time_per_move < LIVE_BELOW
+
+
+# ---- deciding -----------------------------------------------------------------------------------
+
+
+def game_saved(game, state, previous_to_act):
+    """After the commit of a new state: record and queue the mails it calls for. Called with the
+    saved Game, the engine state that made it, and the seats that had to act before (None when
+    unknown: every seat to act now then has a new decision)."""
+    # Only the state new_game made carries the setup among its events.
+    started = any(event["event"] == "setup" for event in state.events)
+    newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+    if not (state.is_over or started or newly_acting):
+        return  # the same players go on deciding: nothing to tell anyone, and no query to ask
+    seats = {seat.index: seat for seat in _seats_with_mail().filter(game=game)}
+    verified = _verified(seats.values())
+    created = []
+    for index, seat in seats.items():
+        user = seat.user
+        if state.is_over:
+            created += _record(user, game, "game_finished", state=state, seat=index, seats=seats, verified=verified)
+            continue
+        if started:
+            mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
+            created += mail
+            if mail or Notification.objects.filter(user=user, game=game, version=game.version,
+                                                   kind="game_started").exists():
+                # The start mail already says what is asked: one mail, not two.
+                continue
+        if index in newly_acting:
+            created += _your_move(user, game, state, index, seats, verified)
+    _queue(created)
+
+
+def _seats_with_mail():
+    """Seats with their players and whether each has a verified address, in one query."""
+    return Seat.objects.select_related("user").annotate(verified=verified_email("user"))
+
+
+def _verified(seats):
+    return {seat.user_id for seat in seats if seat.verified and seat.user.is_active and seat.user.email}
+
+
+def _wants(user, setting, verified):
+    """accounts.emails.wants_mail, with the verified addresses already looked up."""
+    return getattr(user, NOTIFICATION_FIELDS[setting]) and user.pk in verified
+
+
+def _your_move(user, game, state, seat, seats, verified):
+    if is_live(game):
+        if not _wants(user, "live_your_move", verified):
+            return []
+        kind = "live_your_move"
+    else:
+        if user.digest == User.Digest.DAILY or not _wants(user, "your_move", verified):
+            return []
+        kind = "your_move"
+    scope = ""
+    if state.current_player == seat:
+        # The court move, the card and the action of one turn (with veto questions to others in
+        # between) are one "your move": the turn is the mail's scope.
+        scope = f"turn {state.round}/{seat}"
+        if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+            return []
+    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
+
+
+def sweep(now):
+    """The mail part of the periodic sweep (games.deadlines): the reminders due and the retries;
+    embedded, where no Celery beat sends `send_daily_digests`, the digests too, once an hour. A
+    failure here is logged and never stops the deadlines' sweep."""
+    try:
+        send_due_reminders(now)
+        # cache.add succeeds once per key: one digest pass per hour (per process, embedded).
+        if not settings.REDIS_URL and cache.add(f"digests-{now:%Y-%m-%d-%H}", True, timeout=2 * 60 * 60):
+            send_digests(now)
+    except Exception:
+        logger.exception("the mail part of the sweep failed; the next sweep tries again")
+
+
+def send_due_reminders(now):
+    """Called by the periodic sweep: remind each player of a slow game whose deadline is half gone
+    (and again with less than 12 hours left, when that comes later), once per decision; and send
+    again any mail whose earlier attempt failed or was lost. Returns how many mails it queued.
+
+    Only games with a reminder due and not yet recorded at their version are loaded, so a sweep's
+    cost follows the reminders it sends, not the number of running games."""
+    created, passed_over = [], []
+    slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=LIVE_BELOW)
+    half_due = Q(pk__in=[])
+    for seconds in slow.order_by().values_list("time_per_move", flat=True).distinct():
+        half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
+    last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
+    games = (
+        slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail()))
+    )
+    for game in games:
+        total = timedelta(seconds=game.time_per_move)
+        # The last reminder only when it comes after the halfway one; a sweep that finds both due
+        # (it was stopped a while) sends the last alone.
+        if game.deadline - now < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
+            kind = "reminder_last"
+        else:
+            kind = "reminder_half"
+        # A simultaneous choice keeps its deadline across versions: remind once per deadline.
+        scope = f"deadline {game.deadline.isoformat()}"
+        state = None
+        seats = {seat.index: seat for seat in game.seats.all()}
+        verified = _verified(seats.values())
+        decided = set(Notification.objects.filter(game=game, kind=kind, scope=scope).values_list("user_id", flat=True))
+        for index in game.to_act:
+            user = seats[index].user
+            if user.pk in decided:
+                continue
+            if not _wants(user, "reminder", verified):
+                # Decided all the same, so that the next sweeps pass over this game.
+                passed_over.append(Notification(
+                    user=user, game=game, version=game.version, kind=kind, scope=scope,
+                    status=Notification.Status.DROPPED,
+                ))
+                continue
+            if state is None:
+                state = GameState.from_json(game.state)
+            created += _record(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
+                               verified=verified)
+    Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
+    _queue(created)
+    return len(created) + retry_due(now)
+
+
+def _reminded(kind):
+    return Exists(Notification.objects.filter(game=OuterRef("pk"), version=OuterRef("version"), kind=kind))
+
+
+def send_digests(now):
+    """One mail a day to each player who chose the digest, listing the slow games waiting for
+    their move, sent at DIGEST_HOUR or the first call after it in the player's own time zone.
+    Keyed by the player's calendar day, so calling it often (hourly from Celery beat, or every
+    sweep) sends each player one digest a day."""
+    created = []
+    players = User.objects.filter(digest=User.Digest.DAILY, notify_your_move=True, is_active=True)
+    for user in players:
+        local = timezone.localtime(now, user.zone)
+        if local.hour < DIGEST_HOUR or not has_verified_email(user):
+            continue
+        waiting = []
+        seats = (
+            Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__time_per_move__gte=LIVE_BELOW)
+            .select_related("game")
+            .order_by("game__deadline")
+        )
+        for seat in seats:
+            if seat.index in seat.game.to_act:
+                view = view_for(GameState.from_json(seat.game.state), seat.index)
+                waiting.append({
+                    "game": seat.game,
+                    "asked": asked(view),
+                    "url": play_url(seat.game),
+                    "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
+                })
+        if waiting:
+            day = local.date()
+            created += _record_message(
+                user=user,
+                game=None,
+                version=day.toordinal(),
+                kind="digest",
+                context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
+                subject=(
+                    f"{len(waiting)} games wait for your move" if len(waiting) > 1 else "A game waits for your move"
+                ),
+            )
+    _queue(created)
+    return len(created)
+
+
+def invite(game, inviter, who):
+    """Mail an invitation to a private open game to a player (by username or address) or to an
+    address without an account. Returns a sentence for the inviter; raises ValueError saying why
+    not."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    who = (who or "").strip()
+    if game.creator_id != inviter.pk or not game.private or game.status != Game.Status.OPEN:
+        raise PermissionError("Only the creator of a private game can invite, while it is open.")
+    if not who:
+        raise ValueError("Name a player or an email address to invite.")
+    if Notification.objects.filter(game=game, kind="invitation").count() >= INVITATIONS_PER_GAME:
+        raise ValueError(f"A game can send at most {INVITATIONS_PER_GAME} invitations.")
+    user = User.objects.filter(
+        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True),
+        deleted_at__isnull=True,
+    ).first()
+    context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
+    subject = f"{inviter.username} invites you to game {game.pk}"
+    # Every answer names the invitee as the inviter typed it: whose account an address belongs to
+    # is not theirs to learn.
+    if user is not None:
+        if game.seats.filter(user=user).exists():
+            raise ValueError(f"{who} already has a seat in this game.")
+        if not wants_mail(user, "invitation"):
+            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
+        created = _record_message(user=user, game=game, version=game.version, kind="invitation",
+                                  context=context, subject=subject)
+    else:
+        try:
+            validate_email(who)
+        except ValidationError:
+            raise ValueError(f"There is no player called “{who}”, and it is not an email address.") from None
+        if MailOptOut.objects.filter(address__iexact=who).exists():
+            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
+        created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
+                                  context=context, subject=subject)
+    _queue(created)
+    return f"Invitation sent to {who}." if created else f"{who} was already invited."
+
+
+# ---- rendering ----------------------------------------------------------------------------------
+
+
+def asked(view):
+    decision = view["decision"]
+    return ASKED.get(decision["kind"], "your move") if decision else None
+
+
+def absolute(path):
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def play_url(game):
+    """The link that opens the game at the decision, through the log-in page if need be."""
+    return absolute(reverse("play_link", args=[game.pk]))
+
+
+def unsubscribe_token(kind, user=None, address=""):
+    """A signed token naming the recipient and the setting the link switches off."""
+    setting = SETTING_OF_KIND[kind]
+    payload = {"u": user.pk, "k": setting} if user is not None else {"a": address.lower(), "k": setting}
+    # No time stamp: the link in an old mail keeps working, and one user's link for a kind is stable.
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object(payload, compress=True)
+
+
+def unsubscribe(token):
+    """Switch off what the token names. Returns a sentence for the page; raises ValueError for a
+    token we did not sign."""
+    try:
+        payload = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
+        setting = payload["k"]
+        label = SETTING_LABELS[setting]
+    except (signing.BadSignature, KeyError, TypeError):
+        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+    if "u" in payload:
+        field = f"notify_{setting}"
+        User.objects.filter(pk=payload["u"]).update(**{field: False})
+    else:
+        MailOptOut.objects.get_or_create(address=payload["a"])
+    return f"You will get no more {label}. You can switch them on again in your settings."
+
+
+def describe_unsubscribe(token):
+    try:
+        return SETTING_LABELS[signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)["k"]]
+    except (signing.BadSignature, KeyError, TypeError):
+        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+
+
+def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
+    """Record one mail about `game` for the player in `seat`, if they want that kind (`verified`:
+    the ids of the players with a verified address)."""
+    if not _wants(user, SETTING_OF_KIND[kind], verified):
+        return []
+    subject, text, html = game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
+    return _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
+                  subject=subject, text=text, html=html)
+
+
+def game_mail(kind, *, user, game, state, seat, seats):
+    """(subject, text, html) of a mail about `game` for the player in `seat`. Everything in it comes
+    from `view_for(state, seat)` and the game's public fields: what that seat may see."""
+    view = view_for(state, seat)
+    players = [
+        {
+            "label": player["label"],
+            "name": seats[player["seat"]].user.display_name if player["seat"] in seats else "",
+            "score": player["score"],
+            "you": player["seat"] == seat,
+        }
+        for player in view["players"]
+    ]
+    what = asked(view)
+    context = {
+        "view": view,
+        "asked": what,
+        "players": players,
+        "hand": ", ".join(str(card) for card in view.get("hand", ())),
+        "deadline": timezone.localtime(game.deadline, user.zone) if game.deadline else None,
+        "time_zone": user.zone.key,
+        "url": play_url(game),
+    }
+    if kind == "game_finished":
+        ranking = {index: place for place, index in view["ranking"]}
+        context["ranking"] = sorted(
+            ({"place": ranking[index], **player} for index, player in enumerate(players)),
+            key=lambda row: row["place"],
+        )
+        context["place"] = ranking[seat]
+    return render_mail(kind, user=user, game=game, context=context, subject=_subject(kind, game, view, what, context))
+
+
+def _subject(kind, game, view, what, context):
+    where = f"Game {game.pk}, round {view['round']}"
+    if kind == "game_started":
+        return f"Game {game.pk} has started: {what}" if what else f"Game {game.pk} has started"
+    if kind == "game_finished":
+        return f"Game {game.pk} is over: you placed {_ordinal(context['place'])}"
+    if kind == "reminder_half":
+        return f"{where}: {what} (half your time is gone)"
+    if kind == "reminder_last":
+        return f"{where}: {what} (less than 12 hours left)"
+    return f"{where}: {what}"
+
+
+def _ordinal(place):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def render_mail(kind, *, user, game, context, subject, address=""):
+    """(subject, text, html) from the kind's templates under templates/email/."""
+    context = {
+        **context,
+        "game": game,
+        "kind": kind,
+        "recipient": user.username if user is not None else address,
+        "unsubscribe_url": unsubscribe_url(kind, user, address),
+        "settings_url": absolute(reverse("settings")),
+        "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
+    }
+    template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
+    return (
+        subject,
+        render_to_string(f"email/{template}.txt", context),
+        render_to_string(f"email/{template}.html", context),
+    )
+
+
+def unsubscribe_url(kind, user=None, address=""):
+    return absolute(reverse("unsubscribe", args=[unsubscribe_token(kind, user, address)]))
+
+
+def _record_message(*, user, game, version, kind, context, subject, address=""):
+    subject, text, html = render_mail(kind, user=user, game=game, context=context, subject=subject, address=address)
+    return _store(user=user, address=address, game=game, version=version, kind=kind,
+                  subject=subject, text=text, html=html)
+
+
+def _store(*, user, game, version, kind, subject, text, html, scope="", address=""):
+    """Store one mail under its key; [] when that key was recorded before."""
+    try:
+        with transaction.atomic():
+            notification = Notification.objects.create(
+                user=user,
+                address=address if user is None else "",
+                game=game,
+                version=version,
+                kind=kind,
+                scope=scope,
+                subject=subject,
+                text=text,
+                html=html,
+                next_attempt_at=timezone.now() + LOST_AFTER,
+            )
+    except IntegrityError:
+        return []
+    return [notification.pk]
+
+
+def _queue(ids):
+    for notification_id in ids:
+        tasks.queue_notification(notification_id)
+
+
+# ---- sending ------------------------------------------------------------------------------------
+
+
+def deliver(notification_id, now=None):
+    """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
+    is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
+    time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised as SendFailed
+    (so that Celery retries it)."""
+    now = now or timezone.now()
+    claimable = Q(status__in=[Notification.Status.PENDING, Notification.Status.FAILED]) | Q(
+        status=Notification.Status.SENDING, next_attempt_at__lte=now
+    )
+    claimed = (
+        Notification.objects.filter(claimable, pk=notification_id)
+        .update(status=Notification.Status.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + LOST_AFTER)
+    )
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    if not _still_wanted(notification):
+        _finish(notification, Notification.Status.DROPPED)
+        return False
+    try:
+        _message(notification).send()
+    except Exception as error:
+        attempts = notification.attempts
+        gave_up = attempts >= MAX_ATTEMPTS
+        retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
+        Notification.objects.filter(pk=notification_id).update(
+            status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
+            last_error=f"{type(error).__name__}: {error}"[:2000],
+            next_attempt_at=None if gave_up else now + retry_after,
+        )
+        logger.log(
+            logging.ERROR if gave_up else logging.WARNING,
+            "mail %s (%s to %s) failed on attempt %s: %s; %s",
+            notification_id, notification.kind, notification.user or notification.address, attempts, error,
+            "giving up" if gave_up else f"retrying in {retry_after}",
+        )
+        raise SendFailed(notification_id) from error
+    _finish(notification, Notification.Status.SENT, sent_at=timezone.now())
+    return True
+
+
+def retry_due(now):
+    """Send the mails whose retry time has come, and those lost on the way. Returns how many."""
+    due = Notification.objects.filter(
+        status__in=[Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.SENDING],
+        next_attempt_at__lte=now,
+    ).values_list("pk", flat=True)
+    ids = list(due[:500])
+    _queue(ids)
+    return len(ids)
+
+
+def _still_wanted(notification):
+    user, game = notification.user, notification.game
+    if notification.kind == "invitation" and game.status != Game.Status.OPEN:
+        return False
+    if user is None:
+        return not MailOptOut.objects.filter(address__iexact=notification.address).exists()
+    if not wants_mail(user, SETTING_OF_KIND[notification.kind]):
+        return False
+    if notification.kind.endswith("your_move") or notification.kind.startswith("reminder"):
+        # Moved already: a late "your move" would only confuse.
+        seat = game.seats.filter(user=user).values_list("index", flat=True).first()
+        return game.status == Game.Status.ACTIVE and seat in game.to_act
+    return True
+
+
+def _finish(notification, status, **fields):
+    Notification.objects.filter(pk=notification.pk).update(status=status, next_attempt_at=None, **fields)
+
+
+def _message(notification):
+    to = notification.user.email if notification.user is not None else notification.address
+    link = unsubscribe_url(notification.kind, notification.user, notification.address)
+    message = EmailMultiAlternatives(
+        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + notification.subject,
+        body=notification.text,
+        to=[to],
+        headers={
+            # RFC 8058: a mail client may unsubscribe with one POST, no page, no log-in.
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(notification.html, "text/html")
+    return message

@@ -1,0 +1,386 @@
+"""Which mails the site decides to send, and when: your move (once per turn, slow games at once,
+live games only when asked), game started, game finished, reminders, the daily digest."""
+
+import random
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from games import notifications, services
+from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.models import Notification
+from tests.helpers import state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def sent_to(mailoutbox, user):
+    return [message for message in mailoutbox if message.to == [user.email]]
+
+
+def play_until(game, users, committed, until):
+    """Play random moves of the first seat to act, with the after-commit hooks run, until
+    `until(state)`."""
+    rng = random.Random(game.seed)
+    state = state_of(game)
+    while not until(state):
+        seat = to_act(state)[0]
+        committed(services.submit_move, game, users[seat], random_move(state, seat, rng), game.version)
+        state = state_of(game)
+    return state
+
+
+def test_the_start_mails_each_player_their_first_decision_in_one_mail(started, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    first = to_act(state)
+    assert len(mailoutbox) == 3
+    for seat, user in users.items():
+        (message,) = sent_to(mailoutbox, user)
+        if seat in first:
+            assert message.subject == f"[El Grande] Game {game.pk} has started: your bid"
+        else:
+            assert message.subject == f"[El Grande] Game {game.pk} has started"
+    # No separate "your move" mail for the first decision.
+    assert not Notification.objects.filter(kind="your_move").exists()
+
+
+def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, mailoutbox):
+    game, users = started(3)
+    mailoutbox.clear()
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    next_bidder = to_act(state_of(game))[0]
+    (message,) = mailoutbox
+    assert message.to == [users[next_bidder].email]
+    assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid"
+
+
+def first_turn_not_taken_by_the_last_bidder():
+    """A seed whose first turn (played as `play_until` plays) is not the last bidder's: the last
+    bidder goes on acting, so has no new "your move" for the court move."""
+    for seed in range(1, 100):
+        state, rng = new_game(num_players=3, seed=seed), random.Random(seed)
+        while state.phase == "bid":
+            seat = to_act(state)[0]
+            state = apply_move(state, seat, random_move(state, seat, rng))
+        if state.current_player != seat:
+            return seed
+    raise LookupError("no such seed")
+
+
+def test_a_whole_turn_court_card_and_action_makes_one_mail(started, committed, mailoutbox):
+    game, users = started(3, seed=first_turn_not_taken_by_the_last_bidder())
+    state = play_until(game, users, committed, lambda s: s.phase == "court")
+    player = state.current_player
+    mailoutbox.clear()
+    (message,) = Notification.objects.filter(user=users[player], kind="your_move", version=game.version)
+    assert message.subject == f"Game {game.pk}, round 1: your court move"
+    state = play_until(game, users, committed, lambda s: s.current_player != player or player not in to_act(s))
+    assert Notification.objects.filter(user=users[player], kind="your_move", scope=f"turn 1/{player}").count() == 1
+    assert sent_to(mailoutbox, users[player]) == []
+
+
+def test_live_games_mail_your_move_only_to_players_who_asked(started, committed, mailoutbox):
+    game, users = started(3, time_per_move=120)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    order_after = [seat for seat in range(3) if seat != bidder]
+    for seat in order_after:
+        users[seat].notify_live_your_move = seat == order_after[0]
+        users[seat].save()
+    mailoutbox.clear()
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    next_bidder = to_act(state_of(game))[0]
+    expected = 1 if users[next_bidder].notify_live_your_move else 0
+    assert len(sent_to(mailoutbox, users[next_bidder])) == expected
+    assert Notification.objects.filter(kind="your_move").count() == 0
+
+
+def test_a_player_who_switched_your_move_off_or_has_no_verified_address_gets_none(
+    started, committed, mailoutbox, make_user
+):
+    game, users = started(3)
+    for user in users.values():
+        user.notify_your_move = False
+        user.save()
+    mailoutbox.clear()
+    play_until(game, users, committed, lambda s: s.phase == "court")
+    assert mailoutbox == []
+
+    unverified = make_user(verified=False)
+    other = make_user()
+    game = services.create_game(unverified, num_players=2)
+    committed(services.join_game, game, other)
+    assert [message.to for message in mailoutbox] == [[other.email]]
+
+
+def test_the_end_mails_the_ranking(started, committed, mailoutbox):
+    game, users = started(2, short_game=True)
+    state = play_until(game, users, committed, lambda s: s.is_over)
+    game.refresh_from_db()
+    for seat, user in users.items():
+        finished = [m for m in sent_to(mailoutbox, user) if "is over" in m.subject]
+        (message,) = finished
+        place = next(place for place, s, _ in game.standings if s == seat)
+        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {notifications._ordinal(place)}"
+        for place, s, score in game.standings:
+            assert f"{place}. {users[s].username}" in message.body
+            assert f"{score} point" in message.body
+    assert state.is_over
+
+
+def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, committed, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    previous = list(game.to_act)
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    game.refresh_from_db()
+    count = len(mailoutbox)
+    notifications.game_saved(game, state_of(game), previous)
+    assert len(mailoutbox) == count
+    assert Notification.objects.filter(kind="your_move", version=game.version).count() == 1
+
+
+# ---- reminders --------------------------------------------------------------------------------
+
+
+def test_reminders_come_halfway_and_with_less_than_12_hours_left_once_each(started, mailoutbox):
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    mailoutbox.clear()
+    deadline = game.deadline
+    (bidder,) = game.to_act
+    assert notifications.send_due_reminders(deadline - timedelta(hours=37)) == 0
+    assert mailoutbox == []
+
+    notifications.send_due_reminders(deadline - timedelta(hours=35))
+    (message,) = mailoutbox
+    assert message.to == [users[bidder].email]
+    assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)"
+    notifications.send_due_reminders(deadline - timedelta(hours=20))
+    assert len(mailoutbox) == 1
+
+    notifications.send_due_reminders(deadline - timedelta(hours=11))
+    assert len(mailoutbox) == 2
+    assert mailoutbox[1].subject.endswith("your bid (less than 12 hours left)")
+    notifications.send_due_reminders(deadline - timedelta(hours=1))
+    assert len(mailoutbox) == 2
+
+
+def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):
+    game, _ = started(3, time_per_move=24 * 3600)
+    mailoutbox.clear()
+    notifications.send_due_reminders(game.deadline - timedelta(hours=13))
+    assert mailoutbox == []
+    notifications.send_due_reminders(game.deadline - timedelta(hours=11))
+    notifications.send_due_reminders(game.deadline - timedelta(hours=1))
+    assert [m.subject.endswith("(half your time is gone)") for m in mailoutbox] == [True]
+
+
+def test_live_games_and_players_who_switched_reminders_off_get_none(started, mailoutbox):
+    live, _ = started(3, time_per_move=300)
+    slow, users = started(3)
+    for user in users.values():
+        user.notify_reminder = False
+        user.save()
+    mailoutbox.clear()
+    notifications.send_due_reminders(live.deadline - timedelta(seconds=10))
+    notifications.send_due_reminders(slow.deadline - timedelta(hours=1))
+    assert mailoutbox == []
+
+
+# ---- the daily digest -------------------------------------------------------------------------
+
+
+def test_digest_players_get_one_daily_mail_instead_of_single_ones(started, committed, mailoutbox):
+    game, users = started(3)
+    started(2)
+    for user in users.values():
+        user.digest = "daily"
+        user.time_zone = "America/New_York"
+        user.save()
+    mailoutbox.clear()
+    play_until(game, users, committed, lambda s: s.phase == "court")
+    assert mailoutbox == []
+
+    current = state_of(game).current_player
+    # 11:30 UTC is 06:30 in New York, before the digest hour; 12:30 UTC is 07:30 there.
+    morning = datetime(2026, 11, 23, 11, 30, tzinfo=UTC)
+    assert notifications.send_digests(morning) == 0
+    assert notifications.send_digests(morning + timedelta(hours=1)) == 1
+    (message,) = mailoutbox
+    assert message.to == [users[current].email]
+    assert message.subject == "[El Grande] A game waits for your move"
+    assert f"Game {game.pk}, round 1: your court move" in message.body
+    assert f"https://elgrande.example.org/games/{game.pk}/play/" in message.body
+    assert "America/New_York" in message.body
+    assert notifications.send_digests(morning + timedelta(hours=8)) == 0
+    assert len(mailoutbox) == 1
+    assert notifications.send_digests(morning + timedelta(days=1, hours=1)) == 1
+
+
+def test_a_digest_lists_every_waiting_game_and_none_goes_to_players_with_nothing_waiting(started, mailoutbox):
+    first, first_users = started(2)
+    second, second_users = started(2)
+    for users in (first_users, second_users):
+        for user in users.values():
+            user.digest = "daily"
+            user.save()
+    waiting_in_first = first_users[first.to_act[0]]
+    # The same player also waits in the second game.
+    second.seats.filter(index=second.to_act[0]).update(user=waiting_in_first)
+    mailoutbox.clear()
+    # Three other players are in these games, none of them to act: no digest for them.
+    assert notifications.send_digests(datetime(2026, 11, 23, 9, tzinfo=UTC)) == 1
+    (message,) = mailoutbox
+    assert message.to == [waiting_in_first.email]
+    assert message.subject == "[El Grande] 2 games wait for your move"
+    assert f"Game {first.pk}," in message.body and f"Game {second.pk}," in message.body
+
+
+def test_celery_beat_runs_the_digest_task_which_sends_the_digests_due_now(settings, started, mailoutbox):
+    from django.utils import timezone
+
+    from elgrande_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["daily-digests"]
+    assert entry["schedule"] <= 60 * 60
+    app.loader.import_default_modules()
+    task = app.tasks[entry["task"]]
+
+    game, users = started(2)
+    now = timezone.now()
+    # A time zone where it is now past the digest hour, and one where it is before.
+    zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
+    hours = {zone: timezone.localtime(now, ZoneInfo(zone)).hour for zone in zones}
+    late = next(zone for zone, hour in hours.items() if notifications.DIGEST_HOUR <= hour)
+    early = next(zone for zone, hour in hours.items() if hour < notifications.DIGEST_HOUR)
+    waiting, other = users[game.to_act[0]], next(u for s, u in users.items() if s != game.to_act[0])
+    for user, zone in ((waiting, late), (other, early)):
+        user.digest, user.time_zone = "daily", zone
+        user.save()
+    mailoutbox.clear()
+    task()
+    assert [m.to for m in mailoutbox] == [[waiting.email]]
+    waiting.time_zone = early
+    waiting.save()
+    mailoutbox.clear()
+    task()
+    assert mailoutbox == []
+
+
+def test_a_sweep_with_no_reminder_due_does_a_few_queries_however_many_games_run(
+    started, mailoutbox, django_assert_max_num_queries
+):
+    games = [started(3, time_per_move=3 * 24 * 3600)[0] for _ in range(4)]
+    latest = max(game.deadline for game in games)
+    notifications.send_due_reminders(latest - timedelta(hours=30))
+    assert len(mailoutbox) - 4 * 3 == 4  # after the start mails, one reminder per game
+    # Every reminder due is sent; the next sweeps look at none of these games again.
+    with django_assert_max_num_queries(3):
+        assert notifications.send_due_reminders(latest - timedelta(hours=29)) == 0
+
+
+def zone_past_the_digest_hour(now):
+    zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
+    return next(z for z in zones if now.astimezone(ZoneInfo(z)).hour >= notifications.DIGEST_HOUR)
+
+
+def test_the_deadline_sweep_sends_the_reminders_due_and_embedded_the_digests_once_an_hour(
+    started, settings, mailoutbox
+):
+    from games import deadlines
+
+    settings.REDIS_URL = ""
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    (bidder,) = game.to_act
+    now = game.deadline - timedelta(hours=35)
+    users[bidder].digest, users[bidder].time_zone = "daily", zone_past_the_digest_hour(now)
+    users[bidder].save()
+    mailoutbox.clear()
+    assert deadlines.sweep(now) == 0
+    subjects = sorted(m.subject for m in mailoutbox)
+    assert subjects == sorted([
+        "[El Grande] A game waits for your move",
+        f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)",
+    ])
+    deadlines.sweep(now + timedelta(minutes=1))
+    assert len(mailoutbox) == 2
+
+
+def test_a_failing_mail_step_is_logged_and_does_not_stop_the_deadline_sweep(start_game, monkeypatch, caplog):
+    from games import deadlines
+    from games.models import Game
+
+    game = start_game(3)
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+
+    def broken(now):
+        raise RuntimeError("mail is broken")
+
+    monkeypatch.setattr(notifications, "send_due_reminders", broken)
+    assert deadlines.sweep() == 1
+    assert any("the mail part of the sweep failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_game_whose_players_want_no_reminder_is_passed_over_by_the_next_sweeps(
+    started, mailoutbox, django_assert_max_num_queries
+):
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    for user in users.values():
+        user.notify_reminder = False
+        user.save()
+    mailoutbox.clear()
+    notifications.send_due_reminders(game.deadline - timedelta(hours=30))
+    assert mailoutbox == []
+    with django_assert_max_num_queries(3):
+        notifications.send_due_reminders(game.deadline - timedelta(hours=29))
+
+
+def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(started, committed, mailoutbox):
+    from allauth.account.models import EmailAddress
+
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    for user in users.values():
+        # The old address stays verified; the new one, now the account's, is not yet.
+        user.email = f"new-{user.email}"
+        user.save()
+        EmailAddress.objects.create(user=user, email=user.email, verified=False)
+    mailoutbox.clear()
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    assert mailoutbox == []
+
+
+def test_a_save_where_the_same_players_go_on_deciding_mails_nobody_and_asks_nothing(
+    started, committed, mailoutbox, django_assert_num_queries
+):
+    game, users = started(3)
+    state = play_until(game, users, committed, lambda s: s.phase == "card")
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        notifications.game_saved(game, state, previous_to_act=list(to_act(state)))
+
+
+def test_a_timeout_mails_the_players_whose_decision_comes_next_and_says_nothing_of_a_start(
+    started, committed, mailoutbox
+):
+    from games import deadlines
+    from games.models import Game
+
+    game, users = started(3)
+    (late,) = game.to_act
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    mailoutbox.clear()
+    assert committed(deadlines.sweep) == 1
+    game.refresh_from_db()
+    (next_seat,) = game.to_act
+    assert next_seat != late
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        ([users[next_seat].email], f"[El Grande] Game {game.pk}, round 1: your bid")
+    ]
+

@@ -1,0 +1,218 @@
+"""Sending: a task run twice sends one mail; a failed send never fails the move, is logged and is
+retried later with back-off until it goes out (or, after MAX_ATTEMPTS, is given up, loudly); the
+embedded mailer thread sends off the request's path."""
+
+import asyncio
+import email
+import socket
+import time
+from datetime import timedelta
+from email import policy
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.utils import timezone
+
+from accounts.models import User
+from elgrande_site.email_url import email_settings
+from games import notifications, services, tasks
+from games.engine import legal_moves, to_act
+from games.models import Game, Notification
+from tests.helpers import state_of
+
+pytestmark = pytest.mark.django_db
+
+REAL_QUEUE = tasks.queue_notification
+
+
+def closed_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def mail_server_down(settings, tmp_path):
+    for name, value in email_settings(f"smtp://127.0.0.1:{closed_port()}?starttls=off", file_path=tmp_path).items():
+        setattr(settings, name, value)
+
+
+def mail_server_back(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def test_running_the_send_task_twice_sends_one_mail(started, monkeypatch, mailoutbox):
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    game, users = started(2)
+    first = queued[0]
+    tasks.send_notification(first)
+    tasks.send_notification(first)
+    tasks.send_notification.apply(args=(first,))
+    assert len(mailoutbox) == 1
+    notification = Notification.objects.get(pk=first)
+    assert notification.status == Notification.Status.SENT and notification.attempts == 1
+
+
+def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_off(
+    started, committed, settings, tmp_path, caplog, mailoutbox
+):
+    game, users = started(3)
+    mailoutbox.clear()
+    mail_server_down(settings, tmp_path)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    before = timezone.now()
+    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    game.refresh_from_db()
+    assert game.version == Game.objects.get(pk=game.pk).version and bidder not in game.to_act
+
+    notification = Notification.objects.get(kind="your_move")
+    assert notification.status == Notification.Status.FAILED
+    assert notification.attempts == 1
+    assert "ConnectionRefusedError" in notification.last_error
+    assert before + timedelta(minutes=1) <= notification.next_attempt_at <= timezone.now() + timedelta(minutes=1)
+    assert any(f"mail {notification.pk} (your_move" in r.getMessage() and "retrying in 0:01:00" in r.getMessage()
+               for r in caplog.records)
+
+    # Still down at the next attempt: the wait doubles.
+    notifications.retry_due(notification.next_attempt_at)
+    notification.refresh_from_db()
+    assert notification.attempts == 2 and notification.status == Notification.Status.FAILED
+
+    mail_server_back(settings)
+    assert notifications.retry_due(notification.next_attempt_at - timedelta(seconds=1)) == 0
+    assert notifications.send_due_reminders(notification.next_attempt_at) >= 1
+    notification.refresh_from_db()
+    assert notification.status == Notification.Status.SENT and notification.attempts == 3
+    assert [m.subject for m in mailoutbox] == ["[El Grande] " + notification.subject]
+
+
+def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(
+    started, settings, tmp_path, caplog, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    started(2)
+    mail_server_down(settings, tmp_path)
+    notification_id = queued[0]
+    for _ in range(notifications.MAX_ATTEMPTS):
+        tasks.send_logged(notification_id)
+    notification = Notification.objects.get(pk=notification_id)
+    assert notification.status == Notification.Status.GAVE_UP and notification.next_attempt_at is None
+    assert notification.attempts == notifications.MAX_ATTEMPTS
+    assert [r.levelname for r in caplog.records if "giving up" in r.getMessage()] == ["ERROR"]
+    queued.clear()
+    notifications.retry_due(timezone.now() + timedelta(days=30))
+    assert notification_id not in queued
+
+
+def test_the_celery_task_raises_a_failed_send_so_celery_retries_it_with_back_off(
+    started, settings, tmp_path, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    started(2)
+    mail_server_down(settings, tmp_path)
+    with pytest.raises(notifications.SendFailed) as failure:
+        tasks.send_notification.run(queued[0])
+    assert isinstance(failure.value.__cause__, ConnectionRefusedError)
+    assert tasks.send_notification.autoretry_for == (Exception,)
+    assert tasks.send_notification.retry_backoff == 60
+
+
+def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, monkeypatch, mailoutbox):
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    started(2)
+    # One task was never delivered by the broker; the other's worker died mid-send.
+    lost, stuck = queued
+    Notification.objects.filter(pk=stuck).update(status=Notification.Status.SENDING)
+    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    assert notifications.retry_due(timezone.now()) == 0
+    # LOST_AFTER later:
+    Notification.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
+    assert notifications.retry_due(timezone.now()) == 2
+    assert len(mailoutbox) == 2
+
+
+def test_queueing_with_a_broker_that_is_down_is_logged_and_raises_nothing(settings, monkeypatch, caplog):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+
+    def refuse(*args):
+        raise ConnectionRefusedError("no broker")
+
+    monkeypatch.setattr(tasks.send_notification, "delay", refuse)
+    REAL_QUEUE(12345)
+    assert any("could not queue mail 12345" in record.getMessage() for record in caplog.records)
+
+
+class SlowMailbox:
+    """An SMTP server that takes `delay` seconds to accept each message."""
+
+    def __init__(self, delay):
+        self.delay = delay
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        await asyncio.sleep(self.delay)
+        self.messages.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
+        return "250 Message accepted for delivery"
+
+
+def wait_for(mailbox, count, seconds=20):
+    deadline = time.monotonic() + seconds
+    while len(mailbox.messages) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(mailbox.messages) == count
+
+
+@pytest.mark.django_db(transaction=True)
+def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(settings, tmp_path, monkeypatch, password):
+    """No broker: a move whose mail takes the server 2 s answers at once; the mail follows."""
+    from allauth.account.models import EmailAddress
+
+    monkeypatch.setattr(tasks, "queue_notification", REAL_QUEUE)
+    settings.REDIS_URL = ""
+    port = closed_port()
+    mailbox = SlowMailbox(delay=2)
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+            setattr(settings, name, value)
+        users = []
+        for name in ("ana", "ben"):
+            user = User.objects.create_user(name, f"{name}@example.org", password, notify_game_started=False)
+            EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+            users.append(user)
+        game = services.create_game(users[0], num_players=2)
+        began = time.monotonic()
+        services.join_game(game, users[1])
+        assert time.monotonic() - began < 1.5
+        wait_for(mailbox, 1)
+        state = state_of(game)
+        bidder = to_act(state)[0]
+        began = time.monotonic()
+        services.submit_move(game, game.seats.get(index=bidder).user, legal_moves(state, bidder)[0], game.version)
+        assert time.monotonic() - began < 1.5
+        wait_for(mailbox, 2)
+        assert [m["Subject"] for m in mailbox.messages] == [f"[El Grande] Game {game.pk}, round 1: your bid"] * 2
+        deadline = time.monotonic() + 10
+        while Notification.objects.exclude(status=Notification.Status.SENT).exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert set(Notification.objects.values_list("status", flat=True)) == {Notification.Status.SENT}
+    finally:
+        controller.stop()
+
+
+def test_the_admin_lists_failed_mails_with_their_error(started, settings, tmp_path, admin_client):
+    started(2)
+    mail_server_down(settings, tmp_path)
+    failed = Notification.objects.first()
+    Notification.objects.filter(pk=failed.pk).update(status=Notification.Status.PENDING)
+    tasks.send_logged(failed.pk)
+    response = admin_client.get("/admin/games/notification/?status=failed")
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == [Notification.objects.get(pk=failed.pk)]
+    page = admin_client.get(f"/admin/games/notification/{failed.pk}/change/").content.decode()
+    assert "ConnectionRefusedError" in page
