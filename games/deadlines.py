@@ -58,9 +58,10 @@ def expire_overdue(now):
     for start in range(0, len(overdue), SWEEP_BATCH):
         batch = overdue[start:start + SWEEP_BATCH]
         # The batch's rows and seats in two queries; each game's transaction only checks under
-        # its lock that they are still current.
+        # its lock that they are still current. What its commits tell pages and players (notices,
+        # mails) goes out together when the batch is done.
         read = services.read_overdue(batch, now)
-        with broadcast.held():
+        with broadcast.held(), notifications.held():
             for game_id, version in batch:
                 game, seats = read.get(game_id, (None, None))
                 try:

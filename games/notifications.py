@@ -11,6 +11,9 @@ slow games for players who chose the daily digest).
 """
 
 import logging
+from collections import defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 
 from django.conf import settings
@@ -31,6 +34,9 @@ from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, Notification, Seat
 
 logger = logging.getLogger(__name__)
+
+# The decisions of `held()`: [(game, state, previous_to_act)], or None outside of it.
+_held = ContextVar("held_mail_decisions", default=None)
 
 # Games with less time per move than this are live: players are at the table.
 LIVE_BELOW = 60 * 60
@@ -94,14 +100,56 @@ def is_live(game):
 def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
     saved Game, the engine state that made it, and the seats that had to act before (None when
-    unknown: every seat to act now then has a new decision)."""
-    # Only the state new_game made carries the setup among its events.
-    started = any(event["event"] == "setup" for event in state.events)
-    newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
-    if not (state.is_over or started or newly_acting):
-        return  # the same players go on deciding: nothing to tell anyone, and no query to ask
-    seats = {seat.index: seat for seat in _seats_with_mail().filter(game=game)}
-    verified = _verified(seats.values())
+    unknown: every seat to act now then has a new decision). Inside `held()`, only noted."""
+    decisions = _held.get()
+    if decisions is None:
+        games_saved([(game, state, previous_to_act)])
+    else:
+        decisions.append((game, state, previous_to_act))
+
+
+@contextmanager
+def held():
+    """Hold the decisions of `game_saved` made inside, and make them together when it ends: for
+    the deadline sweep, one query for the seats and players of a batch of games instead of one
+    per game. They are about commits already made: a failure is logged, never raised."""
+    decisions = []
+    token = _held.set(decisions)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        if decisions:
+            try:
+                games_saved(decisions)
+            except Exception:
+                logger.exception("the mails of %d games were not decided", len(decisions))
+
+
+def games_saved(saved):
+    """`game_saved` for several (game, state, previous_to_act), their seats asked in one query."""
+    to_decide = []
+    for game, state, previous_to_act in saved:
+        # Only the state new_game made carries the setup among its events.
+        started = any(event["event"] == "setup" for event in state.events)
+        newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+        # When the same players go on deciding there is nothing to tell anyone, and no query to ask.
+        if state.is_over or started or newly_acting:
+            to_decide.append((game, state, started, newly_acting))
+    if not to_decide:
+        return
+    seats_of = defaultdict(dict)
+    for seat in _seats_with_mail().filter(game_id__in=[game.pk for game, *_ in to_decide]):
+        seats_of[seat.game_id][seat.index] = seat
+    for game, state, started, newly_acting in to_decide:
+        seats = seats_of[game.pk]
+        try:
+            _queue(_decide(game, state, started, newly_acting, seats, _verified(seats.values())))
+        except Exception:
+            logger.exception("the mails of game %s at version %s were not decided", game.pk, game.version)
+
+
+def _decide(game, state, started, newly_acting, seats, verified):
     created = []
     for index, seat in seats.items():
         user = seat.user
@@ -117,7 +165,7 @@ def game_saved(game, state, previous_to_act):
                 continue
         if index in newly_acting:
             created += _your_move(user, game, state, index, seats, verified)
-    _queue(created)
+    return created
 
 
 def _seats_with_mail():
