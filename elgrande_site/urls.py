@@ -6,7 +6,9 @@ from accounts import views as account_views
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
-    path("players/<str:username>/", account_views.profile_page, name="profile"),
+    # <path:…>: a name made outside the sign-up form (the admin, a shell) may hold a "/", and every
+    # page naming that player links to this profile.
+    path("players/<path:username>/", account_views.profile_page, name="profile"),
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]

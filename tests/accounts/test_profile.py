@@ -97,3 +97,11 @@ def test_finished_games_come_a_page_at_a_time(client, start_game, make_user, mon
     shown = [row["game"].pk for row in first.context["finished_rows"] + second.context["finished_rows"]]
     assert sorted(shown) == sorted(game.pk for game in games)
     assert "page 1 of 2" in first.content.decode()
+
+
+def test_a_name_with_a_slash_still_links_to_its_profile(client, make_user):
+    # Sign-up refuses such names, but the admin or a shell can make them, and a page naming the
+    # player must not fail because its profile link cannot be built.
+    user = make_user("a/b")
+    assert user.get_absolute_url() == "/players/a/b/"
+    assert client.get(user.get_absolute_url()).status_code == 200
