@@ -13,9 +13,10 @@ The order of events (seed 001, rules 4 and 9):
 
 A holder is anyone with a usable veto; the taker too (rule 4b: "an opponent, or the player
 himself"), except where his veto could change nothing he could not have done by declining or by
-announcing less. A veto spends its card, and anyone else still holding one, the taker included,
-may then veto that veto: the action then goes on as if unvetoed and both cards are spent. Only two
-veto cards exist, so there is never a third answer.
+announcing less (never once secret disks are revealed: he can no longer decline then). A veto
+spends its card, and anyone else still holding one, the taker included, may then veto that veto:
+the action then goes on as if unvetoed and both cards are spent. Only two veto cards exist, so
+there is never a third answer.
 
 `state.action` keeps the action under way as plain data:
     card, taker, plan;
@@ -144,7 +145,9 @@ def _fix_steps(state):
     taker = action["taker"]
     steps = kind.steps(state, taker, action["plan"], action["choices"])
     action["steps"] = steps
-    excluding = () if kind.taker_may_cut(action["plan"], steps) else {taker}
+    # Once disks are revealed the taker can no longer decline: he is asked even for one step (9.4, 4b).
+    revealed = any(choice is not None for choice in action["choices"])
+    excluding = () if revealed or kind.taker_may_cut(action["plan"], steps) else {taker}
     holders = usable_veto_holders(state, excluding=excluding)
     if steps and holders:
         # A plan is announced only if all of it can run. Unannounced, it simply runs: a step that

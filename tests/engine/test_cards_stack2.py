@@ -380,6 +380,16 @@ def test_secret_choices_are_hidden_from_other_seats_until_revealed(card):
     assert len(reveal) == 1
     assert reveal[0]["choices"] == [{"seat": 1, "region": "aragon"}, {"seat": 2, "region": "seville"}]
     assert reveal[0] in visible_events(done.events, 3) and reveal[0] in visible_events(done.events, None)
+    # The revealed disks are carried out: yellow from Aragon (3), blue from Seville (1), green from its
+    # only region, Granada (4); 2 each (or the 1 there) or all of them.
+    sent = {"secret_two_to_provinces": {"yellow": 2, "blue": 1, "green": 2},
+            "secret_all_to_provinces": {"yellow": 3, "blue": 1, "green": 4}}[card]
+    assert holdings(done, "yellow").get("aragon", 0) == 3 - sent["yellow"]
+    assert holdings(done, "yellow")["granada"] == 2 and holdings(done, "yellow")["seville"] == 1
+    assert holdings(done, "blue").get("seville", 0) == 0 and holdings(done, "blue")["catalonia"] == 1
+    assert holdings(done, "green").get("granada", 0) == 4 - sent["green"]
+    for colour, count in sent.items():
+        assert holdings(done, colour)["provinces"] == holdings(state, colour)["provinces"] + count
 
 
 def test_secret_to_provinces_order_must_name_the_other_players():

@@ -324,3 +324,16 @@ def test_the_taker_is_asked_before_later_shares_of_his_king_returns_but_not_the_
     assert to_act(state) == [0] and view_for(state, 0)["pending"]["before"] == SEAT["blue"]
     state = apply_move(state, 0, VETO)
     assert holdings(state, "blue")["court"] == 2 and state.special_done
+
+
+def test_the_taker_may_stop_his_revealed_one_step_eviction():
+    # 9.4 and 4b: once the disks are revealed the taker can no longer decline, so he is asked like any
+    # holder even when the revealed plan is a single step.
+    state = holding(at_action("eviction", num_players=4, caballeros={"aragon": {"yellow": 2}}), "red")
+    state = apply_move(state, 0, {"type": "special", "region": "aragon"})
+    assert state.action["stage"] == "choices" and to_act(state) == [SEAT["yellow"]]
+    asked = apply_move(state, SEAT["yellow"], {"type": "choose_region", "region": "granada"})
+    assert asked.action["window"] == "plan" and to_act(asked) == [0]
+    stopped = apply_move(asked, 0, VETO)
+    assert count(stopped, "yellow", "aragon") == 2 and count(stopped, "yellow", "granada") == 0
+    assert stopped.vetoes == [] and stopped.special_done
