@@ -144,6 +144,9 @@ def _act(request, change, game):
 def move(request, pk):
     """Accept one move. htmx gets the refreshed play area, or an error fragment with a 4xx."""
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
+    if not can_view(game, request.user, request.session):
+        # As the page: a private game does not exist for those who may not see it.
+        raise Http404("No such game.")
     if not request.user.is_authenticated:
         return _move_error(request, game, "Log in to play.", 403)
     try:
