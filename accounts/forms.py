@@ -1,3 +1,4 @@
+from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
@@ -55,7 +56,9 @@ class DeleteAccountForm(forms.Form):
 
     def clean_password(self):
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        # Through allauth, not check_password: its lock after five wrong passwords (login_failed)
+        # then holds here too, so a borrowed session cannot guess the password without limit.
+        if not get_adapter().reauthenticate(self.user, password):
             raise forms.ValidationError("That is not your password.")
         return password
 

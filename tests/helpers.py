@@ -1,6 +1,11 @@
-"""Helpers shared by the web tests: play through the services, find positions with the engine."""
+"""Helpers shared by the web tests: play through the services, find positions with the engine,
+serve the site from a process of its own."""
 
 import random
+import socket
+import subprocess
+import time
+from contextlib import contextmanager
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -68,3 +73,34 @@ def find_position(predicate, num_players=3, seeds=range(1, 300), **options):
             state = apply_move(state, seat, move)
             history.append((seat, move))
     raise LookupError("no seed reaches such a position")
+
+
+def free_port():
+    """A loopback port that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def serving(command, *, env, cwd, log_path, timeout=30):
+    """Run `command(port)` (an argv) on a free loopback port, its output going to `log_path`,
+    until it accepts connections; yield the port and terminate the server afterwards. A server
+    that exits or does not listen within `timeout` seconds raises RuntimeError with its log."""
+    port = free_port()
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(command(port), cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError(f"the server did not start:\n{log_path.read_text()}") from None
+                time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -4,8 +4,6 @@ stays connected, and hundreds of pages may arrive or leave at the same moment.""
 import asyncio
 import json
 import os
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -19,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from games import services
-from tests.helpers import user_at
+from tests.helpers import serving, user_at
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,9 +43,6 @@ def site(django_db_setup, tmp_path_factory):
     """Daphne serving the site on a free loopback port, as in production (DEBUG=0), on this test
     process's database and channel-layer prefix. Yields (port, path of the server's log)."""
     log_path = tmp_path_factory.mktemp("daphne") / "server.log"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE="tests.live_settings",
@@ -58,26 +53,11 @@ def site(django_db_setup, tmp_path_factory):
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
-    with open(log_path, "w") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "--access-log", os.devnull,
-             "elgrande_site.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError(f"the server did not start:\n{log_path.read_text()}") from None
-                time.sleep(0.2)
+    daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "--access-log", os.devnull]
+    with serving(
+        lambda port: [*daphne, "-p", str(port), "elgrande_site.asgi:application"], env=env, cwd=ROOT, log_path=log_path
+    ) as port:
         yield port, log_path
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def open_page(port, game):

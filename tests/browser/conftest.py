@@ -1,12 +1,12 @@
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -24,12 +24,6 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the site in headless Chromium against a live server")
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def live_site(tmp_path_factory):
     """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
@@ -42,26 +36,11 @@ def live_site(tmp_path_factory):
     env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    port = _free_port()
-    log = open(database.parent / "server.log", "w")
-    server = subprocess.Popen(
-        [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"], cwd=ROOT, env=env, stdout=log, stderr=log
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError((database.parent / "server.log").read_text()) from None
-                time.sleep(0.2)
+    runserver = [*manage, "runserver", "--noreload"]
+    with serving(
+        lambda port: [*runserver, f"127.0.0.1:{port}"], env=env, cwd=ROOT, log_path=database.parent / "server.log"
+    ) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="module")

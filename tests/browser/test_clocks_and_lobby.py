@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.test_two_players import MOVE_TIMEOUT, act, sign_up, version, wait_for_version
+from tests.browser.test_two_players import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +19,7 @@ def test_the_lobby_the_countdown_and_the_title_follow_the_game_live(live_site, b
     ana = sign_up(ana_context, live_site, "ana")
     blas = sign_up(blas_context, live_site, "blas")
 
-    ana.goto(f"{live_site}/games/new/")
-    ana.select_option("select[name=num_players]", "2")
-    ana.click("main form button[type=submit]")
-    ana.wait_for_url(re.compile(r"/games/\d+/$"))
-    game_url = ana.url
+    game_url = create_game(ana, live_site)
     ana.goto(f"{live_site}/")
     assert "waiting for 1 more player" in ana.locator("#my-games").inner_text()
     ana.evaluate("window.stillTheSamePage = true")

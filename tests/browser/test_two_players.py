@@ -22,6 +22,20 @@ def sign_up(context, site, name):
     return page
 
 
+def create_game(page, site, *, check=(), uncheck=()):
+    """Create a two-player game from the "new game" form, ticking `check` and clearing `uncheck`
+    (selectors); returns the game page's URL, where `page` now is."""
+    page.goto(f"{site}/games/new/")
+    page.select_option("select[name=num_players]", "2")
+    for selector in check:
+        page.check(selector)
+    for selector in uncheck:
+        page.uncheck(selector)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    return page.url
+
+
 def version(page):
     return int(page.locator("#play").get_attribute("data-version"))
 
@@ -76,13 +90,9 @@ def test_two_players_play_a_short_game_to_the_end(live_site, browser):
     isabel = sign_up(isabel_context, live_site, "isabel")
     felipe = sign_up(felipe_context, live_site, "felipe")
 
-    isabel.goto(f"{live_site}/games/new/")
-    isabel.select_option("select[name=num_players]", "2")
-    isabel.check("input[name=short_game][value=True]")
-    isabel.uncheck("input[name=veto]")
-    isabel.click("main form button[type=submit]")
-    isabel.wait_for_url(re.compile(r"/games/\d+/$"))
-    game_url = isabel.url
+    game_url = create_game(
+        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
+    )
     isabel.wait_for_function("() => window.htmx !== undefined")
 
     felipe.goto(game_url)
