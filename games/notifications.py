@@ -527,8 +527,10 @@ def deliver(notification_id, now=None):
     time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised as SendFailed
     (so that Celery retries it)."""
     now = now or timezone.now()
-    claimable = Q(status__in=[Notification.Status.PENDING, Notification.Status.FAILED]) | Q(
-        status=Notification.Status.SENDING, next_attempt_at__lte=now
+    # A failed row only when its retry is due: Celery's retries come early (with jitter) and
+    # would spend the attempts meant to stretch over hours; the sweep queues it when it is due.
+    claimable = Q(status=Notification.Status.PENDING) | Q(
+        status__in=[Notification.Status.FAILED, Notification.Status.SENDING], next_attempt_at__lte=now
     )
     claimed = (
         Notification.objects.filter(claimable, pk=notification_id)
@@ -563,12 +565,18 @@ def deliver(notification_id, now=None):
 
 
 def retry_due(now):
-    """Send the mails whose retry time has come, and those lost on the way. Returns how many."""
+    """Send the mails whose retry time has come, and those lost on the way. Returns how many.
+
+    Each is queued once per LOST_AFTER, not once per sweep: a backlog the mailer or the workers
+    have not reached yet (a slow mail server) is not queued again every few seconds. Each goes back
+    to `pending`, so that its claim no longer waits for `next_attempt_at`; one claimed since it was
+    read has a later `next_attempt_at` and is left alone."""
     due = Notification.objects.filter(
         status__in=[Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.SENDING],
         next_attempt_at__lte=now,
-    ).values_list("pk", flat=True)
-    ids = list(due[:500])
+    )
+    ids = list(due.values_list("pk", flat=True)[:500])
+    due.filter(pk__in=ids).update(status=Notification.Status.PENDING, next_attempt_at=now + LOST_AFTER)
     _queue(ids)
     return len(ids)
 

@@ -26,7 +26,8 @@ def sweep_deadlines():
 # ---- mail ---------------------------------------------------------------------------------------
 #
 # Notifications are recorded first (games.notifications), then sent here after the commit. With
-# Redis a worker sends them and Celery retries a failed send with back-off; embedded there is no
+# Redis a worker sends them and Celery retries a failed send with back-off (a retry that comes,
+# jittered, before the row's own retry time sends nothing); embedded there is no
 # worker, so one thread in the web process sends them, never the request that made the move.
 # Either way a failed send is logged and left `failed` in its row, which the periodic sweep
 # (notifications.retry_due) sends again when its time comes.
@@ -77,7 +78,9 @@ class EmbeddedMailer:
     def add(self, notification_id):
         self._queue.put(notification_id)
         with self._lock:
-            if self._thread is None:
+            # A thread that died (of what `_run` does not catch, or left behind by a fork) is
+            # replaced: else every later mail would wait for the sweep's LOST_AFTER.
+            if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="mailer", daemon=True)
                 self._thread.start()
 
