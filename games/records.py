@@ -6,7 +6,9 @@ Plain data in, plain data out, so that a data migration can call it with histori
 import json
 from dataclasses import dataclass
 
-from .engine import apply_move, new_game
+from .engine import GameState, apply_move, new_game
+from .engine.actions import restart_shares
+from .engine.rounds import after_special
 
 
 @dataclass
@@ -45,14 +47,18 @@ def rebuild(options, stored_state, moves):
     if same:
         return Rebuilt(state.to_json(), first_events, move_events, move_rounds, replayed=True)
     kept["action"] = upgrade_action(kept.get("action"))
-    return Rebuilt(kept, legacy_events(stored_state.get("log") or []), [[] for _ in moves], [0] * len(moves), False)
+    first_events = legacy_events(stored_state.get("log") or [])
+    if _secret_king_returns(kept):
+        kept, restarted = restart_king_returns(kept)
+        first_events += restarted
+    return Rebuilt(kept, first_events, [[] for _ in moves], [0] * len(moves), False)
 
 
 def upgrade_action(action):
     """A special action stored under way by the engine before the veto windows: the same action
     with the fields the engine now keeps, so that its veto question or secret choices go on. An
     old veto question was always about announced steps (window "plan"). The King's return, then
-    played in secret, has no equivalent here and is left as it was."""
+    played in secret, is started again in turn by `restart_king_returns`."""
     if action is None or "window" in action:
         return action
     return {
@@ -62,6 +68,21 @@ def upgrade_action(action):
         "passed": False,
         "sent": False,
     }
+
+
+def _secret_king_returns(state):
+    action = state.get("action")
+    return bool(action) and action.get("card") == "king_returns" and action.get("stage") == "choices"
+
+
+def restart_king_returns(state_data):
+    """A King's return stored while its shares were collected in secret (none revealed or sent):
+    its shares start again in turn, so that the game can go on. Returns the state and the events
+    of the restart (forced shares sent, a veto question asked)."""
+    state = GameState.from_json(state_data)
+    if restart_shares(state):
+        after_special(state)
+    return state.to_json(), state.events
 
 
 def legacy_events(log):

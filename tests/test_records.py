@@ -141,3 +141,33 @@ def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answe
     client = logged_in(user_at(game, holder))
     assert client.get(reverse("game", args=[game.pk])).status_code == 200
     services.submit_move(game, user_at(game, holder), {"type": "allow"}, game.version)
+
+
+def test_a_legacy_game_stored_in_the_secret_king_returns_goes_on_in_turn():
+    # The engine of before collected the King's-return shares at once and in secret; none was
+    # revealed or sent. The upgraded game starts the shares again, in turn, and each can be played.
+    from games.engine import legal_moves
+    from games.records import rebuild
+    from tests.engine.builders import at_action
+
+    state = apply_move(
+        at_action("king_returns", num_players=3, caballeros={"aragon": {"yellow": 2, "blue": 2}},
+                  court={"red": 5, "yellow": 3, "blue": 3}),
+        0,
+        {"type": "special"},
+    )
+    old = state.to_json()
+    old["action"] = {
+        "card": "king_returns", "taker": 0, "plan": {}, "stage": "choices", "awaiting": [1, 2],
+        "choices": [None, None, [[-1, 3]]], "steps": None, "answers": [None, None, None], "cut": None,
+        "vetoer": None,
+    }
+    rebuilt = rebuild(OPTIONS, {**old, "log": OLD_LOG}, [])
+    upgraded = GameState.from_json(rebuilt.state)
+    assert upgraded.action["stage"] == "share" and to_act(upgraded) == [1]
+    assert legal_moves(upgraded, 1)
+    for seat in (1, 2):
+        move = random_move(upgraded, seat, random.Random(seat))
+        upgraded = apply_move(upgraded, seat, move)
+    assert upgraded.special_done and upgraded.phase == "action"
+    assert upgraded.provinces[1] == old["provinces"][1] + 3 and upgraded.provinces[2] == old["provinces"][2] + 3

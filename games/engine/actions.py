@@ -33,6 +33,7 @@ from .board import AREAS
 from .cards import CARDS
 from .errors import IllegalMove
 from .events import record
+from .operations import clockwise_from_left
 from .steps import run, step_data, try_steps
 
 ALLOWED = -1
@@ -198,6 +199,26 @@ def _next_share(state):
             return False
         _send_share(state, seat, kind.forced_share(state, seat))
     return _end(state)
+
+
+def restart_shares(state):
+    """A King's return stored by the engine of before the revised rulings, which collected the
+    shares at once and in secret: nothing was revealed or sent yet, so its shares start again in
+    turn. Returns True once the action is over."""
+    action = state.action
+    action.update(
+        plan={"order": clockwise_from_left(state, action["taker"])},
+        stage=None,
+        window=None,
+        awaiting=[],
+        choices=[None] * state.num_players,
+        answers=[None] * state.num_players,
+        steps=None,
+        turn=0,
+        passed=False,
+        sent=False,
+    )
+    return _next_share(state)
 
 
 def _send_share(state, seat, share):
