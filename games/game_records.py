@@ -26,7 +26,7 @@ from .models import TIME_PER_MOVE_CHOICES, Game, Seat
 
 FORMAT = "El Grande game record"
 VERSION = 1
-# A whole 9-round game of five takes a few hundred kilobytes at most.
+# A whole 9-round game of five is some 30 KB (a few hundred moves): ample room, bounded work.
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NAME_LENGTH = Seat._meta.get_field("name").max_length
 # Move.version is a PostgreSQL integer; Game.seed a bigint, and the site draws seeds below 2**62.
