@@ -120,10 +120,6 @@ def record_queryset():
     return Game.objects.defer("state", "first_events").prefetch_related("seats__user")
 
 
-def dumps(record):
-    return json_codec.dumps(record)
-
-
 def _time(moment):
     """A time in the record: ISO 8601 in UTC, to the microsecond, so that it comes back exact."""
     if moment is None:
