@@ -74,10 +74,10 @@ def _player(game, seat, user):
     colour = game.colours[seat.index] if seat.index is not None and game.colours else None
     return {
         "seat": seat.index,
-        "username": seat.user.display_name,
+        "username": seat.display_name,
         "colour": colour,
         "label": COLOUR_LABELS.get(colour, ""),
-        "you": seat.user_id == user.pk,
+        "you": seat.user_id is not None and seat.user_id == user.pk,
         "to_act": seat.index is not None and seat.index in game.to_act,
         "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
     }

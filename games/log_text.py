@@ -57,7 +57,7 @@ class Names:
     @classmethod
     def for_game(cls, game, seats):
         """From a Game and its Seat rows (users selected with them, or None for a deleted user)."""
-        return cls(game.colours, {seat.index: seat.user.display_name for seat in seats})
+        return cls(game.colours, {seat.index: seat.display_name for seat in seats})
 
     def player(self, seat):
         colour = self.colours[seat] if 0 <= seat < len(self.colours) else None

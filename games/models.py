@@ -34,8 +34,9 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    # None for an imported game (games/game_records.py), whose players need not be users here.
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="created_games"
     )
     num_players = models.PositiveSmallIntegerField(
         choices=[(n, f"{n} players") for n in range(2, 6)]
@@ -75,12 +76,26 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # A finished game stored from a game record (`manage.py import_game`), not played here: never
+    # rated, no deadlines, no mail. `record_digest` identifies the game it records (its options,
+    # seed and moves), so that the same game is imported once.
+    imported = models.BooleanField(default=False)
+    record_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-finished_at"]),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record_digest"], condition=~models.Q(record_digest=""), name="one_import_per_record"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(imported=False) | models.Q(rated=False), name="imported_games_unrated"
+            ),
         ]
 
     def __str__(self):
@@ -113,12 +128,15 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A user's place in a game. `index` is the engine's seat, drawn when the game starts."""
+    """A player's place in a game. `index` is the engine's seat, drawn when the game starts.
+
+    The player is a user of the site, or in an imported game only a `name` from its record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
+    name = models.CharField(max_length=150, blank=True, default="")
     index = models.PositiveSmallIntegerField(null=True, blank=True)
     # Deadlines this seat let pass on its decisions in a row; the player's own move resets it.
     timeouts = models.PositiveSmallIntegerField(default=0)
@@ -132,10 +150,18 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "index"], name="one_user_per_seat"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(name=""), name="seat_has_a_player"
+            ),
         ]
 
     def __str__(self):
-        return f"{self.user} in game {self.game_id} (seat {self.index})"
+        return f"{self.display_name} in game {self.game_id} (seat {self.index})"
+
+    @property
+    def display_name(self):
+        """The name to show beside this seat anywhere on the site (select the user with the seat)."""
+        return self.user.display_name if self.user_id is not None else self.name
 
 
 class Move(models.Model):

@@ -197,7 +197,8 @@ def _game_context(request, pk, whole_log=False):
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
     seats = list(game.seats.all())
-    own = next((s for s in seats if s.user_id == request.user.pk), None)
+    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
+    own = next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
     seat = own.index if own is not None else None
     context = {
         "game": game,
@@ -223,6 +224,7 @@ def _game_context(request, pk, whole_log=False):
         for player in view["players"]:
             seat_row = by_index.get(player["seat"])
             player["user"] = seat_row.user if seat_row else None
+            player["name"] = seat_row.display_name if seat_row else ""
             player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
             player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
         context["view"] = view
