@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.board_map import board_map as layout
+from games import board_map as drawing
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
 from games.engine.cards import CARDS
 from games.log_text import step_html
@@ -15,7 +15,7 @@ register = template.Library()
 def board_map(view):
     decision = view.get("decision") or {}
     placeable = decision.get("place_areas", []) if decision.get("can_place") else []
-    return layout(view, seat_colour=view.get("colour"), placeable=placeable)
+    return drawing.board_map(view, seat_colour=view.get("colour"), placeable=placeable)
 
 
 @register.simple_tag
@@ -25,16 +25,18 @@ def decision_panel(view):
 
 @register.simple_tag
 def round_track(view):
-    return [
-        {
-            "number": number,
-            "current": number == view["round"],
-            "done": number < view["round"] or view["is_over"],
-            "scoring": number in view["scoring_rounds"],
-            "next_scoring": number == view["next_scoring"],
-        }
-        for number in range(1, view["num_rounds"] + 1)
-    ]
+    return drawing.round_track(view)
+
+
+@register.simple_tag
+def score_track(view):
+    return drawing.score_track(view)
+
+
+@register.simple_tag
+def map_drawing():
+    """The fixed parts of the map: its size, the land that is no area, the names of lands and seas."""
+    return drawing.FIXED
 
 
 @register.simple_tag
