@@ -30,8 +30,8 @@ P = {
     "andorra": (566, 128), "perthus": (620, 132), "creus": (650, 138),
     # the Mediterranean coast, north to south-west
     "begur": (648, 180), "barcelona": (640, 236), "tarragona": (626, 280), "ebro": (614, 306),
-    "c_v": (600, 322), "castellon": (590, 354), "valencia_city": (566, 386), "nao": (594, 416),
-    "alicante": (574, 444), "palos": (552, 482), "v_g": (526, 510), "gata": (514, 552),
+    "c_v": (600, 322), "castellon": (596, 356), "valencia_city": (572, 388), "nao": (594, 416),
+    "alicante": (574, 446), "palos": (538, 484), "v_g": (526, 510), "gata": (514, 552),
     "almeria": (476, 576), "motril": (404, 580), "malaga": (362, 586), "g_s": (298, 592),
     "gibraltar": (286, 596), "tarifa": (258, 606), "cadiz": (222, 592), "donana": (190, 578),
     "s_p": (156, 566),
@@ -39,9 +39,9 @@ P = {
     "b_a_mid": (410, 170), "b_oc_a": (404, 238), "b_oc_mid1": (350, 244), "b_oc_mid2": (280, 236),
     "a_c_mid1": (526, 190), "a_c_mid2": (512, 254), "a_c_v": (510, 322),
     # the centre and the south
-    "a_v_mid": (496, 340), "a_v_nc": (446, 356), "a_oc_nc": (404, 360), "a_oc_mid": (410, 300),
+    "a_v_mid": (486, 338), "a_v_nc": (446, 356), "a_oc_nc": (404, 360), "a_oc_mid": (410, 300),
     "oc_nc_mid": (290, 360), "oc_nc_p": (150, 352), "oc_p_mid": (168, 300),
-    "nc_v_mid": (424, 410), "nc_v_g": (430, 474), "nc_g_mid": (396, 462), "nc_g_s": (306, 458),
+    "nc_v_mid": (406, 410), "nc_v_g": (408, 476), "nc_g_mid": (396, 462), "nc_g_s": (306, 458),
     "nc_s_mid": (250, 456), "nc_s_p": (144, 448), "nc_p_mid": (128, 400),
     "v_g_mid": (492, 494), "s_g_mid": (306, 520),
     # Portugal
@@ -75,8 +75,8 @@ SHAPES = {
 OUTLINES = {area: [P[name] for name in names] for area, names in SHAPES.items()}
 # The Castillo: a tower standing in the Mediterranean, apart from every region.
 OUTLINES["castillo"] = [
-    (552, 476), (566, 476), (566, 460), (584, 460), (584, 476), (600, 476), (600, 460), (618, 460),
-    (618, 476), (634, 476), (634, 460), (648, 460), (648, 648), (552, 648),
+    (552, 480), (566, 480), (566, 464), (584, 464), (584, 480), (600, 480), (600, 464), (618, 464),
+    (618, 480), (634, 480), (634, 464), (648, 464), (648, 648), (552, 648),
 ]
 # Land that is no area of the game: drawn, named, never played.
 LANDS = {
@@ -110,7 +110,7 @@ FIXED = {
 # width the outline leaves at that height, and the pieces fill as many rows as they need.
 CONTENT_TOP = {
     "galicia": 84, "basque": 92, "aragon": 124, "catalonia": 136, "old_castile": 252,
-    "new_castile": 364, "valencia": 328, "seville": 464, "granada": 468, "castillo": 482,
+    "new_castile": 364, "valencia": 336, "seville": 464, "granada": 468, "castillo": 484,
 }
 NAME_FONT = 26  # in viewBox units, as static/board.css sets it; other text is 24 (see the docstring)
 MARGIN = 6  # between an outline and what is drawn inside it
