@@ -90,7 +90,7 @@ GEO_LABELS = [
     {"text": "FRANCE", "x": 530, "y": 84, "rotate": 0},
     {"text": "PORTUGAL", "x": 100, "y": 400, "rotate": -90},
     {"text": "Bay of Biscay", "x": 310, "y": 52, "rotate": 0},
-    {"text": "Mediterranean", "x": 608, "y": 380, "rotate": 90},
+    {"text": "Mediterranean", "x": 620, "y": 380, "rotate": 90},
 ]
 
 def _points(outline):
@@ -341,6 +341,7 @@ def score_track(view):
                 "colour": player["colour"],
                 "label": player["label"],
                 "score": player["score"],
+                "round_again": player["score"] >= TRACK_SPACES,
                 "r": MARKER_R,
                 "x": round(x + SPACE / 2 + dx * row * MARKER_STEP, 1),
                 "y": round(y + SPACE / 2 + dy * row * MARKER_STEP, 1),

@@ -147,6 +147,7 @@ def test_each_player_has_a_marker_on_the_space_of_their_score_and_ties_stand_apa
         marker = markers[player["colour"]]
         x, y, (dx, dy) = board_map.track_space(player["score"])
         assert marker["score"] == player["score"]
+        assert marker["round_again"] == (player["score"] >= 100)
         # On its space, or further into the map across the track.
         offset = (marker["x"] - x - centre, marker["y"] - y - centre)
         assert offset[0] * dy == pytest.approx(offset[1] * dx) and offset[0] * dx + offset[1] * dy >= 0

@@ -131,6 +131,8 @@ def test_cancelling_a_game_asks_first_in_a_dialog(live_site, browser):
     page.get_by_role("link", name="Cancel the game…").click()
     assert dialog.evaluate("d => d.open")
     assert page.url == game_url
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/cancel-dialog-390.png")
     # Changing one's mind closes the dialog and leaves the game as it was.
     dialog.get_by_role("button", name="No, keep it").click()
     assert not dialog.evaluate("d => d.open")
@@ -149,6 +151,8 @@ def test_without_javascript_cancelling_asks_on_a_page_of_its_own(live_site, brow
     page.get_by_role("link", name="Cancel the game…").click()
     page.wait_for_url(re.compile(r"/games/\d+/cancel/$"))
     assert "Cancel this game?" in page.locator("main").inner_text()
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/cancel-page-390.png")
     page.get_by_role("link", name="No, keep it").click()
     page.wait_for_url(game_url)
     assert page.locator("section.waiting").count() == 1
