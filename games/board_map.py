@@ -8,6 +8,8 @@ The map is sized for a phone: the SVG scales with the page's width, and at 390 C
 of map) one unit of the viewBox is 358 / 676 = 0.53 px, so the smallest text (24 units) is 12.7 px.
 """
 
+import functools
+
 from games.engine.board import COLOURS
 
 SIZE = 676  # the viewBox is SIZE x SIZE
@@ -78,6 +80,14 @@ OUTLINES["castillo"] = [
     (552, 480), (566, 480), (566, 464), (584, 464), (584, 480), (600, 480), (600, 464), (618, 464),
     (618, 480), (634, 480), (634, 464), (648, 464), (648, 648), (552, 648),
 ]
+
+
+def _points(outline):
+    """An outline as an SVG polygon's points."""
+    return " ".join(f"{x},{y}" for x, y in outline)
+
+
+OUTLINE_POINTS = {area: _points(outline) for area, outline in OUTLINES.items()}
 # Land that is no area of the game: drawn, named, never played.
 LANDS = {
     "portugal": [P[name] for name in ("minho", "g_p_mid", "g_oc_p", "oc_p_mid", "oc_nc_p", "nc_p_mid",
@@ -93,18 +103,6 @@ GEO_LABELS = [
     {"text": "Mediterranean", "x": 620, "y": 380, "rotate": 90},
 ]
 
-def _points(outline):
-    return " ".join(f"{x},{y}" for x, y in outline)
-
-
-# What every map draws alike, whatever the position.
-FIXED = {
-    "size": SIZE,
-    "inner": SIZE - 2 * SPACE,
-    "space": SPACE,
-    "lands": [{"id": land, "points": _points(outline)} for land, outline in LANDS.items()],
-    "labels": GEO_LABELS,
-}
 
 # Where each area's contents begin (the top of its name): below it, each line is centred in the
 # width the outline leaves at that height, and the pieces fill as many rows as they need.
@@ -149,11 +147,11 @@ def board_map(view, seat_colour=None, placeable=()):
 
 
 def _area(area, caballeros, labels, placeable, grandes, closed=False):
-    outline = OUTLINES[area["id"]]
+    area_id = area["id"]
     values = "/".join(str(value) for value in area["values"])
     top = CONTENT_TOP[area["id"]]
     lines = [area["name"]]
-    left, right = _band(outline, top, top + PIECE_H)
+    left, right = _band(area_id, top, top + PIECE_H)
     if " " in area["name"] and _text_width(area["name"]) > right - left:
         lines = area["name"].split(" ", 1)
     # What the area shows, in rows: its name, the scoreboard in force (printed, or a mobile one),
@@ -170,7 +168,8 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
         for colour, count in sorted(caballeros.items(), key=lambda item: _colour_rank(item[0]))
     ]
     texts, drawn, king, board = [], [], None, None
-    for (kind, colour, value), (x, bottom) in _flow(outline, top, items):
+    where = _flow(area_id, top, tuple((kind, value if kind in TEXTS else None) for kind, _, value in items))
+    for (kind, colour, value), (x, bottom) in zip(items, where):
         if kind in ("name", "closed"):
             texts.append({"class": "area-name" if kind == "name" else kind, "text": value,
                           "x": x + _item_width(kind, value) / 2, "y": bottom - 7})
@@ -187,7 +186,7 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
         "id": area["id"],
         "name": area["name"],
         "texts": texts,
-        "points": _points(outline),
+        "points": OUTLINE_POINTS[area_id],
         "king": area.get("king", False),
         "king_x": king[0] if king else None,
         "king_y": king[1] if king else None,
@@ -200,29 +199,31 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
     }
 
 
-def _flow(outline, top, items):
-    """Lay items out in rows, each row centred in the width the outline leaves there; a row is as
-    tall as its tallest item, and all stand on its bottom line. Returns [(item, (x, bottom))]."""
+@functools.lru_cache(maxsize=4096)
+def _flow(area_id, top, items):
+    """Lay items (kind, text) out in rows, each row centred in the width the outline leaves there;
+    a row is as tall as its tallest item, and all stand on its bottom line. Returns the (x, bottom)
+    of each item. Pure geometry, so the same pieces in the same area are laid out once."""
     placed = []
     while items:
         for height in (PIECE_H, GRANDE_H):  # a row with a Grande is taller, so maybe narrower
-            left, right = _band(outline, top, top + height)
+            left, right = _band(area_id, top, top + height)
             row, width = [], 0
-            for item in items:
-                w = _item_width(item[0], item[2])
-                if row and (width + GAP + w > right - left or not _may_share(row, item[0])):
+            for kind, text in items:
+                w = _item_width(kind, text)
+                if row and (width + GAP + w > right - left or not _may_share(row, kind)):
                     break
-                row.append(item)
+                row.append((kind, text))
                 width += (GAP if len(row) > 1 else 0) + w
-            if max(ITEM_HEIGHTS.get(kind, PIECE_H) for kind, _, _ in row) <= height:
+            if max(ITEM_HEIGHTS.get(kind, PIECE_H) for kind, _ in row) <= height:
                 break
-        items = items[len(row):]
+        items = items[len(row) :]
         x = (left + right - width) / 2
-        for item in row:
-            placed.append((item, (round(x), top + height)))
-            x += _item_width(item[0], item[2]) + GAP
+        for kind, text in row:
+            placed.append((round(x), top + height))
+            x += _item_width(kind, text) + GAP
         top += height + GAP
-    return placed
+    return tuple(placed)
 
 
 def _may_share(row, kind):
@@ -230,7 +231,7 @@ def _may_share(row, kind):
     pieces only beside one another."""
     if kind in TEXTS:
         return False
-    return kind in ("scoreboard", "king") or not any(other in TEXTS for other, _, _ in row)
+    return kind in ("scoreboard", "king") or not any(other in TEXTS for other, _ in row)
 
 
 def _item_width(kind, text):
@@ -239,8 +240,10 @@ def _item_width(kind, text):
     return ITEM_WIDTHS.get(kind, PIECE_W)
 
 
-def _band(outline, top, bottom):
-    """The stretch (left, right) inside the outline all the way from `top` to `bottom`."""
+@functools.lru_cache(maxsize=1024)
+def _band(area_id, top, bottom):
+    """The stretch (left, right) inside the area's outline all the way from `top` to `bottom`."""
+    outline = OUTLINES[area_id]
     left, right = -float("inf"), float("inf")
     for y in [top, bottom] + [y for _, y in outline if top < y < bottom]:
         crossings = sorted(
@@ -320,13 +323,27 @@ def track_space(number):
     return 0, (last - step) * SPACE, (diagonal, -diagonal) if step == 0 else (1, 0)
 
 
-def score_track(view):
-    """The spaces of the scoring track and each player's marker on it (a score of 100 or more
-    goes round again). Markers on the same space stand in a row into the map, each readable."""
+def fixed_parts():
+    """What every map draws alike, whatever the position: the frame, the sea, the lands that are no
+    area and the names of lands and seas, the spaces of the scoring track."""
     spaces = []
     for number in range(TRACK_SPACES):
         x, y, _ = track_space(number)
-        spaces.append({"number": number, "x": x, "y": y, "labelled": number % 5 == 0})
+        spaces.append({"number": number, "x": x, "y": y, "labelled": number % 5 == 0,
+                       "text_x": x + SPACE / 2, "text_y": y + SPACE - 5})
+    return {
+        "size": SIZE,
+        "inner": SIZE - 2 * SPACE,
+        "space": SPACE,
+        "lands": [{"id": land, "points": _points(outline)} for land, outline in LANDS.items()],
+        "labels": GEO_LABELS,
+        "spaces": spaces,
+    }
+
+
+def score_track(view):
+    """The spaces of the scoring track and each player's marker on it (a score of 100 or more
+    goes round again). Markers on the same space stand in a row into the map, each readable."""
     markers = []
     taken = []  # (position, row) already used
     for player in sorted(view["players"], key=lambda player: (player["score"], player["seat"])):
@@ -349,7 +366,7 @@ def score_track(view):
                 "letter_fill": LETTER_FILLS.get(player["colour"], "#fff"),
             }
         )
-    return {"spaces": spaces, "markers": markers}
+    return {"size": SIZE, "markers": markers}
 
 
 def round_track(view):

@@ -1,6 +1,9 @@
 """Tags for the game page: the board drawing, the decision panel's choices, the round track."""
 
+import functools
+
 from django import template
+from django.template.loader import render_to_string
 
 from games import board_map as drawing
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
@@ -34,9 +37,15 @@ def score_track(view):
 
 
 @register.simple_tag
-def map_drawing():
-    """The fixed parts of the map: its size, the land that is no area, the names of lands and seas."""
-    return drawing.FIXED
+def map_fixed():
+    """The parts of the map that no position changes, drawn once per process (a hundred spaces of
+    the scoring track would otherwise double the time the board takes to render)."""
+    return _fixed_markup()
+
+
+@functools.cache
+def _fixed_markup():
+    return render_to_string("games/partials/map_fixed.html", {"fixed": drawing.fixed_parts()})
 
 
 @register.simple_tag
