@@ -130,13 +130,18 @@ def leave_game(game, user):
     return game
 
 
+def check_may_cancel(game, user):
+    """Raise the reason why `user` may not cancel `game`, if there is one."""
+    if game.creator_id != user.pk:
+        raise NotAllowed("Only the creator can cancel this game.")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("Only a game that has not started can be cancelled.")
+
+
 def cancel_game(game, user):
     with transaction.atomic():
         game = _lock(game)
-        if game.creator_id != user.pk:
-            raise NotAllowed("Only the creator can cancel this game.")
-        if game.status != Game.Status.OPEN:
-            raise Conflict("Only a game that has not started can be cancelled.")
+        check_may_cancel(game, user)
         game.status = Game.Status.CANCELLED
         game.version += 1
         _save(game)

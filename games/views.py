@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.emails import has_verified_email
 
@@ -119,10 +119,22 @@ def leave(request, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def cancel(request, pk):
+    """The creator cancels a game that has not started, having confirmed it: the page's button
+    opens a dialog (with JavaScript) or this view's confirmation page (without), and only their
+    form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
-    return _act(request, lambda: services.cancel_game(game, request.user), game)
+    if not can_view(game, request.user, request.session):
+        raise Http404("No such game.")
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        return _act(request, lambda: services.cancel_game(game, request.user), game)
+    try:
+        services.check_may_cancel(game, request.user)
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return redirect(game)
+    return render(request, "games/cancel.html", {"game": game})
 
 
 @login_required

@@ -27,6 +27,16 @@
     };
   }
 
+  // A link that asks first: with JavaScript its dialog opens here; without, the link leads to a
+  // page that asks the same.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("a[data-dialog]");
+    const dialog = link && document.getElementById(link.dataset.dialog);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    dialog.showModal();
+  });
+
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target.id !== "play") return;
     // After a new position an earlier refusal no longer applies.
