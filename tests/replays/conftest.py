@@ -1,0 +1,17 @@
+import pytest
+
+
+@pytest.fixture
+def finished_game(start_game):
+    """A 3-player short game played to its end through the services, with random moves."""
+    from games.models import Game
+    from tests.helpers import play
+
+    def finish(num_players=3, **options):
+        game = start_game(num_players, short_game=True, **options)
+        play(game)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        return game
+
+    return finish
