@@ -163,8 +163,10 @@ def _walk(game, marks, seat_index):
         before = state.round
         state = _apply(game, state, move)
         position += 1
-        if any(event["event"] == "general_scoring" for event in state.events):
-            new.append(_mark(SCORING, position, move.version, state))
+        scored = [event["round"] for event in state.events if event["event"] == "general_scoring"]
+        if scored:
+            # The round scored: with nobody in the Castillo, the same move has begun the next one.
+            new.append(_mark(SCORING, position, move.version, state, round_number=scored[0]))
         if state.round != before:
             new.append(_mark(ROUND, position, move.version, state))
         if state.is_over:
@@ -195,8 +197,9 @@ def _walk(game, marks, seat_index):
     return _Walk(marks=merged, last=position, start=begin.position, moves=moves)
 
 
-def _mark(kind, position, version, state):
-    return Mark(kind, position, version, state.round, list(state.scores), state.to_json())
+def _mark(kind, position, version, state, round_number=None):
+    round_number = state.round if round_number is None else round_number
+    return Mark(kind, position, version, round_number, list(state.scores), state.to_json())
 
 
 def _moves(game, seat_index, after, count=None, upto=None):

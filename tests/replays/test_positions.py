@@ -1,12 +1,14 @@
 """Positions rebuilt from the seed and the stored moves, from one snapshot per round: every position
 is the engine's own, the snapshots are written once, and games that cannot be replayed say so."""
 
+import random
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import replays
-from games.engine import GameState
+from games.engine import GameState, apply_move, new_game, random_move, to_act
 from games.models import Game, Move, Snapshot
 from games.records import legacy_events
 from tests.helpers import play, state_of
@@ -66,6 +68,33 @@ def test_a_position_costs_one_query_for_the_snapshots_and_one_for_the_moves_howe
         with CaptureQueriesContext(connection) as queries:
             replays.position(game_row, at)
         assert len(queries) <= 2, [query["sql"] for query in queries]
+
+
+def scoring_without_castillo_seed():
+    """A seed whose random short game (as tests.helpers.play plays it) has a general scoring with
+    nobody in the Castillo: the move that ends the round scores it and begins the next at once."""
+    for seed in range(1, 200):
+        state = new_game(num_players=3, seed=seed, short_game=True)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = to_act(state)[0]
+            state = apply_move(state, seat, random_move(state, seat, rng))
+            kinds = [event["event"] for event in state.events]
+            if "general_scoring" in kinds and "awaiting_choices" not in kinds and "round" in kinds:
+                return seed
+    raise LookupError("no seed has a scoring with nobody in the Castillo")
+
+
+def test_a_scoring_with_nobody_in_the_castillo_is_the_scoring_of_the_round_it_ended(finished_game):
+    game = finished_game(seed=scoring_without_castillo_seed())
+    states = engine_positions(game)
+    replays.position(loaded(game))
+    for round_number, at in Snapshot.objects.filter(game=game, kind="scoring").values_list("round", "position"):
+        assert states[at - 1].round == round_number
+        assert states[at].scorings_done == states[at - 1].scorings_done + 1 or states[at].phase == "castillo"
+    assert list(Snapshot.objects.filter(game=game, kind="scoring").values_list("round", flat=True)) == [2, 4, 6]
+    assert Snapshot.objects.filter(game=game, kind="scoring", position__in=Snapshot.objects.filter(
+        game=game, kind="round").values("position")).exists()
 
 
 def test_a_running_games_snapshots_follow_it_round_by_round(start_game):
