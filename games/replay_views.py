@@ -104,6 +104,8 @@ def _context(request, game):
         player["user"] = seat.user if seat else None
         player["autopilot"] = False
         player["vacation_until"] = None
+        # The revealed view is everyone's; a player still finds himself in it.
+        player["me"] = own is not None and player["seat"] == own.index
     names = Names.for_game(game, seats)
     return {
         "game": game,
