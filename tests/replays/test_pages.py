@@ -15,7 +15,7 @@ from games import services
 from games.models import Game, Move, Snapshot
 from games.records import legacy_events
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
-from tests.replays.helpers import engine_positions, log_items, replay, replay_url, section
+from tests.replays.helpers import engine_positions, log_items, replay_url, section
 
 pytestmark = pytest.mark.django_db
 
@@ -215,10 +215,3 @@ def test_the_live_page_of_a_running_game_offers_to_step_back_and_its_replay_offe
     assert 'id="play"' not in html and "Back to the live game" in html
     spectator = Client().get(f"{reverse('game', args=[game.pk])}?back=1").content.decode()
     assert "as spectators saw it" in spectator
-
-
-def test_a_finished_games_page_shows_the_same_to_its_players_and_to_spectators(finished_game):
-    game = finished_game()
-    pages = [logged_in(user_at(game, 0)), Client()]
-    boards = {section(replay(client, game, 20), "board") for client in pages}
-    assert len(boards) == 1
