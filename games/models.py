@@ -195,6 +195,40 @@ class Move(models.Model):
         return f"Move {self.version} of game {self.game_id}: {self.move}"
 
 
+class Snapshot(models.Model):
+    """A stored position of a game, so that a replay rebuilds any position by replaying at most one
+    round of moves (games/replays.py). Written the first time a replay needs it; a position once
+    reached never changes, so a snapshot is never updated.
+
+    `position` counts the moves made (0: the setup); `version` is the version of the last of those
+    moves (0 at the setup), to read the moves after it. `kind` says what the position is: the start
+    of a round, the start of a general scoring, or the end of the game. `scores` repeats the
+    state's scores, for the score chart to read without decoding states.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND = "round", "Start of a round"
+        SCORING = "scoring", "Start of a general scoring"
+        END = "end", "End of the game"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    kind = models.CharField(max_length=7, choices=Kind)
+    position = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    scores = models.JSONField()
+    state = FastJSONField()
+
+    class Meta:
+        ordering = ["game", "position", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "position"], name="one_snapshot_per_kind_and_position"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} of game {self.game_id} at position {self.position}"
+
+
 class Notification(models.Model):
     """One mail the site decided to send, kept so that deciding or sending twice mails once.
 

@@ -19,6 +19,13 @@
     socket.onopen = function () { retryDelay = 500; };
     socket.onmessage = function (event) {
       const version = JSON.parse(event.data).version;
+      const replay = document.getElementById("replay");
+      if (replay) {
+        // A past position stays where the reader took it; he is only told the game moved on.
+        const note = document.getElementById("replay-moved-on");
+        if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
+        return;
+      }
       if (version > shownVersion()) refresh();
     };
     socket.onclose = function () {

@@ -254,7 +254,9 @@ def test_a_finished_game_stays_browsable_for_spectators_and_players(client, star
     client.force_login(user_at(game, 0))
     player = client.get(reverse("game", args=[game.pk]))
     assert player.status_code == 200
-    assert player.context["view"]["seat"] == 0 and b"Final ranking" in player.content
+    # It opens as the replay of its end, everything revealed (tests/replays), the player's seat marked.
+    assert player.context["replay"]["revealed"] and b"Final ranking" in player.content
+    assert player.context["own_seat"].index == 0 and b"(you)" in player.content
     assert not player.context["your_move"]
 
 
