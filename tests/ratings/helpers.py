@@ -26,7 +26,8 @@ def play_rated(users, **options):
 
 def stored(model):
     """Every row of `model` as plain values, floats as their exact hex: what must not change."""
+    columns = [field.attname for field in model._meta.concrete_fields if field.name != "id"]
     return sorted(
         tuple(value.hex() if isinstance(value, float) else value for value in row)
-        for row in model.objects.values_list(*[field.attname for field in model._meta.concrete_fields if field.name != "id"])
+        for row in model.objects.values_list(*columns)
     )
