@@ -5,7 +5,7 @@ import math
 
 from .rating import shown
 
-WIDTH, HEIGHT = 640, 200
+WIDTH, HEIGHT = 480, 180
 LEFT, RIGHT, TOP, BOTTOM = 44, 10, 10, 24
 # Steps between the horizontal lines, in rating points: the smallest that draws at most
 # MAX_LINES intervals.

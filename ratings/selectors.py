@@ -4,6 +4,8 @@ the ratings' indexes, however many players and games there are."""
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 
+from games.engine.board import COLOUR_LABELS
+
 from . import chart
 from .models import Ladder, Rating, RatingChange
 from .rating import shown, shown_uncertainty
@@ -43,9 +45,9 @@ def standings(ratings):
         return {}
     ahead, before = {}, {}
     for rating in ratings:
-        ahead[f"ahead_{rating.ladder}"] = Count("pk", filter=Q(ladder=rating.ladder, ordinal__gt=rating.ordinal))
+        ahead[f"ahead_{rating.ladder}"] = Count("user", filter=Q(ladder=rating.ladder, ordinal__gt=rating.ordinal))
         before[f"before_{rating.ladder}"] = Count(
-            "pk",
+            "user",
             filter=Q(ladder=rating.ladder)
             & (Q(ordinal__gt=rating.ordinal) | Q(ordinal=rating.ordinal, user_id__lt=rating.user_id)),
         )
@@ -72,7 +74,7 @@ def own_standing(ladder, user):
 
 def game_changes(game, seats):
     """The rating changes of a finished game, one entry per player best place first:
-    {seat, user, colour, place, changes: [{ladder, before, after, delta}]} for "all games" and
+    {seat, colour, label, place, changes: [{ladder, place, before, after, delta}]} for "all games" and
     the game's own ladder. Empty for a game without rating changes."""
     by_user = {}
     for change in RatingChange.objects.filter(game=game).order_by("ladder"):
@@ -81,9 +83,11 @@ def game_changes(game, seats):
     for seat in seats:
         if seat.user_id in by_user:
             changes = by_user[seat.user_id]
+            colour = game.colours[seat.index] if game.colours else None
             entries.append({
                 "seat": seat,
-                "colour": game.colours[seat.index] if game.colours else None,
+                "colour": colour,
+                "label": COLOUR_LABELS.get(colour, ""),
                 "place": changes[0]["place"],
                 "changes": changes,
             })

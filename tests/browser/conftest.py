@@ -18,6 +18,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 
 def pytest_configure(config):
@@ -25,20 +26,29 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="module")
-def live_site(tmp_path_factory):
-    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
-    database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
-    another process, which cannot see the tests' in-memory database."""
+def live_site_env(tmp_path_factory):
+    """The environment of the live site's processes: a database of its own, migrated. A test may
+    run `manage.py` in it to put data in that database."""
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     database = tmp_path_factory.mktemp("site") / "db.sqlite3"
     env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
     env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    runserver = [*manage, "runserver", "--noreload"]
+    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    return env
+
+
+@pytest.fixture(scope="module")
+def live_site(live_site_env, tmp_path_factory):
+    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
+    database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
+    another process, which cannot see the tests' in-memory database."""
+    runserver = [*MANAGE, "runserver", "--noreload"]
     with serving(
-        lambda port: [*runserver, f"127.0.0.1:{port}"], env=env, cwd=ROOT, log_path=database.parent / "server.log"
+        lambda port: [*runserver, f"127.0.0.1:{port}"],
+        env=live_site_env,
+        cwd=ROOT,
+        log_path=tmp_path_factory.mktemp("server") / "server.log",
     ) as port:
         yield f"http://127.0.0.1:{port}"
 
