@@ -17,16 +17,19 @@ HISTORY_GAMES = 100
 
 def ladder_page(ladder, page_number):
     """One page of a ladder, best first: a Django Page whose `entries` are
-    {rating, rank, player, shown, uncertainty}. Equal ratings share a rank. `page_number` is
-    what the request asked for; anything that is no page number gives the first or last page."""
-    ratings = (
-        Rating.objects.filter(ladder=ladder)
+    {rating, rank, shown, uncertainty}. Equal ratings share a rank. `page_number` is what the
+    request asked for; anything that is no page number gives the first or last page.
+
+    The page's rows are found by skipping the ones before them in the ladder's index alone (an
+    index-only scan of its players' ids), and only then read with their players: a deep page
+    never joins the rows it skips."""
+    order = Rating.objects.filter(ladder=ladder).order_by("-ordinal", "user_id")
+    page = Paginator(order.values_list("user_id", flat=True), PER_PAGE).get_page(page_number)
+    rows = (
+        order.filter(user_id__in=page.object_list)
         .select_related("user")
         .only(*_SHOWN_FIELDS, "user__username", "user__deleted_at")
-        .order_by("-ordinal", "user_id")
     )
-    page = Paginator(ratings, PER_PAGE).get_page(page_number)
-    rows = list(page.object_list)
     entries = []
     for offset, rating in enumerate(rows):
         if not entries:
