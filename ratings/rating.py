@@ -52,13 +52,15 @@ def rate_finished_game(game, seats=None):
         seats = {seat.index: seat for seat in Seat.objects.filter(game_id=game.pk).only("index", "user_id")}
     places = _places(game.standings, {index: seat.user_id for index, seat in seats.items()})
     ladders = ladders_of(len(game.standings))
+    # A player's first game on a ladder makes his row; in the order of the lock below, so that two
+    # games making rows for the same players at once wait for each other rather than deadlock.
+    users = sorted(user_id for user_id, _ in places)
     Rating.objects.bulk_create(
-        [_new_rating(Rating, user_id, ladder) for user_id, _ in places for ladder in ladders], ignore_conflicts=True
+        [_new_rating(Rating, user_id, ladder) for user_id in users for ladder in sorted(ladders)],
+        ignore_conflicts=True,
     )
-    locked = Rating.objects.select_for_update().filter(
-        user_id__in=[user_id for user_id, _ in places], ladder__in=ladders
-    ).order_by("user_id", "ladder")
-    rows = {(row.user_id, row.ladder): row for row in locked}
+    locked = Rating.objects.select_for_update().filter(user_id__in=users, ladder__in=ladders)
+    rows = {(row.user_id, row.ladder): row for row in locked.order_by("user_id", "ladder")}
     latest = max((row.last_game_at for row in rows.values() if row.last_game_at), default=None)
     if latest is not None and game.finished_at <= latest:
         game.finished_at = latest + timedelta(microseconds=1)
