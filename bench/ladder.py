@@ -177,7 +177,9 @@ def main():
             assert response.status_code == 200
             with CaptureQueriesContext(connection) as captured:
                 client.get(url)
-            print(f"  {name} (logged in): p50 {p50:.1f} ms, p95 {p95:.1f} ms, {len(captured)} queries")
+            database = sum(float(query["time"]) for query in captured.captured_queries) * 1000
+            print(f"  {name} (logged in): p50 {p50:.1f} ms, p95 {p95:.1f} ms, {len(captured)} queries "
+                  f"({database:.1f} ms of database time in one request)")
             if page == last_page // 2:
                 print("\n".join(plans(captured.captured_queries, connection)))
 
@@ -188,8 +190,9 @@ def main():
         assert response.status_code == 200
         with CaptureQueriesContext(connection) as captured:
             client.get(url)
+        database = sum(float(query["time"]) for query in captured.captured_queries) * 1000
         print(f"profile of a player with {games} rated games: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
-              f"{len(captured)} queries")
+              f"{len(captured)} queries ({database:.1f} ms of database time in one request)")
 
         # Rating one more finished game, as the transaction that finishes it does (rolled back).
         players = rng.sample(users[:args.active], 4)
