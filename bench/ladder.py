@@ -87,7 +87,7 @@ def plans(captured, connection):
             else:
                 cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
                 plan = " / ".join(row[-1] for row in cursor.fetchall())
-            lines.append(f"    {sql[:90]}…\n      -> {plan[:400]}")
+            lines.append(f"    {float(query['time']) * 1000:.1f} ms: {sql[:90]}…\n      -> {plan[:400]}")
     return lines
 
 
