@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,13 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import clocks, services
+from . import chat, clocks, services
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
 from .log_text import Names, automatic_html, event_html
-from .models import Game, Seat
+from .models import Game
 from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
@@ -80,6 +79,7 @@ def new_game(request):
 @require_GET
 def game_page(request, pk):
     context = _game_context(request, pk)
+    context["chat"] = chat.chat_context(request.user, context["game"], context["seats"])
     return render(request, "games/game.html", context)
 
 
@@ -204,8 +204,8 @@ def _game_context(request, pk, whole_log=False):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats, and the events of the recent moves. The stored state is rendered as is; history
     is never replayed here."""
-    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    game = get_object_or_404(Game.objects.prefetch_related(seats_with_users), pk=pk)
+    # The seats come with their users, and with the marks of the players the reader mutes in chat.
+    game = get_object_or_404(Game.objects.prefetch_related(chat.seats_with_mutes(request.user)), pk=pk)
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
     seats = list(game.seats.all())
