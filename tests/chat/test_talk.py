@@ -281,3 +281,13 @@ def test_other_methods_are_refused(table):
     game, players = table
     assert players[0].put(reverse("chat", args=[game.pk])).status_code == 405
     assert players[0].get(reverse("chat_mute", args=[game.pk])).status_code == 405
+
+
+def test_bytes_that_are_not_utf8_arrive_as_replacement_characters_never_as_surrogates(table):
+    game, players = table
+    body = "text=a%ED%A0%80b%FFc"
+    response = players[0].post(
+        reverse("chat", args=[game.pk]), body, content_type="application/x-www-form-urlencoded", **HTMX
+    )
+    assert response.status_code == 200
+    assert stored(game) == [(0, "a\ufffd\ufffd\ufffdb\ufffdc")]
