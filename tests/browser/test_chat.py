@@ -118,10 +118,14 @@ def test_without_javascript_a_player_talks_through_the_plain_form(live_site, bro
     say(guest, "Hola, Elena")
     guest.wait_for_url(game_url + "#chat")
     assert lines(guest).all_inner_texts() == ["Hola, Elena"]
+    # One long word without a space wraps inside the phone's width.
+    word = "https://example.org/" + "x" * 300
+    say(guest, word)
+    assert lines(guest).all_inner_texts() == ["Hola, Elena", word]
     say(guest, "bad \u202e line")
     assert "control character U+202E" in guest.locator("main").inner_text()
     host.goto(game_url)
-    assert lines(host).all_inner_texts() == ["Hola, Elena"]
+    assert lines(host).all_inner_texts() == ["Hola, Elena", word]
     assert host.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
     for context in contexts:
         context.close()
