@@ -91,7 +91,8 @@ def _count_against_rate_limit(game_id, user_id):
 
 
 def set_muted(user, seats, seat_index, muted):
-    """`user` mutes (or unmutes) the player in seat `seat_index` of a game whose `seats` are given."""
+    """`user` mutes (or unmutes) the player in seat `seat_index` of a game whose `seats` (from
+    `seats_with_mutes(user)`) are given; the seat's mark follows."""
     if not user.is_authenticated:
         raise NotAllowed("Log in to mute a player.")
     seat = next((seat for seat in seats if seat.index == seat_index), None)
@@ -103,6 +104,7 @@ def set_muted(user, seats, seat_index, muted):
         ChatMute.objects.get_or_create(user=user, muted_user_id=seat.user_id)
     else:
         ChatMute.objects.filter(user=user, muted_user_id=seat.user_id).delete()
+    seat.muted = muted
 
 
 def chat_context(user, game, seats, before=None):

@@ -77,8 +77,6 @@ def mute(request, pk):
         chat.set_muted(request.user, seats, form.cleaned_data["seat"], form.cleaned_data["muted"])
     except GameError as error:
         return _error(request, game, seats, error.message, error.status)
-    # The marks of the seats changed: read them again.
-    game, seats = _load(request, game.pk)
     return _render(request, game, seats)
 
 
