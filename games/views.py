@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.http import Http404, HttpResponseForbidden
+from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, clocks, replay_views, services
+from . import chat, clocks, replay_views, services, view_cache
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
@@ -92,6 +92,8 @@ def game_partial(request, pk, name):
         return replay_views.partial(request, _viewable_game(request, pk))
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
+    if name == "play":
+        return _play(request, _viewable_game(request, pk))
     whole_log = name == "log" and request.GET.get("all") == "1"
     context = _game_context(request, _viewable_game(request, pk), whole_log=whole_log)
     return _render_partial(request, name, context)
@@ -187,12 +189,28 @@ def move(request, pk):
     except services.GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
-        return _render_partial(request, "play", _game_context(request, _viewable_game(request, pk)))
+        return _play(request, _viewable_game(request, pk))
     return redirect(game)
 
 
 def _render_partial(request, name, context):
     return render(request, "games/partials/unlocalized.html", {**context, "partial": PARTIALS[name]})
+
+
+def _play(request, game):
+    """The play partial, from the cache when this reader's view of this version was rendered
+    before (games/view_cache.py). `game`: from `_viewable_game`, so a reader who may not see
+    the game has had his 404 before any cache lookup."""
+    if not view_cache.cacheable(game):
+        return _render_partial(request, "play", _game_context(request, game))
+    seats = list(game.seats.all())
+    spans = _vacation_spans(game, seats)
+    key = view_cache.key(game, _own_seat(request, seats), seats, spans, timezone.get_current_timezone())
+    entry = view_cache.get(key)
+    if entry is None:
+        context = {**_game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
+        entry = view_cache.render("games/partials/unlocalized.html", context, key)
+    return HttpResponse(view_cache.fill(request, entry))
 
 
 def _move_error(request, game, message, status):
@@ -214,13 +232,25 @@ def _viewable_game(request, pk):
     return game
 
 
-def _game_context(request, game, whole_log=False):
+def _own_seat(request, seats):
+    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
+    return next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
+
+
+def _vacation_spans(game, seats):
+    """The vacations under way that concern the page: its badges and its clock (one query)."""
+    if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
+        return clocks.vacation_spans([s.user for s in seats], timezone.now())
+    return {}
+
+
+def _game_context(request, game, whole_log=False, spans=None):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats (`_viewable_game`), and the events of the recent moves. The stored state is rendered
-    as is; history is never replayed here (the replay is games/replay_views.py)."""
+    as is; history is never replayed here (the replay is games/replay_views.py). `spans`: the
+    `_vacation_spans` when the caller has them."""
     seats = list(game.seats.all())
-    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
-    own = next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
+    own = _own_seat(request, seats)
     seat = own.index if own is not None else None
     context = {
         "game": game,
@@ -239,9 +269,8 @@ def _game_context(request, game, whole_log=False):
         state = GameState.from_json(game.state)
         view = view_for(state, seat)
         by_index = {s.index: s for s in seats}
-        spans = {}
-        if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
-            spans = clocks.vacation_spans([s.user for s in seats], timezone.now())
+        if spans is None:
+            spans = _vacation_spans(game, seats)
         away = clocks.vacations_shown(spans, timezone.get_current_timezone())
         for player in view["players"]:
             seat_row = by_index.get(player["seat"])
