@@ -7,12 +7,14 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.cache import SessionStore
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts import vacations
-from games import services, view_cache
+from games import services, view_cache, views
 from games.engine import random_move
 from games.models import Seat
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
@@ -87,7 +89,7 @@ def test_two_seats_and_a_spectator_of_one_version_each_get_their_own_view(start_
     for reader in (acting, other, None, acting, other, None):
         client = Client() if reader is None else logged_in(user_at(game, reader))
         # Each request gets a fresh mask of its reader's CSRF secret; the rest is the same.
-        html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", play_html(client, game))
+        html = without_tokens(play_html(client, game))
         assert views.setdefault(reader, html) == html
     # Three renders for three readers; the second round came from the cache.
     assert len(renders) == 3 and len(set(renders)) == 3
@@ -236,3 +238,24 @@ def test_a_cached_play_partial_takes_a_few_queries_however_long_the_game(
         play_html(Client(), game)
     with django_assert_max_num_queries(6):
         play_html(player, game)
+
+
+def without_tokens(html):
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+
+def test_the_cached_view_is_the_page_that_the_reader_would_have_had_rendered_for_him(clock, start_game, rf):
+    """Rendered without the request (so no per-user context can reach a shared entry), the
+    cached body is still exactly the partial rendered with it."""
+    game = start_game(3)
+    play(game, moves=5)
+    game.refresh_from_db()
+    for reader in (game.to_act[0], None):
+        user = user_at(game, reader) if reader is not None else None
+        cached = play_html(logged_in(user) if user else Client(), game)
+        request = rf.get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+        request.user = user or AnonymousUser()
+        request.session = SessionStore()
+        context = views._game_context(request, views._viewable_game(request, game.pk))
+        direct = views._render_partial(request, "play", context).content.decode()
+        assert without_tokens(cached) == without_tokens(direct)
