@@ -7,7 +7,10 @@ games.services, then measures:
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
 - move to screen: from the start of a move's POST to the arrival of its version on the
-  WebSocket of a spectator's page of that game.
+  WebSocket of a spectator's page of that game;
+- many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
+  keep-alive connection) re-fetch the play partial on each version notice, as static/game.js
+  does; from the start of each of `--watch-moves` moves' POST to every page's re-fetch done.
 
 Prints requests per second and p50/p95 latencies. Run from the repository root:
 
@@ -308,6 +311,125 @@ def bench_socket_burst(port, games, count):
     return connected, delivered, left, problems
 
 
+class Page:
+    """A logged-out spectator's game page: its WebSocket and the keep-alive connection on which
+    it re-fetches the play partial (HTTP/1.1, as htmx would)."""
+
+    def __init__(self, port, game_id):
+        self.port, self.game_id = port, game_id
+        self.shown = -1
+        self.fetched = {}  # version -> when its play partial had arrived
+
+    async def open(self):
+        import asyncio
+
+        from websockets.asyncio.client import connect
+
+        self.socket = await connect(f"ws://{HOST}:{self.port}/ws/games/{self.game_id}/",
+                                    origin=f"http://{HOST}:{self.port}", open_timeout=120)
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.shown = int(json.loads(await self.socket.recv())["version"])
+        await self.refetch(self.shown)
+
+    async def refetch(self, version):
+        self.writer.write(
+            f"GET /games/{self.game_id}/partials/play/ HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+            "HX-Request: true\r\n\r\n".encode()
+        )
+        await self.writer.drain()
+        status = int((await self.reader.readline()).split()[1])
+        headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" in headers:
+            body = await self.reader.readexactly(int(headers["content-length"]))
+        else:  # chunked
+            body = b""
+            while size := int((await self.reader.readline()).strip(), 16):
+                body += await self.reader.readexactly(size + 2)
+            await self.reader.readline()
+        match = re.search(rb'data-version="(\d+)"', body)
+        if status != 200 or not match:
+            raise RuntimeError(f"the play partial answered {status}")
+        self.shown = max(self.shown, int(match.group(1)))
+        self.fetched.setdefault(version, time.perf_counter())
+
+    async def listen(self):
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for message in self.socket:
+                notice = json.loads(message)
+                if "version" in notice and notice["version"] > self.shown:
+                    await self.refetch(notice["version"])
+        except ConnectionClosed:
+            pass
+
+    async def close(self):
+        await self.socket.close()
+        self.writer.close()
+
+
+def bench_watchers(port, game_id, sessions, count, moves):
+    """`count` logged-out spectators' pages of one game; a player makes `moves` moves one after
+    another, each once every page has the one before. Returns the seconds from each move's POST
+    start to each page's re-fetch done, the worst page of each move, and the problems seen."""
+    import asyncio
+
+    from games.engine import GameState, random_move, to_act
+    from games.models import Game
+
+    problems = []
+
+    async def watch():
+        pages = [Page(port, game_id) for _ in range(count)]
+        for start in range(0, count, 100):  # connect in waves: the burst measures the rush
+            results = await asyncio.gather(*(page.open() for page in pages[start:start + 100]),
+                                           return_exceptions=True)
+            failed = [result for result in results if isinstance(result, BaseException)]
+            if failed:
+                problems.append(f"{len(failed)} pages did not open, e.g. {failed[0]!r}")
+        pages = [page for page in pages if page.shown >= 0 and page.fetched]
+        listeners = [asyncio.create_task(page.listen()) for page in pages]
+        players = {seat: Player(port, key) for seat, key in sessions.items()}
+        for player in players.values():
+            await asyncio.to_thread(player.request, "GET", f"/games/{game_id}/")
+        rng = random.Random(7)
+        arrivals, worst = [], []
+        for _ in range(moves):
+            game = await asyncio.to_thread(Game.objects.only("state", "version", "status").get, pk=game_id)
+            if game.status != Game.Status.ACTIVE:
+                problems.append("the game ended before the last move")
+                break
+            state = GameState.from_json(game.state)
+            seat = to_act(state)[0]
+            body = urlencode({"move": json.dumps(random_move(state, seat, rng)),
+                              "expected_version": game.version, "csrfmiddlewaretoken": players[seat].csrf})
+            version = game.version + 1
+            started = time.perf_counter()
+            status, _ = await asyncio.to_thread(players[seat].request, "POST", f"/games/{game_id}/move/", body)
+            if status != 200:
+                problems.append(f"a move was refused with {status}")
+                continue
+            deadline = time.perf_counter() + 30
+            while time.perf_counter() < deadline and not all(version in page.fetched for page in pages):
+                await asyncio.sleep(0.01)
+            done = [page.fetched[version] - started for page in pages if version in page.fetched]
+            if len(done) < len(pages):
+                problems.append(f"{len(pages) - len(done)} pages did not show version {version} within 30 s")
+            arrivals += done
+            worst.append(max(done, default=float("nan")))
+            await asyncio.sleep(0.5)
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*(page.close() for page in pages), return_exceptions=True)
+        return arrivals, worst
+
+    arrivals, worst = asyncio.run(watch())
+    return arrivals, worst, problems
+
+
 def run_threads(target, count):
     from django.db import connection
 
@@ -332,6 +454,9 @@ def main():
     parser.add_argument("--warm-moves", type=int, default=60, help="moves played before measuring")
     parser.add_argument("--workers", type=int, default=1, help="Daphne processes (more than one needs REDIS_URL)")
     parser.add_argument("--sockets", type=int, default=500, help="pages in the burst that connect and leave at once")
+    parser.add_argument("--watchers", type=int, default=500,
+                        help="spectators' pages of one game that re-fetch the play partial on each move (0: skip)")
+    parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
     args = parser.parse_args()
     if args.workers > 1 and not os.environ.get("REDIS_URL"):
         parser.error("several workers share WebSocket groups only through Redis: set REDIS_URL")
@@ -363,6 +488,8 @@ def main():
         report("game page GET", latencies, elapsed)
         # Before the moves are measured: those may play the burst's game to its end.
         connected, delivered, left, problems = bench_socket_burst(port, games, args.sockets)
+        if args.watchers:
+            watched, worst, watch_problems = bench_watchers(port, *games[-1], args.watchers, args.watch_moves)
         submits, arrivals, refused, elapsed = bench_moves(port, games, args.seconds)
         report("move POST", submits, elapsed)
         report("move -> other client's WebSocket", arrivals, elapsed)
@@ -372,6 +499,13 @@ def main():
               f"{delivered:.2f} s after it began, all left in {left:.2f} s")
         if problems:
             print(f"burst problems: {'; '.join(problems)}; server log: {log.name}")
+        if args.watchers:
+            print(f"{args.watchers} spectators of one game, {len(worst)} moves: move POST start -> every "
+                  f"spectator's re-fetch done p50 {percentile(watched, 0.5) * 1000:.0f} ms, "
+                  f"p95 {percentile(watched, 0.95) * 1000:.0f} ms; the last spectator of a move: "
+                  f"p50 {percentile(worst, 0.5) * 1000:.0f} ms, worst {max(worst, default=float('nan')) * 1000:.0f} ms")
+            if watch_problems:
+                print(f"watcher problems: {'; '.join(watch_problems)}; server log: {log.name}")
     finally:
         stop_servers(servers)
         if scratch is not None:

@@ -93,7 +93,7 @@ def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
     if name == "play":
-        return _play(request, _viewable_game(request, pk))
+        return _play(request, _viewable_game(request, pk, defer=_LARGE))
     whole_log = name == "log" and request.GET.get("all") == "1"
     context = _game_context(request, _viewable_game(request, pk), whole_log=whole_log)
     return _render_partial(request, name, context)
@@ -189,7 +189,7 @@ def move(request, pk):
     except services.GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
-        return _play(request, _viewable_game(request, pk))
+        return _play(request, _viewable_game(request, pk, defer=_LARGE))
     return redirect(game)
 
 
@@ -208,6 +208,7 @@ def _play(request, game):
     key = view_cache.key(game, _own_seat(request, seats), seats, spans, timezone.get_current_timezone())
     entry = view_cache.get(key)
     if entry is None:
+        game.refresh_from_db(fields=_LARGE)
         context = {**_game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
         entry = view_cache.render("games/partials/unlocalized.html", context, key)
     return HttpResponse(view_cache.fill(request, entry))
@@ -223,10 +224,15 @@ def _move_error(request, game, message, status):
     return render(request, "games/move_error.html", context, status=status)
 
 
-def _viewable_game(request, pk):
+# The game's columns that only a render needs, not a look in the cache: left for later there.
+_LARGE = ("state", "first_events")
+
+
+def _viewable_game(request, pk, defer=()):
     """The game with its seats and their users (each marked `muted` when the reader mutes its
-    player in chat), if the requester may look at it."""
-    game = get_object_or_404(Game.objects.prefetch_related(chat.seats_with_mutes(request.user)), pk=pk)
+    player in chat), if the requester may look at it; without the columns in `defer`."""
+    games = Game.objects.defer(*defer).prefetch_related(chat.seats_with_mutes(request.user))
+    game = get_object_or_404(games, pk=pk)
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
     return game
