@@ -407,6 +407,9 @@ def bench_watchers(port, game_id, sessions, count, moves):
             body = urlencode({"move": json.dumps(random_move(state, seat, rng)),
                               "expected_version": game.version, "csrfmiddlewaretoken": players[seat].csrf})
             version = game.version + 1
+            # A fresh connection: the server may have closed an idle one while the pages re-fetched.
+            players[seat].connection.close()
+            players[seat].connection = http.client.HTTPConnection(HOST, port, timeout=30)
             started = time.perf_counter()
             status, _ = await asyncio.to_thread(players[seat].request, "POST", f"/games/{game_id}/move/", body)
             if status != 200:
