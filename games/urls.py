@@ -1,9 +1,10 @@
 from django.urls import path
 
-from . import chat_views, mail_views, record_views, views
+from . import chat_views, mail_views, record_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("rules/", rules_views.rules, name="rules"),
     path("lobby/my-games/", views.my_games, name="my_games"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:pk>/", views.game_page, name="game"),

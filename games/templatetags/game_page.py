@@ -6,8 +6,8 @@ from django import template
 from django.template.loader import render_to_string
 
 from games import board_map as drawing
+from games import log_text
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
-from games.engine.cards import CARDS
 from games.log_text import step_html
 from games.moves_forms import decision_panel as panel
 
@@ -63,9 +63,8 @@ def player_at(view, seat):
 
 @register.filter
 def card_title(card_id):
-    """An action card's title, for a card already taken."""
-    kind = CARDS.get(card_id)
-    return kind.title if kind else card_id
+    """An action card's title, which explains the card on hover or tap (games/log_text.py)."""
+    return log_text.card(card_id)
 
 
 @register.filter

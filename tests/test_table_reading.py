@@ -1,0 +1,101 @@
+"""The game reads like a table, not a database (issue 9): cards explain themselves and link to the
+rules page, players and regions are named, never shown by their ids."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine.board import REGION_NAMES
+from games.engine.cards import CARDS
+from games.log_text import Names, event_html
+from tests.helpers import logged_in, state_of, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+class Visible(HTMLParser):
+    """The text a reader sees (no <script>, <style> or attribute), and every `title` attribute."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.titles, self.skip = [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        self.titles += [value for name, value in attrs if name == "title" and value]
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def visible(html):
+    parser = Visible()
+    parser.feed(html)
+    return " ".join(parser.parts), parser.titles
+
+
+# --- cards explain themselves; the rules page --------------------------------------------------------
+
+
+def test_the_rules_page_lists_every_card_by_title_and_text_with_an_anchor():
+    html = Client().get(reverse("rules")).content.decode()
+    for kind in CARDS.values():
+        anchor = html.index(f'id="card-{kind.id}"')
+        entry = html[anchor : html.index("</div>", anchor)]
+        assert kind.title in entry.replace("&#x27;", "'")
+        assert kind.text.replace("'", "&#x27;") in entry
+    for name in REGION_NAMES.values():
+        assert name in html
+    assert "How to play El Grande" in html
+
+
+def test_the_rules_page_is_one_click_from_the_game_page_and_the_lobby(start_game):
+    game = start_game(3)
+    for url in (reverse("game", args=[game.pk]), reverse("lobby")):
+        html = logged_in(user_at(game, 0)).get(url).content.decode()
+        assert f'href="{reverse("rules")}"' in html
+
+
+def test_a_card_in_a_log_line_explains_itself_on_hover_and_on_tap():
+    names = Names(["green", "red"], {0: "alice", 1: "bob"})
+    kind = CARDS["intrigue_2_own_2_foreign"]
+    html = event_html({"event": "take_card", "round": 1, "seat": 1, "card": kind.id}, names)
+    # Hover: the title attribute; tap, click or Enter: the <details> disclosure, which needs no script.
+    summary = re.search(r'<details class="card-ref"[^>]*><summary title="([^"]*)">([^<]*)</summary>', str(html))
+    assert summary, html
+    assert summary.group(1).replace("&#x27;", "'") == kind.text and summary.group(2) == kind.title
+    explanation = str(html).split("</summary>", 1)[1]
+    assert kind.text in explanation.replace("&#x27;", "'")
+    assert f'href="{reverse("rules")}#card-{kind.id}"' in explanation
+
+
+def test_every_card_named_in_a_round_line_explains_itself_and_stays_markup():
+    names = Names(["green", "red"], {0: "alice", 1: "bob"})
+    cards = ["veto", "score_fours", "eviction", "king_card"]
+    html = str(event_html({"event": "round", "round": 2, "first_bidder": 0, "cards": cards}, names))
+    assert "&lt;details" not in html, "the cards' markup was escaped"
+    for card in cards:
+        assert f'data-card-ref="{card}"' in html and f"#card-{card}" in html
+
+
+def test_an_unknown_card_id_in_a_stored_event_is_escaped():
+    names = Names(["green"], {0: "alice"})
+    html = str(event_html({"event": "discard", "round": 2, "cards": ["<b>x</b>"]}, names))
+    assert "<b>" not in html and "&lt;b&gt;" in html
+
+
+def test_the_cards_of_the_game_page_link_to_the_rules(start_game):
+    game = start_game(3)
+    html = logged_in(user_at(game, 0)).get(reverse("game", args=[game.pk])).content.decode()
+    state = state_of(game)
+    for card in state.display:
+        assert f'{reverse("rules")}#card-{card}' in html
