@@ -1,6 +1,7 @@
 """The game reads like a table, not a database (issue 9): cards explain themselves and link to the
 rules page, players and regions are named, never shown by their ids."""
 
+import random
 import re
 from html.parser import HTMLParser
 
@@ -8,7 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.engine.board import REGION_NAMES
+from games import services
+from games.engine import random_move, to_act
+from games.engine.board import AREAS, COLOURS, REGION_NAMES
 from games.engine.cards import CARDS
 from games.log_text import Names, event_html
 from tests.helpers import logged_in, state_of, user_at
@@ -99,3 +102,50 @@ def test_the_cards_of_the_game_page_link_to_the_rules(start_game):
     state = state_of(game)
     for card in state.display:
         assert f'{reverse("rules")}#card-{card}' in html
+
+
+# --- names, never ids, through a whole game ---------------------------------------------------------
+
+# Ids as they would show through: region ids as lower-case whole words (a name is capitalised), card
+# ids with an underscore, and move vocabulary ("choose_region", "region seville").
+ID_WORDS = [area for area in AREAS if area != "castillo"] + [card for card in CARDS if "_" in card]
+IDS = re.compile(r"\b(" + "|".join(sorted(ID_WORDS, key=len, reverse=True)) + r")\b")
+# A colour word is only ever said after a player's user name: "alice (green)".
+# (A seat whose user is gone is named by its colour alone, capitalised: "Green".)
+BARE_COLOUR = re.compile(r"(?<!\()\b(" + "|".join(COLOURS) + r")\b(?!\))")
+
+
+def assert_named(html, where):
+    text, titles = visible(html)
+    for words in [text, *titles]:
+        found = IDS.search(words)
+        assert not found, f"{where}: an id shows: …{words[max(0, found.start() - 80) : found.end() + 80]}…"
+        found = BARE_COLOUR.search(words)
+        assert not found, f"{where}: a bare colour: …{words[max(0, found.start() - 80) : found.end() + 80]}…"
+
+
+def test_a_whole_game_names_players_regions_and_cards_never_by_id(start_game):
+    game = start_game(3, seed=11, short_game=True)
+    users = {seat.index: seat.user for seat in game.seats.all()}
+    clients = {index: logged_in(user) for index, user in users.items()}
+    spectator = Client()
+    rng = random.Random(5)
+    state = state_of(game)
+    moves = 0
+    while not state.is_over:
+        seat = to_act(state)[0]
+        url = reverse("game", args=[game.pk])
+        assert_named(clients[seat].get(url).content.decode(), f"move {moves}, seat {seat}")
+        if moves % 10 == 0:
+            assert_named(spectator.get(url).content.decode(), f"move {moves}, a spectator")
+        services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+        state = state_of(game)
+        moves += 1
+    for client in [*clients.values(), spectator]:
+        assert_named(client.get(reverse("game", args=[game.pk])).content.decode(), "the end")
+
+
+def test_a_move_without_a_form_of_its_own_names_its_area():
+    from games.templatetags.game_tags import move_label
+
+    assert move_label({"type": "choose_region", "region": "old_castile"}) == "choose region: region Old Castile"

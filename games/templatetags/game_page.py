@@ -62,6 +62,16 @@ def player_at(view, seat):
 
 
 @register.filter
+def colour_player(view, colour):
+    """The player of a colour in words, as the log names them: "alice (green)"; the colour alone,
+    capitalised, for a seat whose user is gone."""
+    for player in view["players"]:
+        if player["colour"] == colour:
+            return f"{player['name']} ({colour})" if player.get("name") else colour.capitalize()
+    return colour
+
+
+@register.filter
 def card_title(card_id):
     """An action card's title, which explains the card on hover or tap (games/log_text.py)."""
     return log_text.card(card_id)
