@@ -149,3 +149,54 @@ def test_a_move_without_a_form_of_its_own_names_its_area():
     from games.templatetags.game_tags import move_label
 
     assert move_label({"type": "choose_region", "region": "old_castile"}) == "choose region: region Old Castile"
+
+
+# --- every secret choice says what it is for ---------------------------------------------------------
+
+
+def in_choices_of(card):
+    def holds(state):
+        return state.phase == "special" and state.action["stage"] == "choices" and state.action["card"] == card
+
+    return holds
+
+
+@pytest.mark.parametrize(
+    "card, purpose",
+    [
+        ("secret_two_to_provinces", "holding 2 of your caballeros"),
+        ("secret_all_to_provinces", "all your caballeros there go to the provinces"),
+        ("secret_unique_scoring", "every region chosen by exactly one player is scored"),
+    ],
+)
+def test_a_secret_choice_says_what_it_is_for(game_at, card, purpose):
+    game = game_at(in_choices_of(card))
+    seat = to_act(state_of(game))[0]
+    html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
+    panel = html.split('id="decision-panel"', 1)[1].split("</section>", 1)[0]
+    assert purpose in panel.replace("&#x27;", "'")
+    assert f'data-card-ref="{card}"' in panel, "the card that asks is named and explains itself"
+
+
+def test_the_eviction_chooser_sees_which_region_was_evicted(game_at):
+    game = game_at(in_choices_of("eviction"))
+    state = state_of(game)
+    seat = to_act(state)[0]
+    evicted = AREAS[state.action["plan"]["region"]]
+    king = AREAS[state.king]
+    html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
+    panel = html.split('id="decision-panel"', 1)[1].split("</section>", 1)[0]
+    assert f"where your caballeros evicted from {REGION_NAMES[evicted]} go" in panel
+    assert f"{REGION_NAMES[evicted]} is evicted" in panel
+    buttons = dict(re.findall(r'data-area-button="(\w+)">(.*?)</button>', panel))
+    assert evicted in buttons, "choosing the evicted region itself (back to court) is offered"
+    back = {area for area, text in buttons.items() if "back to your court" in text}
+    assert back == {evicted, king} & set(buttons), buttons
+
+
+def test_the_castillo_choice_says_what_it_is_for(game_at):
+    game = game_at(lambda state: state.phase == "castillo")
+    seat = to_act(state_of(game))[0]
+    html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
+    panel = html.split('id="decision-panel"', 1)[1].split("</section>", 1)[0]
+    assert "all your caballeros in it go to the region you choose" in panel
