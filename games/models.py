@@ -143,6 +143,8 @@ class Seat(models.Model):
     # After two timeouts in a row the site moves for the seat at once, every time it must act,
     # until the player moves himself again (services.take_back_seat, or a move).
     autopilot = models.BooleanField(default=False)
+    # The game's version when its player last looked at the page: the log marks what came after.
+    seen_version = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

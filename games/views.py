@@ -19,7 +19,7 @@ from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
 from .log_text import Names, event_html, move_log
-from .models import Game
+from .models import Game, Seat
 from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
@@ -93,7 +93,9 @@ def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
     whole_log = name == "log" and request.GET.get("all") == "1"
-    context = _game_context(request, _viewable_game(request, pk), whole_log=whole_log)
+    context = _game_context(
+        request, _viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
+    )
     return _render_partial(request, name, context)
 
 
@@ -214,10 +216,13 @@ def _viewable_game(request, pk):
     return game
 
 
-def _game_context(request, game, whole_log=False):
+def _game_context(request, game, whole_log=False, shows_log=True):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats (`_viewable_game`), and the events of the recent moves. The stored state is rendered
-    as is; history is never replayed here (the replay is games/replay_views.py)."""
+    as is; history is never replayed here (the replay is games/replay_views.py).
+
+    The log marks as new what other seats did since the reader last looked (`Seat.seen_version`),
+    which then becomes this version, when what is rendered `shows_log`."""
     seats = list(game.seats.all())
     # An imported game's seats have no user: no visitor, logged out or not, is one of them.
     own = next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
@@ -260,6 +265,8 @@ def _game_context(request, game, whole_log=False):
         since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
         context["log_entries"] = _log(game, seats, seat, names, since)
         context["log_complete"] = since == 0
+        if own is not None and shows_log:
+            _mark_new(context["log_entries"], own)
     return context
 
 
@@ -281,14 +288,28 @@ def _log(game, seats, seat, names, since):
     One query, bounded by the round stored with each move."""
     index_of = {s.pk: s.index for s in seats}
     entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
-    rendered = [{"round": event["round"], "html": event_html(event, names)} for event in entries]
+    rendered = [{"round": event["round"], "html": event_html(event, names), "version": 0} for event in entries]
     moves = (
         game.moves.filter(round__gte=since)
         .order_by("version")
-        .values_list("events", "automatic", "autopilot", "seat_id")
+        .values_list("events", "automatic", "autopilot", "seat_id", "version")
     )
-    for events, automatic, autopilot, seat_id in moves:
-        rendered += move_log(
-            events, names, seat, mover=index_of[seat_id], automatic=automatic, autopilot=autopilot, since=since
-        )
+    for events, automatic, autopilot, seat_id, version in moves:
+        mover = index_of[seat_id]
+        lines = move_log(events, names, seat, mover=mover, automatic=automatic, autopilot=autopilot, since=since)
+        rendered += [{**line, "version": version, "mover": mover} for line in lines]
     return rendered
+
+
+def _mark_new(entries, own):
+    """Mark the lines of moves made since the seat's player last looked, but his own moves, and
+    remember that he has now seen this version. One UPDATE, and only when there is something new."""
+    seen = own.seen_version
+    newest = seen
+    for entry in entries:
+        if entry["version"] > seen:
+            newest = max(newest, entry["version"])
+            entry["new"] = entry.get("mover") != own.index
+    if newest > seen:
+        Seat.objects.filter(pk=own.pk, seen_version__lt=newest).update(seen_version=newest)
+        own.seen_version = newest

@@ -200,3 +200,48 @@ def test_the_castillo_choice_says_what_it_is_for(game_at):
     html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
     panel = html.split('id="decision-panel"', 1)[1].split("</section>", 1)[0]
     assert "all your caballeros in it go to the region you choose" in panel
+
+
+# --- the log marks what happened since the player last looked ----------------------------------------
+
+
+def new_lines(client, game):
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    log = html.split('<section class="log">', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<li data-round="\d+" class="[^"]*\bnew\b[^"]*">(.*?)</li>', log, re.S), log
+
+
+def test_the_log_marks_what_others_did_since_the_player_last_looked(start_game):
+    from tests.helpers import play
+
+    game = start_game(3, seed=4)
+    alice = logged_in(user_at(game, 0))
+    new_lines(alice, game)  # she looks at the start
+    play(game, moves=4)  # the three bids and the first court move
+    game.refresh_from_db()
+    fresh, log = new_lines(alice, game)
+    names = {seat.index: seat.user.username for seat in game.seats.all()}
+    assert fresh, log
+    def bids_of(name, lines):
+        return [line for line in lines if f">{name} (" in line and "plays power card" in line]
+
+    bids = {index: bids_of(name, fresh) for index, name in names.items()}
+    assert bids[1] and bids[2], "the others' bids are new to her"
+    assert bids[0] == [], "her own bid is not news to her"
+    assert bids_of(names[0], re.findall(r"<li[^>]*>(.*?)</li>", log, re.S)), "her bid is in the log"
+    game.seats.get(index=0).refresh_from_db()
+    assert game.seats.get(index=0).seen_version == game.version
+    assert new_lines(alice, game)[0] == [], "once seen, no longer new"
+
+
+def test_a_spectator_and_the_board_partial_mark_nothing(start_game):
+    from tests.helpers import HTMX, play
+
+    game = start_game(3, seed=4)
+    play(game, moves=3)
+    game.refresh_from_db()
+    assert new_lines(Client(), game)[0] == []
+    alice = logged_in(user_at(game, 0))
+    alice.get(reverse("game_partial", args=[game.pk, "board"]), **HTMX)
+    assert game.seats.get(index=0).seen_version == 0, "the board alone shows no log"
+    assert new_lines(alice, game)[0]
