@@ -245,3 +245,27 @@ def test_a_spectator_and_the_board_partial_mark_nothing(start_game):
     alice.get(reverse("game_partial", args=[game.pk, "board"]), **HTMX)
     assert game.seats.get(index=0).seen_version == 0, "the board alone shows no log"
     assert new_lines(alice, game)[0]
+
+
+# --- no stale banners; the site's own 404 ------------------------------------------------------------
+
+
+def test_a_private_game_the_visitor_may_not_see_gets_the_sites_own_404_page(client, start_game, make_user):
+    game = start_game(3, private=True)
+    for reader in (client, logged_in(make_user())):
+        response = reader.get(reverse("game", args=[game.pk]))
+        assert response.status_code == 404
+        assert [t.name for t in response.templates][:2] == ["404.html", "base.html"]
+        html = response.content.decode()
+        assert "<h1>Not found</h1>" in html and f'href="{reverse("lobby")}"' in html
+        assert f'href="{reverse("rules")}"' in html, "the site's header is there"
+        assert "private" not in html.lower(), "nothing says that a game is there"
+
+
+def test_a_banner_of_the_first_load_is_shown_once(start_game):
+    game = start_game(2)
+    creator = logged_in(user_at(game, 0))
+    response = creator.post(reverse("leave", args=[game.pk]), follow=True)
+    banners = re.findall(r'<ul class="messages" id="messages">(.*?)</ul>', response.content.decode(), re.S)
+    assert banners, "leaving a started game is refused with a banner"
+    assert '<ul class="messages"' not in creator.get(reverse("game", args=[game.pk])).content.decode()
