@@ -2,8 +2,8 @@
 
 Nothing about a deadline lives anywhere but in the game's row, so nothing is lost when a process
 dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
-(status, deadline) keeps that cheap) and moves each on in its own transaction, keyed by the
-game's id and version (`services.apply_default_moves`). A sweep that is lost, killed half-way,
+(status, deadline) keeps that cheap) and moves them on, a batch at a time in one transaction,
+each keyed by the game's id and version (`services.expire`). A sweep that is lost, killed half-way,
 run twice at once or met by a database outage costs at most one interval plus the outage: the
 next sweep finds what is still overdue.
 
@@ -25,8 +25,8 @@ from .models import Game
 
 logger = logging.getLogger(__name__)
 
-# Overdue games read at a time (their rows, states and seats); their notices to pages and lobbies
-# go out when the batch is done.
+# Overdue games expired in one transaction: the time a player moving in one of them may have to
+# wait for its lock. Their notices to pages and lobbies go out when the batch is committed.
 SWEEP_BATCH = 100
 
 
@@ -47,29 +47,40 @@ def sweep(now=None):
 
 
 def expire_overdue(now):
-    """Play the default moves of every game whose deadline is at or before `now`.
+    """Play the default moves of every game whose deadline is at or before `now`, in batches of
+    SWEEP_BATCH games, each in one transaction (`services.expire`).
 
-    A game that fails is logged and left for the next sweep, so that one broken game cannot hold
-    up the others; a lost database connection ends the sweep at once (every other game would
-    fail the same way) and the next sweep tries again.
+    A game whose moves fail is logged and left for the next sweep, so that one broken game cannot
+    hold up the others; so is one whose rows the database refuses, once the batch it spoiled has
+    been tried again game by game. A lost database connection ends the sweep at once (every other
+    game would fail the same way) and the next sweep tries again.
     """
     moved = 0
     overdue = list(overdue_games(now))
     for start in range(0, len(overdue), SWEEP_BATCH):
         batch = overdue[start:start + SWEEP_BATCH]
-        # The batch's rows and seats in two queries; each game's transaction only checks under
-        # its lock that they are still current. What its commits tell pages and players (notices,
-        # mails) goes out together when the batch is done.
-        read = services.read_overdue(batch, now)
+        # What the batch's commit tells pages and players (notices, mails) goes out together
+        # once it is made.
         with broadcast.held(), notifications.held():
-            for game_id, version in batch:
-                game, seats = read.get(game_id, (None, None))
-                try:
-                    moved += services.apply_default_moves(game_id, version, game=game, seats=seats)
-                except (OperationalError, InterfaceError):
-                    raise
-                except Exception:
-                    logger.exception("deadline of game %s at version %s failed", game_id, version)
+            moved += _expire_batch(batch)
+    return moved
+
+
+def _expire_batch(batch):
+    try:
+        return services.expire(batch)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        logger.exception("the deadlines of %d games failed together; trying them one by one", len(batch))
+    moved = 0
+    for game_id, version in batch:
+        try:
+            moved += services.apply_default_moves(game_id, version)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("deadline of game %s at version %s failed", game_id, version)
     return moved
 
 

@@ -27,6 +27,25 @@ def update(model, pks, values):
         return cursor.rowcount
 
 
+def update_each(objs, names):
+    """Store the fields `names` of each of `objs`, saved instances of one model: one UPDATE by
+    primary key, executed once per object (psycopg sends them all in one round trip)."""
+    if not objs:
+        return
+    meta = objs[0]._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
+            [
+                [*(field.get_db_prep_save(getattr(obj, field.attname), connection) for field in fields), obj.pk]
+                for obj in objs
+            ],
+        )
+
+
 def insert(objs):
     """Insert `objs`, new instances of one model with an automatic primary key, in as few
     statements as the database takes parameters for. Their keys are not read back."""
