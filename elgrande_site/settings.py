@@ -268,6 +268,11 @@ if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
         f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
     )
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+# Overdue games moved on in one transaction, and with Celery in one task of a sweep spread over the
+# worker's processes: a player moving in one of them waits for the batch's commit.
+DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100)
+if DEADLINE_SWEEP_BATCH < 1:
+    raise ImproperlyConfigured(f"DEADLINE_SWEEP_BATCH must be at least 1, not {DEADLINE_SWEEP_BATCH}.")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",

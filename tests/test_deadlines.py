@@ -210,6 +210,48 @@ def test_the_celery_task_runs_a_sweep(start_game):
     assert Move.objects.filter(game=game, automatic=True).count() == 1
 
 
+def test_a_sweep_with_somewhere_to_spread_its_batches_sends_them_all_there(start_game, monkeypatch):
+    games = [overdue(start_game(2), by=10 - index) for index in range(5)]
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 2)
+    sent = []
+    assert deadlines.sweep(spread=sent.extend) == 0
+    assert not Move.objects.exists()
+    # Disjoint batches of at most SWEEP_BATCH games, the longest overdue first.
+    assert sent == [[(game.pk, game.version) for game in games[start:start + 2]] for start in (0, 2, 4)]
+    assert deadlines.expire(sent) == 5
+    assert Move.objects.filter(automatic=True).values("game").distinct().count() == 5
+
+
+def test_a_sweep_of_one_batch_expires_it_itself(start_game):
+    game = overdue(start_game(3))
+    sent = []
+    assert deadlines.sweep(spread=sent.extend) == 1
+    assert sent == [] and Move.objects.filter(game=game, automatic=True).exists()
+
+
+def test_the_celery_sweep_sends_each_batch_as_a_task_of_its_own(start_game, monkeypatch):
+    games = [overdue(start_game(2)) for _ in range(3)]
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 2)
+    batches = []
+    real = tasks.expire_deadlines.run
+
+    def expire_deadlines(batch):
+        batches.append(batch)
+        return real(batch)
+
+    monkeypatch.setattr(tasks.expire_deadlines, "run", expire_deadlines)
+    # Run the tasks it sends here and now, as a worker would.
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        tasks.sweep_deadlines.apply()
+    finally:
+        celery_app.conf.task_always_eager = eager
+    assert sorted(len(batch) for batch in batches) == [1, 2]
+    for game in games:
+        assert Move.objects.filter(game=game, automatic=True).exists()
+
+
 def test_beat_sends_the_sweep_every_interval(settings):
     entry = celery_app.conf.beat_schedule["sweep-deadlines"]
     assert entry["task"] == tasks.sweep_deadlines.name
