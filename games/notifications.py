@@ -230,7 +230,7 @@ def send_due_reminders(now):
     games = list(
         slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
         .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail()))
+        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail(), to_attr="seats_with_mail"))
     )
     # Who was reminded of each game's deadline already (at an earlier version of the same
     # decision): one query for all the games.
@@ -252,7 +252,7 @@ def send_due_reminders(now):
             kind = "reminder_half"
         scope = _reminder_scope(game)
         state = None
-        seats = {seat.index: seat for seat in game.seats.all()}
+        seats = {seat.index: seat for seat in game.seats_with_mail}
         verified = _verified(seats.values())
         for index in game.to_act:
             user = seats[index].user
