@@ -421,3 +421,17 @@ def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(valu
     )
     assert started.returncode != 0
     assert f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {value!r}" in started.stderr
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("0", "DEADLINE_SWEEP_BATCH must be at least 1, not 0."),
+    ("many", "DEADLINE_SWEEP_BATCH must be a whole number, not 'many'."),
+])
+def test_a_sweep_batch_that_is_not_a_positive_whole_number_is_refused_at_start(value, message):
+    started = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_BATCH": value},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert started.returncode != 0
+    assert message in started.stderr
