@@ -243,6 +243,8 @@ def expire(pairs):
     round trip). A game whose moves fail (an engine bug) is logged and left as it was, for the
     next sweep; an error of the database rolls the whole transaction back and is raised (the
     sweep then tries the games one by one)."""
+    if not pairs:
+        return 0
     with transaction.atomic():
         now = timezone.now()
         games = _claim(pairs, now)
