@@ -20,11 +20,14 @@ repository root:
 """
 
 import argparse
+import contextlib
 import math
 import os
 import random
 import re
+import secrets
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,7 +82,7 @@ def fill(num_games, num_overdue, rng):
             creator=users[0], num_players=num_players, seed=seed, time_per_move=86400,
             status=Game.Status.ACTIVE, state=state.to_json(), version=played + 1,
             to_act=to_act(state), round=state.round, colours=list(state.colours),
-            deadline=now + timedelta(seconds=rng.uniform(-86400, -1) if late else rng.uniform(60, 7 * 86400)),
+            deadline=now + timedelta(seconds=rng.uniform(-86400, -1) if late else rng.uniform(3600, 7 * 86400)),
             started_at=now - timedelta(days=3),
         ))
     created = []
@@ -108,9 +111,16 @@ def main():
         help="processes of the Celery worker that sweeps (with REDIS_URL; default: one per CPU); 0: sweep in this "
              "process",
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="sweeps, the games put back as they were before each: on a shared machine the time varies from one to "
+             "the next",
+    )
     args = parser.parse_args()
     if not 0 <= args.overdue <= args.games:
         parser.error("--overdue must be between 0 and --games")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     if args.workers is None:
         args.workers = os.cpu_count() if os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL") else 0
     if args.workers and not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL")):
@@ -144,11 +154,19 @@ def main():
               f"{args.overdue} overdue, filled in {time.perf_counter() - started:.1f} s")
         plan = deadlines.overdue_games(timezone.now()).explain()
         print("overdue query plan:", " / ".join(line.strip() for line in plan.splitlines()))
-        if args.workers:
-            sweep_in_worker(args.workers)
-        else:
-            sweep_here()
-        print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        overdue = saved_overdue()
+        times = []
+        with Worker(args.workers) if args.workers else contextlib.nullcontext() as worker:
+            for run in range(args.repeat):
+                if run:
+                    put_back(overdue)
+                print(f"sweep {run + 1} of {args.repeat}; load average before it (1, 5, 15 min): "
+                      "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+                times.append(worker.sweep() if worker else sweep_here())
+        if args.repeat > 1:
+            print(f"{args.repeat} sweeps: fastest {min(times):.2f} s, median {statistics.median(times):.2f} s, "
+                  f"slowest {max(times):.2f} s")
+        print("load average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         if connection.vendor != "sqlite":
             connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
@@ -156,8 +174,38 @@ def main():
             scratch.cleanup()
 
 
+# What a sweep changes in a game.
+SWEPT = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
+
+
+def saved_overdue():
+    """The overdue games as the fill made them, for `put_back`."""
+    from django.utils import timezone
+
+    from games.models import Game
+
+    return list(Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).only("id", *SWEPT))
+
+
+def put_back(games):
+    """Undo a sweep: the overdue games, their seats and the mail as the fill left them."""
+    from django.db import connection
+
+    from games.models import Game, Move, Notification, Seat
+
+    Move.objects.all().delete()
+    Notification.objects.all().delete()
+    Seat.objects.update(timeouts=0, autopilot=False)
+    Game.objects.bulk_update(games, SWEPT, batch_size=500)
+    if connection.vendor == "postgresql":
+        # As after the fill: dead rows cleaned up, statistics fresh, the pages written out.
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+            cursor.execute("CHECKPOINT")
+
+
 def sweep_here():
-    """One sweep in this process, as the embedded site's ticker thread runs it."""
+    """One sweep in this process, as the embedded site's ticker thread runs it. Returns its time."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -177,10 +225,13 @@ def sweep_here():
             mail_step.append(time.perf_counter() - started)
 
     notifications.sweep = timed_mail_sweep
-    with CaptureQueriesContext(connection) as captured:
-        started, cpu = time.perf_counter(), time.process_time()
-        moved = deadlines.sweep()
-        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    try:
+        with CaptureQueriesContext(connection) as captured:
+            started, cpu = time.perf_counter(), time.process_time()
+            moved = deadlines.sweep()
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        notifications.sweep = mail_sweep
     moves = Move.objects.filter(automatic=True).count()
     # BEGIN and COMMIT show up as queries with the PostgreSQL pool; they are not statements.
     statements = [q for q in captured.captured_queries if not q["sql"].startswith(("BEGIN", "COMMIT"))]
@@ -195,6 +246,7 @@ def sweep_here():
     started = time.perf_counter()
     assert deadlines.sweep() == 0
     print(f"the next sweep, nothing overdue: {(time.perf_counter() - started) * 1000:.1f} ms")
+    return elapsed
 
 
 # Lines of the worker's log: a task taken, a task done (how long it ran, what it returned), a task
@@ -205,81 +257,97 @@ DROPPED = re.compile(r"Discarding revoked task: games\.tasks\.\w+\[([^]]+)\]")
 FAILED = re.compile(r"Task games\.tasks\.\w+\[([^]]+)\] raised")
 
 
-def sweep_in_worker(workers):
-    """The sweep as on the site: Celery beat's task, run by a worker of `workers` processes on the
-    scratch database, on a queue of its own (nothing else in that Redis is taken from it, nor
-    sent to it). Like beat, this sends the sweep again every DEADLINE_SWEEP_SECONDS, each one
-    expiring after that time, until no game that was overdue at the start is left and the worker
-    has finished every task it took."""
-    from django.conf import settings
-    from django.db import connection
-    from django.utils import timezone
+class Worker:
+    """A real Celery worker of `processes` processes on the scratch database, on a queue of its own
+    (nothing else in that Redis is taken from it, nor sent to it), for the sweeps as on the site."""
 
-    from games import deadlines, tasks
-    from games.models import Game, Move
+    def __init__(self, processes):
+        self.processes = processes
+        self.queue = f"sweep-bench-{os.getpid()}"
 
-    queue = f"sweep-bench-{os.getpid()}"
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
-    address = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
-    # INFO: the worker logs each task taken and done, with what it returned.
-    env = {**os.environ, "DATABASE_URL": f"postgres://{credentials}@{address}", "LOG_LEVEL": "INFO"}
-    interval = settings.DEADLINE_SWEEP_SECONDS
-    with tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log") as log:
-        def output():
-            return Path(log.name).read_text()
+    def __enter__(self):
+        from django.db import connection
 
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "elgrande_site", "worker", f"--concurrency={workers}",
-             "-Q", queue, "-n", f"{queue}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "--loglevel=INFO"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        db = connection.settings_dict
+        user = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+        address = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
+        # As in production (DEBUG=0, which wants a SECRET_KEY); INFO: the worker logs each task
+        # taken and done, with what it returned.
+        env = {
+            **os.environ, "DATABASE_URL": f"postgres://{user}@{address}", "LOG_LEVEL": "INFO", "DEBUG": "0",
+            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        }
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log")
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "elgrande_site", "worker", f"--concurrency={self.processes}",
+             "-Q", self.queue, "-n", f"{self.queue}@%h", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "--loglevel=INFO"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
-        try:
-            wait_for(lambda: " ready." in output(), 120, "the worker to start", worker, output)
-            cpu = worker_cpu(worker.pid)
-            started = time.perf_counter()
-            now = timezone.now()
-            sweeps = []
+        self.wait_for(lambda: " ready." in self.output(), 120, "the worker to start")
+        return self
 
-            def done():
-                if time.perf_counter() - started >= len(sweeps) * interval:
-                    sweeps.append(tasks.sweep_deadlines.apply_async(queue=queue, expires=interval).id)
-                text = output()
-                finished = {*(found[1] for found in DONE.findall(text)), *DROPPED.findall(text), *FAILED.findall(text)}
-                # The database is asked only when the worker seems done: this process should take
-                # as little as it can of the CPUs the worker's processes share.
-                return finished >= {*RECEIVED.findall(text), *sweeps} and not (
-                    Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now).exists()
-                )
+    def __exit__(self, *exc):
+        os.killpg(self.popen.pid, signal.SIGTERM)
+        self.popen.wait(60)
+        self.log.close()
 
-            wait_for(done, 600, "the sweep's tasks", worker, output, every=0.005)
-            elapsed = time.perf_counter() - started
-            cpu = worker_cpu(worker.pid) - cpu
-            text = output()
-        finally:
-            os.killpg(worker.pid, signal.SIGTERM)
-            worker.wait(60)
-    reports = DONE.findall(text)
-    moved = sum(int(result) for name, _, _, result in reports)
-    sweep_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".sweep_deadlines")]
-    batch_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".expire_deadlines")]
-    moves = Move.objects.filter(automatic=True).count()
-    print(f"one sweep on a Celery worker of {workers} processes: {elapsed:.2f} s from sending it until "
-          f"{moved} games were moved on ({moves} default moves) and every task was done; "
-          f"{cpu:.2f} s CPU in the worker's processes ({cpu / max(moved, 1) * 1000:.2f} ms per game)")
-    print(f"tasks: {len(sweeps)} sweeps sent ({len(sweep_tasks)} run, {sum(sweep_tasks):.2f} s: listing, sending "
-          f"the batches, the mail step); {len(batch_tasks)} batches of at most {deadlines.SWEEP_BATCH} games, "
-          f"{sum(batch_tasks):.2f} s in all, the longest {max(batch_tasks, default=0):.2f} s; "
-          f"{len(DROPPED.findall(text))} tasks expired before they started, {len(FAILED.findall(text))} failed")
+    def output(self, start=0):
+        return Path(self.log.name).read_text()[start:]
 
+    def wait_for(self, predicate, timeout, what, every=0.1):
+        end = time.monotonic() + timeout
+        while not predicate():
+            if self.popen.poll() is not None or time.monotonic() > end:
+                raise SystemExit(f"gave up waiting for {what}; the worker's log:\n{self.output()}")
+            time.sleep(every)
 
-def wait_for(predicate, timeout, what, worker, output, every=0.1):
-    end = time.monotonic() + timeout
-    while not predicate():
-        if worker.poll() is not None or time.monotonic() > end:
-            raise SystemExit(f"gave up waiting for {what}; the worker's log:\n{output()}")
-        time.sleep(every)
+    def sweep(self):
+        """One sweep as Celery beat has it run: sent again every DEADLINE_SWEEP_SECONDS, each
+        expiring after that time, until no game that was overdue when it was first sent is left
+        and the worker has finished every task it took. Returns that time."""
+        from django.conf import settings
+        from django.utils import timezone
+
+        from games import deadlines, tasks
+        from games.models import Game, Move
+
+        interval = settings.DEADLINE_SWEEP_SECONDS
+        start = len(self.output())
+        cpu = worker_cpu(self.popen.pid)
+        started = time.perf_counter()
+        now = timezone.now()
+        sweeps = []
+
+        def done():
+            if time.perf_counter() - started >= len(sweeps) * interval:
+                sweeps.append(tasks.sweep_deadlines.apply_async(queue=self.queue, expires=interval).id)
+            text = self.output(start)
+            finished = {*(found[1] for found in DONE.findall(text)), *DROPPED.findall(text), *FAILED.findall(text)}
+            # The database is asked only when the worker seems done: this process should take as
+            # little as it can of the CPUs the worker's processes share.
+            return finished >= {*RECEIVED.findall(text), *sweeps} and not (
+                Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now).exists()
+            )
+
+        self.wait_for(done, 600, "the sweep's tasks", every=0.005)
+        elapsed = time.perf_counter() - started
+        cpu = worker_cpu(self.popen.pid) - cpu
+        text = self.output(start)
+        reports = DONE.findall(text)
+        moved = sum(int(result) for name, _, _, result in reports)
+        sweep_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".sweep_deadlines")]
+        batch_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".expire_deadlines")]
+        moves = Move.objects.filter(automatic=True).count()
+        print(f"one sweep on a Celery worker of {self.processes} processes: {elapsed:.2f} s from sending it until "
+              f"{moved} games were moved on ({moves} default moves) and every task was done; "
+              f"{cpu:.2f} s CPU in the worker's processes ({cpu / max(moved, 1) * 1000:.2f} ms per game)")
+        print(f"tasks: {len(sweeps)} sweeps sent ({len(sweep_tasks)} run, {sum(sweep_tasks):.2f} s: listing, "
+              f"sending the batches, the mail step); {len(batch_tasks)} batches of at most "
+              f"{deadlines.SWEEP_BATCH} games, {sum(batch_tasks):.2f} s in all, the longest "
+              f"{max(batch_tasks, default=0):.2f} s; {len(DROPPED.findall(text))} tasks expired before they "
+              f"started, {len(FAILED.findall(text))} failed")
+        return elapsed
 
 
 def worker_cpu(pid):
