@@ -268,6 +268,11 @@ if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
         f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
     )
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+# The statistics page shows figures at most this old with Celery beat, twice this old embedded
+# (where the first request to find them older computes them again).
+STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600)
+if STATISTICS_SECONDS < 1:
+    raise ImproperlyConfigured("STATISTICS_SECONDS must be a positive number of seconds.")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -277,6 +282,12 @@ CELERY_BEAT_SCHEDULE = {
     # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
     # hour; a player gets one a day however often it runs.
     "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
+    # The statistics page's figures (games/statistics.py), computed off the requests.
+    "refresh-statistics": {
+        "task": "games.tasks.refresh_statistics",
+        "schedule": STATISTICS_SECONDS,
+        "options": {"expires": STATISTICS_SECONDS},
+    },
 }
 # ------------------------------------------------------------------------------------------------
 

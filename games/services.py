@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.emails import has_verified_email
 
-from . import broadcast, clocks, notifications, rows
+from . import archive, broadcast, clocks, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -484,6 +484,8 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
         game.save()
     else:
         rows.update(Game, [game.pk], {name: getattr(game, name) for name in columns})
+    if state is not None and state.is_over:
+        archive.record_results(game, seats)
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
     players = [*game.seats.values_list("user_id", flat=True), *also_tell] if seats is None else [

@@ -1,0 +1,48 @@
+"""How every list of games shows a game (the lobby's lists, the archive): its players with their
+colours, whose move it is, and the final ranking. Rows are built from the public summary services
+store on Game (round, colours, standings, to_act, deadline) and the seats with their users; the
+stored state, which holds the whole log, is never loaded for a list."""
+
+from django.db.models import Prefetch
+
+from .engine.board import COLOUR_LABELS
+from .models import Game, Seat
+
+
+def games_with_seats():
+    """Games without their state and log, their seats and users prefetched (one more query)."""
+    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return Game.objects.defer("state", "first_events").prefetch_related(seats_with_users)
+
+
+def row(game, user):
+    seats = list(game.seats.all())
+    players = [_player(game, seat, user) for seat in seats]
+    by_seat = {player["seat"]: player for player in players if player["seat"] is not None}
+    ranking = [
+        {**by_seat[seat], "place": place, "score": score}
+        for place, seat, score in game.standings
+        if seat in by_seat
+    ]
+    return {
+        "game": game,
+        "players": players,
+        "free_seats": game.num_players - len(seats),
+        "your_move": any(player["you"] and player["to_act"] for player in players),
+        "to_move": [player for player in players if player["to_act"]],
+        "ranking": ranking,
+    }
+
+
+def _player(game, seat, user):
+    colour = game.colours[seat.index] if seat.index is not None and game.colours else None
+    return {
+        "seat": seat.index,
+        "username": seat.user.display_name,
+        "user": seat.user,
+        "colour": colour,
+        "label": COLOUR_LABELS.get(colour, ""),
+        "you": seat.user_id == user.pk,
+        "to_act": seat.index is not None and seat.index in game.to_act,
+        "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
+    }
