@@ -23,9 +23,10 @@ def archive_page(request):
         return render(request, "games/archive.html", {"form": form, "error": form.error_text()}, status=400)
     filters = form.filters()
     page = archive.page(request.user, filters, form.cursor())
+    base = reverse("archive")
     for row in page.rows:
         for player in row["ranking"]:
-            player["archive_url"] = _player_url(player["user"], filters)
+            player["archive_url"] = _player_url(base, player["user"], filters)
     return render(
         request,
         "games/archive.html",
@@ -85,7 +86,7 @@ def _game_json(request, row):
     }
 
 
-def _player_url(user, filters):
+def _player_url(base, user, filters):
     """The archive of `user`'s games; of those against the player the archive shows, if one."""
     if user.deleted_at is not None:
         return None
@@ -94,7 +95,7 @@ def _player_url(user, filters):
         query.update({"player": filters.players[0].username, "against": user.username})
     else:
         query["player"] = user.username
-    return f"{reverse('archive')}?{query.urlencode()}"
+    return f"{base}?{query.urlencode()}"
 
 
 def _page_url(request, cursor, name="archive", absolute=False):

@@ -93,7 +93,7 @@ def page_of(found, cursor, size, viewer, time_field):
     if backwards:
         found.reverse()
     ids = [game_id for _, game_id in found]
-    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids)} if ids else {}
+    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
     games = [by_id[game_id] for game_id in ids if game_id in by_id]
     page = Page(rows=[row(game, viewer) for game in games])
     if games:

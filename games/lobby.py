@@ -58,7 +58,7 @@ def my_games(user, number=1):
     paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
-    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids)} if ids else {}
+    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
     rows = [row(by_id[game_id], user) for game_id in ids if game_id in by_id]
     return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
 

@@ -115,7 +115,8 @@ def test_games_in_play_come_a_page_at_a_time(client, start_game, make_user, monk
         game.seats.filter(index=0).update(user=player)
     first = client.get(reverse("profile", args=["felipe"]))
     assert len(first.context["in_play"]) == 2
-    second = client.get(reverse("profile", args=["felipe"]), {"playing_after": first.context["in_play_page"].older.token()})
+    older = first.context["in_play_page"].older.token()
+    second = client.get(reverse("profile", args=["felipe"]), {"playing_after": older})
     shown = [row["game"].pk for row in first.context["in_play"] + second.context["in_play"]]
     assert shown == sorted((game.pk for game in games), reverse=True)
 

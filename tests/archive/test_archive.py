@@ -50,9 +50,8 @@ def test_a_game_that_finishes_is_recorded_with_places_scores_homes_and_cards(sta
         assert result.home == setup["homes"][seat]
         assert result.position == (seat - setup["first_bidder"]) % 3
         assert result.cards == taken[seat]
-        assert (result.finished_at, result.num_players, result.short_game, result.veto, result.rated, result.private) == (
-            game.finished_at, 3, True, True, True, False
-        )
+        copied = (result.finished_at, result.num_players, result.short_game, result.veto, result.rated, result.private)
+        assert copied == (game.finished_at, 3, True, True, True, False)
 
 
 def test_a_game_stored_before_the_events_is_recorded_without_homes_or_cards():
@@ -73,8 +72,9 @@ def test_the_migration_records_the_games_finished_before_it(start_game, make_use
     recorded = list(Result.objects.filter(game=game).order_by("seat").values())
     Result.objects.all().delete()
     importlib.import_module("games.migrations.0009_archive").fill_results(current_apps, None)
-    assert list(Result.objects.filter(game=game).order_by("seat").values("seat", "place", "score", "home", "cards")) == [
-        {key: row[key] for key in ("seat", "place", "score", "home", "cards")} for row in recorded
+    fields = ("seat", "place", "score", "position", "home", "cards", "user_id", "finished_at")
+    assert list(Result.objects.filter(game=game).order_by("seat").values(*fields)) == [
+        {key: row[key] for key in fields} for row in recorded
     ]
 
 
