@@ -19,8 +19,14 @@ class ArchiveJSONForm(archive.ArchiveForm):
 @require_GET
 def archive_page(request):
     form = archive.ArchiveForm(request.GET)
+    choices = [
+        {"name": name, "label": form.fields[name].label, "choices": form.fields[name].choices,
+         "value": form.data.get(name, "")}
+        for name in ("players", "rounds", "veto", "rated")
+    ]
     if not form.is_valid():
-        return render(request, "games/archive.html", {"form": form, "error": form.error_text()}, status=400)
+        context = {"form": form, "choice_fields": choices, "error": form.error_text()}
+        return render(request, "games/archive.html", context, status=400)
     filters = form.filters()
     page = archive.page(request.user, filters, form.cursor())
     base = reverse("archive")
@@ -32,6 +38,7 @@ def archive_page(request):
         "games/archive.html",
         {
             "form": form,
+            "choice_fields": choices,
             "filters": filters,
             "filtered": any(value for key, value in request.GET.items() if key not in ("after", "before")),
             "page": page,

@@ -2,8 +2,8 @@
 winning score, how often each seat position and each home region wins, and how often each action
 card is taken, and by the eventual winner.
 
-They are read from the `Result` rows (games/archive.py): a few GROUP BY queries, and one pass
-over the cards the seats took. That is too much for every request with a big archive, so
+They are read from the `Result` rows (games/archive.py) in a few GROUP BY queries, which take
+a second or more over a big archive: too much for every request, so
 `current()` serves a snapshot kept in the cache: Celery beat refreshes it every
 STATISTICS_SECONDS (games.tasks.refresh_statistics); embedded, or should beat stop, the first
 request to find it older than twice that computes it again, one process at a time.
@@ -12,12 +12,12 @@ Private games are left out: the statistics are the public archive's. A shared fi
 win for each of the players sharing it.
 """
 
-from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Q
+from django.db import connection
+from django.db.models import Avg, Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from .engine.board import REGION_NAMES, REGIONS
@@ -70,14 +70,14 @@ def _by_players(games, results):
         for row in games.values("num_players", "short_game").annotate(games=Count("pk"))
     }
     # One winning score per game, also when several share the first place (with the same score).
-    winning = {}
-    for game_id, num_players, short_game, score in results.filter(place=1).values_list(
-        "game_id", "num_players", "short_game", "score"
-    ):
-        winning[game_id] = (num_players, short_game, score)
-    scores = {}
-    for num_players, short_game, score in winning.values():
-        scores.setdefault((num_players, short_game), []).append(score)
+    sharing = Result.objects.filter(game=OuterRef("game"), place=1, seat__lt=OuterRef("seat"))
+    scores = {
+        (row["num_players"], row["short_game"]): row["score"]
+        for row in results.filter(place=1)
+        .exclude(Exists(sharing))
+        .values("num_players", "short_game")
+        .annotate(score=Avg("score"))
+    }
     rows = []
     for num_players in range(2, 6):
         long, short = counts.get((num_players, False), 0), counts.get((num_players, True), 0)
@@ -87,8 +87,8 @@ def _by_players(games, results):
                 "games": long + short,
                 "long": long,
                 "short": short,
-                "winning_long": _average(scores.get((num_players, False))),
-                "winning_short": _average(scores.get((num_players, True))),
+                "winning_long": scores.get((num_players, False)),
+                "winning_short": scores.get((num_players, True)),
             })
     return rows
 
@@ -157,37 +157,42 @@ def _homes(results):
 def _cards(results):
     """How often each action card was taken, and how often by the seat that went on to win;
     and the share of all cards taken that the winners took, to compare each card's with."""
-    taken, by_winners = Counter(), Counter()
-    games = set()
-    seats = results.filter(cards__isnull=False).values_list("game_id", "place", "cards")
-    for game_id, place, cards in seats.iterator(chunk_size=5000):
-        games.add(game_id)
-        taken.update(cards)
-        if place == 1:
-            by_winners.update(cards)
-    rows = [
-        {
+    games = results.filter(cards__isnull=False, seat=0).count()
+    rows = []
+    for card, count, by_winners in _taken_cards():
+        rows.append({
             "card": card,
             "title": CARDS[card].title if card in CARDS else card,
             "stack": CARDS[card].stack if card in CARDS else None,
             "taken": count,
-            "per_game": count / len(games),
-            "by_winner": by_winners[card],
-            "winner_share": _percent(by_winners[card], count),
-        }
-        for card, count in taken.items()
-    ]
+            "per_game": count / games,
+            "by_winner": by_winners,
+            "winner_share": _percent(by_winners, count),
+        })
     rows.sort(key=lambda row: (-row["winner_share"], -row["taken"], row["title"]))
-    all_taken = sum(taken.values())
+    all_taken = sum(row["taken"] for row in rows)
     return {
         "cards": rows,
-        "card_games": len(games),
-        "winners_share": _percent(sum(by_winners.values()), all_taken),
+        "card_games": games,
+        "winners_share": _percent(sum(row["by_winner"] for row in rows), all_taken),
     }
 
 
-def _average(values):
-    return sum(values) / len(values) if values else None
+def _taken_cards():
+    """[(card, times taken, times taken by a winner)] over the public games' seats, counted by
+    the database from each seat's list of cards: a pass in Python over every seat of a big
+    archive, decoding its list, took several times longer."""
+    if connection.vendor == "postgresql":
+        cards, card = "jsonb_array_elements_text(result.cards) AS taken(card)", "taken.card"
+    else:
+        cards, card = "json_each(result.cards) AS taken", "taken.value"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {card}, COUNT(*), COUNT(*) FILTER (WHERE result.place = 1) "
+            f"FROM {Result._meta.db_table} AS result, {cards} "
+            f"WHERE NOT result.private AND result.cards IS NOT NULL GROUP BY {card}"
+        )
+        return cursor.fetchall()
 
 
 def _percent(part, whole):

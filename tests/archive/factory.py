@@ -56,3 +56,30 @@ def finished_game(
     game.save(update_fields=["version"])
     archive.record_results(game)
     return game
+
+
+def many_games(count, seed=1):
+    """`count` finished games of every size and option among twelve players, with random scores,
+    home regions and cards: an archive to look at in a browser."""
+    import random
+
+    from accounts.models import User
+    from games.engine.board import REGIONS as ALL_REGIONS
+    from games.engine.cards import CARDS
+
+    rng = random.Random(seed)
+    names = ["ana", "blas", "carmen", "diego", "elena", "fermin", "gloria", "hugo", "ines", "jaime",
+             "lucia", "maximiliano_de_la_vega"]
+    users = [User.objects.get_or_create(username=name, defaults={"email": f"{name}@example.org"})[0] for name in names]
+    cards = sorted(CARDS)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    for index in range(count):
+        players = rng.sample(users, rng.choice((2, 3, 3, 4, 4, 5)))
+        short_game = rng.random() < 0.3
+        rounds = 6 if short_game else 9
+        finished_game(
+            players, [rng.randrange(40, 160) for _ in players], when=start + timedelta(hours=13 * index),
+            short_game=short_game, veto=rng.random() < 0.8, rated=rng.random() < 0.5,
+            homes=rng.sample(ALL_REGIONS, len(players)), first_bidder=rng.randrange(len(players)),
+            cards={seat: [rng.choice(cards) for _ in range(rounds)] for seat in range(len(players))},
+        )

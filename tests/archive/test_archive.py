@@ -206,10 +206,16 @@ def test_each_filter_and_combination_from_the_url(client, varied, query):
 
 
 def test_the_filter_form_keeps_the_filters_in_the_address(client, varied):
-    html = client.get(reverse("archive"), {"player": "anna", "veto": "no"}).content.decode()
+    html = client.get(reverse("archive"), {"player": "anna", "veto": "no", "since": "2025-03-02"}).content.decode()
     assert '<form method="get" action="/archive/"' in html
-    assert 'name="player" value="anna"' in html
-    assert '<option value="no" selected>' in html
+    assert 'name="player" id="id_player" maxlength="150" value="anna"' in html
+    assert 'name="since" id="id_since" value="2025-03-02"' in html
+    veto = html[html.index('<select name="veto"'):]
+    veto = veto[:veto.index("</select>")]
+    assert veto.count(" selected") == 1 and '<option value="no" selected>' in veto
+    # A refused query keeps what was typed, to correct it.
+    refused = client.get(reverse("archive"), {"player": "nobody<b>"}).content.decode()
+    assert 'value="nobody&lt;b&gt;"' in refused
 
 
 def test_a_date_range_is_whole_days_in_the_viewers_time_zone(make_user):

@@ -129,3 +129,17 @@ def test_a_player_in_hundreds_of_games_gets_a_page_of_them(make_user, start_game
     last = client.get(reverse("lobby"), {"mine": 2})
     assert ids(last.context["my_games"]) == [game.pk for game in games[:5]][::-1]
     assert Game.objects.filter(seats__user=me).count() == lobby.MY_GAMES_PER_PAGE + 5
+
+
+def test_the_delete_page_names_a_bounded_number_of_running_games(make_user, start_game, password):
+    from accounts import deletion
+
+    me = make_user()
+    games = [running_with(me, start_game, my_move=False) for _ in range(deletion.GAMES_NAMED + 3)]
+    client = logged_in(me)
+    html = client.get(reverse("delete_account")).content.decode()
+    assert html.count('">game ') == deletion.GAMES_NAMED
+    assert "and 3 more" in html and f"game {games[0].pk}" in html
+    refused = client.post(reverse("delete_account"), {"password": password})
+    assert refused.status_code == 400
+    assert "and 3 more" in refused.content.decode()
