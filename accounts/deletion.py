@@ -15,7 +15,6 @@ from games.models import Game
 from .adapter import DELETED_PREFIX
 from .models import User
 
-
 # The running games named on the page and in the refusal; a player in hundreds gets "and N more".
 GAMES_NAMED = 20
 

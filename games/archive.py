@@ -3,8 +3,7 @@ time; and the rows it reads them from (`Result`, one per seat), written when a g
 
 A page is cut by keyset, never by OFFSET (games/keyset.py): a cursor is the position (finish
 time, game id) of the game the page goes on from, so the hundredth page costs what the first does.
-A page takes a fixed
-number of queries, each answered from an index:
+A page takes a fixed number of queries, each answered from an index:
 
 - the public games: without a player filter, from Game's partial index `game_archive_idx`; with
   one, from that player's rows of `Result` (`result_player_idx`), a second player looked up in
@@ -65,6 +64,10 @@ def seat_summaries(num_players, standings, first_events, move_events):
 def record_results(game, seats=None):
     """Store the `Result` rows of `game`, which has just finished (its standings, first events and
     moves stored). `seats`: {index: Seat}, when the caller has them."""
+    # The deadline sweep loads only the columns it plays with: read the others in one query.
+    deferred = game.get_deferred_fields() & {"num_players", "first_events", *copied_from.fields}
+    if deferred:
+        game.refresh_from_db(fields=sorted(deferred))
     if seats is None:
         seats = {seat.index: seat for seat in Seat.objects.filter(game=game)}
     move_events = Move.objects.filter(game=game).order_by("version").values_list("events", flat=True)
@@ -77,14 +80,10 @@ def record_results(game, seats=None):
 
 def copied_from(game):
     """The game's fields each of its `Result` rows repeats."""
-    return {
-        "finished_at": game.finished_at,
-        "num_players": game.num_players,
-        "short_game": game.short_game,
-        "veto": game.veto,
-        "rated": game.rated,
-        "private": game.private,
-    }
+    return {name: getattr(game, name) for name in copied_from.fields}
+
+
+copied_from.fields = ("finished_at", "num_players", "short_game", "veto", "rated", "private")
 
 
 # ---- reading: the filters, the cursor, a page -------------------------------------------------

@@ -3,6 +3,7 @@ bad queries, private games, and a bounded number of queries however big it grows
 
 import importlib
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -52,6 +53,25 @@ def test_a_game_that_finishes_is_recorded_with_places_scores_homes_and_cards(sta
         assert result.cards == taken[seat]
         copied = (result.finished_at, result.num_players, result.short_game, result.veto, result.rated, result.private)
         assert copied == (game.finished_at, 3, True, True, True, False)
+
+
+def test_a_game_the_deadline_sweep_finishes_is_recorded_too(start_game):
+    from games import deadlines
+    from games.models import Seat
+
+    game = start_game(2, short_game=True, veto=False)
+    Seat.objects.filter(game=game).update(autopilot=True)
+    Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    with CaptureQueriesContext(connection) as captured:
+        assert deadlines.sweep() == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    results = Result.objects.filter(game=game).order_by("place", "seat")
+    assert [[r.place, r.seat, r.score] for r in results] == game.standings
+    assert all(len(r.cards) == 6 and r.home and r.short_game and not r.veto for r in results)
+    # The game's columns the sweep does not load are read in one query, not one each.
+    one_column = re.compile(r'SELECT "games_game"\."id", "games_game"\."\w+" FROM')
+    assert not any(one_column.match(query["sql"]) for query in captured.captured_queries)
 
 
 def test_a_game_stored_before_the_events_is_recorded_without_homes_or_cards():
