@@ -1,8 +1,10 @@
 """The archive of finished games (a page and its JSON twin) and the statistics drawn from it.
 Thin: games/archive.py reads, games/statistics.py computes."""
 
+from urllib.parse import urlencode
+
 from django import forms
-from django.http import JsonResponse, QueryDict
+from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -97,12 +99,9 @@ def _player_url(base, user, filters):
     """The archive of `user`'s games; of those against the player the archive shows, if one."""
     if user.deleted_at is not None:
         return None
-    query = QueryDict(mutable=True)
     if len(filters.players) == 1 and filters.players[0].pk != user.pk:
-        query.update({"player": filters.players[0].username, "against": user.username})
-    else:
-        query["player"] = user.username
-    return f"{base}?{query.urlencode()}"
+        return f"{base}?{urlencode({'player': filters.players[0].username, 'against': user.username})}"
+    return f"{base}?{urlencode({'player': user.username})}"
 
 
 def _page_url(request, cursor, name="archive", absolute=False):
