@@ -38,7 +38,7 @@ def row(game, player):
         people.append({
             "seat": seat.index,
             "user": seat.user,
-            "username": seat.user.display_name,
+            "username": seat.display_name,
             "colour": colour,
             "label": COLOUR_LABELS.get(colour, ""),
             "place": place,

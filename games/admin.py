@@ -11,7 +11,7 @@ class SeatInline(admin.TabularInline):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "creator", "num_players", "status", "version", "created_at"]
-    list_filter = ["status", "private", "rated"]
+    list_filter = ["status", "private", "rated", "imported"]
     inlines = [SeatInline]
 
 

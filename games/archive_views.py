@@ -82,6 +82,7 @@ def _game_json(request, row):
         "veto": game.veto,
         "rated": game.rated,
         "private": game.private,
+        "imported": game.imported,
         "players": [
             {
                 "place": player["place"],
@@ -96,8 +97,9 @@ def _game_json(request, row):
 
 
 def _player_url(base, user, filters):
-    """The archive of `user`'s games; of those against the player the archive shows, if one."""
-    if user.deleted_at is not None:
+    """The archive of `user`'s games; of those against the player the archive shows, if one.
+    None for a deleted account, or a player who is not a user here (an imported game)."""
+    if user is None or user.deleted_at is not None:
         return None
     if len(filters.players) == 1 and filters.players[0].pk != user.pk:
         return f"{base}?{urlencode({'player': filters.players[0].username, 'against': user.username})}"

@@ -12,11 +12,11 @@ from .models import Game, Seat
 def games_with_seats():
     """Games without their state and log, their seats and users prefetched (one more query).
 
-    Of a seat and its user only what a list shows is loaded (a user's name, and whether the
-    account was deleted): decoding the other columns, dates above all, was most of the time
+    Of a seat and its user only what a list shows is loaded (the seat's name or its user's, and
+    whether the account was deleted): decoding the other columns, dates above all, was most of the time
     a long list took."""
     seats = Seat.objects.select_related("user").only(
-        "game_id", "user_id", "index", "autopilot", "user__username", "user__deleted_at"
+        "game_id", "user_id", "name", "index", "autopilot", "user__username", "user__deleted_at"
     )
     return Game.objects.defer("state", "first_events").prefetch_related(Prefetch("seats", queryset=seats))
 
@@ -44,11 +44,12 @@ def _player(game, seat, user):
     colour = game.colours[seat.index] if seat.index is not None and game.colours else None
     return {
         "seat": seat.index,
-        "username": seat.user.display_name,
+        "username": seat.display_name,
+        # None for a player who is not a user of the site (an imported game).
         "user": seat.user,
         "colour": colour,
         "label": COLOUR_LABELS.get(colour, ""),
-        "you": seat.user_id == user.pk,
+        "you": seat.user_id is not None and seat.user_id == user.pk,
         "to_act": seat.index is not None and seat.index in game.to_act,
         "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
     }

@@ -34,8 +34,9 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    # None for an imported game (games/game_records.py), whose players need not be users here.
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="created_games"
     )
     num_players = models.PositiveSmallIntegerField(
         choices=[(n, f"{n} players") for n in range(2, 6)]
@@ -75,6 +76,12 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # A finished game stored from a game record (`manage.py import_game`), not played here: never
+    # rated, no deadlines, no mail. `record_digest` identifies the game it records (its options,
+    # seed and moves), so that the same game is imported once.
+    imported = models.BooleanField(default=False)
+    record_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [
@@ -95,6 +102,14 @@ class Game(models.Model):
             ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record_digest"], condition=~models.Q(record_digest=""), name="one_import_per_record"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(imported=False) | models.Q(rated=False), name="imported_games_unrated"
+            ),
         ]
 
     def __str__(self):
@@ -127,12 +142,15 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A user's place in a game. `index` is the engine's seat, drawn when the game starts."""
+    """A player's place in a game. `index` is the engine's seat, drawn when the game starts.
+
+    The player is a user of the site, or in an imported game only a `name` from its record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
+    name = models.CharField(max_length=150, blank=True, default="")
     index = models.PositiveSmallIntegerField(null=True, blank=True)
     # Deadlines this seat let pass on its decisions in a row; the player's own move resets it.
     timeouts = models.PositiveSmallIntegerField(default=0)
@@ -146,10 +164,18 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "index"], name="one_user_per_seat"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(name=""), name="seat_has_a_player"
+            ),
         ]
 
     def __str__(self):
-        return f"{self.user} in game {self.game_id} (seat {self.index})"
+        return f"{self.display_name} in game {self.game_id} (seat {self.index})"
+
+    @property
+    def display_name(self):
+        """The name to show beside this seat anywhere on the site (select the user with the seat)."""
+        return self.user.display_name if self.user_id is not None else self.name
 
 
 class Result(models.Model):
@@ -233,6 +259,40 @@ class Move(models.Model):
 
     def __str__(self):
         return f"Move {self.version} of game {self.game_id}: {self.move}"
+
+
+class Snapshot(models.Model):
+    """A stored position of a game, so that a replay rebuilds any position by replaying at most one
+    round of moves (games/replays.py). Written the first time a replay needs it; a position once
+    reached never changes, so a snapshot is never updated.
+
+    `position` counts the moves made (0: the setup); `version` is the version of the last of those
+    moves (0 at the setup), to read the moves after it. `kind` says what the position is: the start
+    of a round, the start of a general scoring, or the end of the game. `scores` repeats the
+    state's scores, for the score chart to read without decoding states.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND = "round", "Start of a round"
+        SCORING = "scoring", "Start of a general scoring"
+        END = "end", "End of the game"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    kind = models.CharField(max_length=7, choices=Kind)
+    position = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    scores = models.JSONField()
+    state = FastJSONField()
+
+    class Meta:
+        ordering = ["game", "position", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "position"], name="one_snapshot_per_kind_and_position"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} of game {self.game_id} at position {self.position}"
 
 
 class Notification(models.Model):

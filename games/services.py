@@ -13,7 +13,7 @@ import secrets
 from collections import defaultdict
 from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
@@ -130,13 +130,18 @@ def leave_game(game, user):
     return game
 
 
+def check_may_cancel(game, user):
+    """Raise the reason why `user` may not cancel `game`, if there is one."""
+    if game.creator_id != user.pk:
+        raise NotAllowed("Only the creator can cancel this game.")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("Only a game that has not started can be cancelled.")
+
+
 def cancel_game(game, user):
     with transaction.atomic():
         game = _lock(game)
-        if game.creator_id != user.pk:
-            raise NotAllowed("Only the creator can cancel this game.")
-        if game.status != Game.Status.OPEN:
-            raise Conflict("Only a game that has not started can be cancelled.")
+        check_may_cancel(game, user)
         game.status = Game.Status.CANCELLED
         game.version += 1
         _save(game)
@@ -398,6 +403,71 @@ def replay(game, upto=None):
     for move in moves:
         state = apply_move(state, move.seat.index, move.move)
     return state
+
+
+def store_imported_game(replayed):
+    """Store a game record, read and replayed by games.game_records, as a finished game: seats
+    named as in the record (its players need not be users here), every move with its time and
+    events. Never rated, no deadline, no mail, nobody told: it was over before it came. A game
+    (same options, seed and moves) already imported is refused."""
+    earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
+    if earlier is not None:
+        raise Conflict(f"This game was already imported, as game {earlier}.")
+    try:
+        return _store_imported(replayed)
+    except IntegrityError:
+        earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
+        if earlier is None:
+            raise
+        # The same record imported at the same moment by another process.
+        raise Conflict(f"This game was imported meanwhile, as game {earlier}.") from None
+
+
+def _store_imported(replayed):
+    with transaction.atomic():
+        state = replayed.state
+        game = Game.objects.create(
+            creator=None,
+            imported=True,
+            record_digest=replayed.digest,
+            rated=False,
+            private=False,
+            time_per_move=replayed.time_per_move,
+            seed=replayed.seed,
+            **replayed.options,
+            status=Game.Status.FINISHED,
+            state=state.to_json(),
+            first_events=replayed.first_events,
+            version=replayed.moves[-1].version,
+            to_act=[],
+            deadline=None,
+            round=state.round,
+            colours=list(state.colours),
+            standings=standings(state),
+            started_at=replayed.started_at,
+            finished_at=replayed.finished_at,
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(game=game, name=name, index=index) for index, name in enumerate(replayed.names)
+        )
+        made = Move.objects.bulk_create(
+            Move(
+                game=game,
+                seat=seats[move.seat],
+                version=move.version,
+                move=move.move,
+                automatic=move.automatic,
+                events=move.events,
+                round=move.round,
+            )
+            for move in replayed.moves
+        )
+        # created_at is set to now on insert (auto_now_add); the record's times replace it.
+        for row, move in zip(made, replayed.moves):
+            row.created_at = move.time
+        Move.objects.bulk_update(made, ["created_at"], batch_size=500)
+        archive.record_results(game, {seat.index: seat for seat in seats})
+    return game
 
 
 def notify(game_id, version):

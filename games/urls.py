@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive_views, mail_views, views
+from . import archive_views, mail_views, record_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -19,5 +19,7 @@ urlpatterns = [
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/play/", mail_views.play_link, name="play_link"),
     path("games/<int:pk>/invite/", mail_views.invite, name="invite"),
+    path("games/<int:pk>/record.json", record_views.download, name="game_record"),
+    path("api/games/<int:pk>/record/", record_views.record_page, name="game_record_api"),
     path("mail/unsubscribe/<str:token>/", mail_views.unsubscribe, name="unsubscribe"),
 ]

@@ -19,6 +19,13 @@
     socket.onopen = function () { retryDelay = 500; };
     socket.onmessage = function (event) {
       const version = JSON.parse(event.data).version;
+      const replay = document.getElementById("replay");
+      if (replay) {
+        // A past position stays where the reader took it; he is only told the game moved on.
+        const note = document.getElementById("replay-moved-on");
+        if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
+        return;
+      }
       if (version > shownVersion()) refresh();
     };
     socket.onclose = function () {
@@ -26,6 +33,16 @@
       retryDelay = Math.min(retryDelay * 2, 10000);
     };
   }
+
+  // A link that asks first: with JavaScript its dialog opens here; without, the link leads to a
+  // page that asks the same.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("a[data-dialog]");
+    const dialog = link && document.getElementById(link.dataset.dialog);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    dialog.showModal();
+  });
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target.id !== "play") return;

@@ -5,10 +5,11 @@ from .events import record
 from .operations import award, location_id, shift
 
 
-def step_data(state, step, viewer=None):
+def step_data(state, step, viewer=None, reveal=False):
     """One step as plain data with ids, as the given seat may see it (None: a spectator).
 
-    A power card taken back is named only to its owner, or when it was the top of the pile.
+    A power card taken back is named only to its owner, or when it was the top of the pile, or
+    when everything is revealed (views.revealed_view).
     """
     kind = step[0]
     if kind == "shift":
@@ -34,7 +35,7 @@ def step_data(state, step, viewer=None):
     if kind == "retake":
         seat, card = step[1], step[2]
         data = {"step": "retake", "seat": seat}
-        if viewer == seat or (state.played[seat] and state.played[seat][-1] == card):
+        if reveal or viewer == seat or (state.played[seat] and state.played[seat][-1] == card):
             data["card"] = card
         return data
     if kind == "keep_veto":

@@ -91,7 +91,7 @@ def test_the_migration_records_the_games_finished_before_it(start_game, make_use
     play(game)
     recorded = list(Result.objects.filter(game=game).order_by("seat").values())
     Result.objects.all().delete()
-    importlib.import_module("games.migrations.0009_archive").fill_results(current_apps, None)
+    importlib.import_module("games.migrations.0011_archive").fill_results(current_apps, None)
     fields = ("seat", "place", "score", "position", "home", "cards", "user_id", "finished_at")
     assert list(Result.objects.filter(game=game).order_by("seat").values(*fields)) == [
         {key: row[key] for key in fields} for row in recorded
@@ -331,6 +331,7 @@ def test_the_json_shape(client, make_user):
             "veto": False,
             "rated": True,
             "private": False,
+            "imported": False,
             "players": [
                 {"place": 1, "seat": 1, "name": "ben", "colour": "yellow", "score": 90},
                 {"place": 2, "seat": 0, "name": "anna", "colour": "red", "score": 70},
@@ -504,3 +505,35 @@ def test_every_archive_query_can_be_answered_from_an_index(make_user):
                 assert "Seq Scan on games_" not in plan, f"{sql}\n{plan}"
         finally:
             cursor.execute("SET enable_seqscan = on")
+
+
+# ---- imported games ----------------------------------------------------------------------------
+
+
+def test_an_imported_game_is_in_the_archive_and_its_statistics(client, tmp_path):
+    from django.core.management import call_command
+
+    from games import statistics
+    from tests.records.records import a_record
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(a_record()))
+    call_command("import_game", str(path))
+    game = Game.objects.get(imported=True)
+    results = list(Result.objects.filter(game=game).order_by("place", "seat"))
+    assert [[r.place, r.seat, r.score] for r in results] == game.standings
+    # Its players are names from the record, not users here: no filter reaches them, no link.
+    assert all(r.user is None and r.home and r.cards for r in results)
+    response = client.get(reverse("archive"))
+    assert shown(response) == [game.pk]
+    html = " ".join(response.content.decode().split())
+    assert ", imported</div>" in html and "player-link" not in html
+    for name in ("Ana", "Bernardo", "Carmen"):
+        assert name in html
+    [entry] = client.get(reverse("archive_json")).json()["games"]
+    assert entry["imported"] is True
+    assert [player["name"] for player in entry["players"]] == [
+        ["Ana", "Bernardo", "Carmen"][seat] for _, seat, _ in game.standings
+    ]
+    figures = statistics.compute()
+    assert figures["games"] == 1 and figures["card_games"] == 1

@@ -31,7 +31,7 @@ def fill_results(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_notifications'),
+        ('games', '0010_snapshots'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
