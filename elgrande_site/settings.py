@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [

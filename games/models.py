@@ -294,6 +294,43 @@ class Snapshot(models.Model):
     def __str__(self):
         return f"{self.get_kind_display()} of game {self.game_id} at position {self.position}"
 
+class ChatMessage(models.Model):
+    """One line of table talk, written by a seated player of a running game and kept with the game
+    for good. The text is plain: templates escape it like any other text."""
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    # Written only once the game has started, when seats are no longer given up.
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="chat_messages")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        # The chat reads the latest messages of one game, and older ones by id (keyset).
+        indexes = [models.Index(fields=["game", "id"], name="chat_message_game_idx")]
+
+    def __str__(self):
+        return f"Chat {self.pk} in game {self.game_id}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """`user` no longer reads what `muted_user` writes, in any game, until they unmute them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted_user"], name="one_mute_per_pair"),
+            models.CheckConstraint(condition=~models.Q(user=models.F("muted_user")), name="no_muting_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} mutes {self.muted_user_id}"
+
 
 class Notification(models.Model):
     """One mail the site decided to send, kept so that deciding or sending twice mails once.

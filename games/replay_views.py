@@ -14,6 +14,7 @@ import re
 from django.shortcuts import render
 from django.urls import reverse
 
+from . import chat
 from .engine import revealed_view, view_for
 from .log_text import EVERYONE, Names, move_log
 from .models import Game
@@ -47,6 +48,7 @@ def page(request, game):
     except (BadPosition, NotReplayable) as error:
         status = 400 if isinstance(error, BadPosition) else 409
         return render(request, "games/replay_error.html", {"game": game, "error": error.message}, status=status)
+    context["chat"] = chat.chat_context(request.user, game, context["seats"])
     return render(request, "games/game.html", context)
 
 

@@ -18,6 +18,7 @@ from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
+from ratings.rating import rate_finished_game
 
 from . import archive, broadcast, clocks, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
@@ -280,7 +281,7 @@ def apply_default_moves(game_id, version, game=None, seats=None):
 
 # What _save writes of a game after a move, and what the sweep reads besides.
 _STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
-_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", *_STATE_COLUMNS)
+_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", *_STATE_COLUMNS)
 
 
 def _claim(game_id, version, now):
@@ -547,9 +548,12 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
         game.round = state.round
         game.colours = list(state.colours)
         game.standings = standings(state)
-        if state.is_over:
+        if state.is_over and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
+            # In the transaction that finishes the game, before its row is written: the rating
+            # may move finished_at after the players' last rated game (ratings/rating.py).
+            rate_finished_game(game, seats)
     if columns is None:
         game.save()
     else:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive_views, mail_views, record_views, views
+from . import archive_views, chat_views, mail_views, record_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -17,6 +17,8 @@ urlpatterns = [
     path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("games/<int:pk>/take-back/", views.take_back_seat, name="take_back_seat"),
     path("games/<int:pk>/move/", views.move, name="move"),
+    path("games/<int:pk>/chat/", chat_views.chat_view, name="chat"),
+    path("games/<int:pk>/chat/mute/", chat_views.mute, name="chat_mute"),
     path("games/<int:pk>/play/", mail_views.play_link, name="play_link"),
     path("games/<int:pk>/invite/", mail_views.invite, name="invite"),
     path("games/<int:pk>/record.json", record_views.download, name="game_record"),

@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,13 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import clocks, keyset, replay_views, services
+from . import chat, clocks, keyset, replay_views, services
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
 from .log_text import Names, event_html, move_log
-from .models import Game, Seat
+from .models import Game
 from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
@@ -93,7 +92,9 @@ def game_page(request, pk):
     game = _viewable_game(request, pk)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
-    return render(request, "games/game.html", _game_context(request, game))
+    context = _game_context(request, game)
+    context["chat"] = chat.chat_context(request.user, game, context["seats"])
+    return render(request, "games/game.html", context)
 
 
 @require_GET
@@ -216,9 +217,9 @@ def _move_error(request, game, message, status):
 
 
 def _viewable_game(request, pk):
-    """The game with its seats and their users, if the requester may look at it."""
-    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    game = get_object_or_404(Game.objects.prefetch_related(seats_with_users), pk=pk)
+    """The game with its seats and their users (each marked `muted` when the reader mutes its
+    player in chat), if the requester may look at it."""
+    game = get_object_or_404(Game.objects.prefetch_related(chat.seats_with_mutes(request.user)), pk=pk)
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
     return game

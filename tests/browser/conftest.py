@@ -18,6 +18,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 
 def pytest_configure(config):
@@ -41,6 +42,12 @@ def site_database(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def live_site_env(site_database):
+    """The environment of the live site's processes, for a test that runs `manage.py` in it."""
+    return site_database[1]
+
+
+@pytest.fixture(scope="module")
 def live_site(site_database):
     """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
     database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
@@ -48,7 +55,10 @@ def live_site(site_database):
     database, env = site_database
     runserver = [*MANAGE, "runserver", "--noreload"]
     with serving(
-        lambda port: [*runserver, f"127.0.0.1:{port}"], env=env, cwd=ROOT, log_path=database.parent / "server.log"
+        lambda port: [*runserver, f"127.0.0.1:{port}"],
+        env=env,
+        cwd=ROOT,
+        log_path=database.parent / "server.log",
     ) as port:
         yield f"http://127.0.0.1:{port}"
 

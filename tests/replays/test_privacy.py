@@ -210,7 +210,8 @@ def test_after_the_end_the_replay_reveals_secret_choices_the_castillo_and_the_ca
             for seat, count in enumerate(state.caballeros[CASTILLO_INDEX]):
                 if count:
                     letter = COLOUR_LABELS[state.colours[seat]]
-                    assert re.search(rf'<tspan class="letter">{letter}</tspan><tspan class="count">{count}<' , castillo), (at, seat)
+                    piece = rf'<tspan class="letter">{letter}</tspan><tspan class="count">{count}<'
+                    assert re.search(piece, castillo), (at, seat)
         if "retake" in found:
             event = next(e for e in state.events if e.get("private"))
             assert f"the power card {names[event['seat']]}" in text and f"took back is {event['card']}." in text

@@ -31,7 +31,7 @@ def fill_results(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_snapshots'),
+        ('games', '0011_chat'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
