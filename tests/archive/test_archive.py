@@ -91,7 +91,7 @@ def test_the_migration_records_the_games_finished_before_it(start_game, make_use
     play(game)
     recorded = list(Result.objects.filter(game=game).order_by("seat").values())
     Result.objects.all().delete()
-    importlib.import_module("games.migrations.0011_archive").fill_results(current_apps, None)
+    importlib.import_module("games.migrations.0012_archive").fill_results(current_apps, None)
     fields = ("seat", "place", "score", "position", "home", "cards", "user_id", "finished_at")
     assert list(Result.objects.filter(game=game).order_by("seat").values(*fields)) == [
         {key: row[key] for key in fields} for row in recorded
