@@ -78,8 +78,7 @@ def _copy_action(action):
     return copied
 
 
-def _new():
-    return GameState.__new__(GameState)
+_NEW = object.__new__
 
 
 class GameState:
@@ -99,7 +98,7 @@ class GameState:
 
         Written out field by field: this runs once per move and is most of the engine's time.
         """
-        other = _new()
+        other = _NEW(GameState)
         other.num_players = self.num_players
         other.seed = self.seed
         other.short_game = self.short_game
@@ -123,13 +122,14 @@ class GameState:
         other.display = self.display[:]
         other.taken = self.taken[:]
         other.mobile = self.mobile[:]
-        other.caballeros = [row[:] for row in self.caballeros]
+        other.caballeros = list(map(list.copy, self.caballeros))
         # Hands, piles and stacks change a few times a round: their lists are shared, and the rules
         # replace a list rather than change it (rounds._bid, rounds._start_round, steps._retake).
         other.hands = self.hands[:]
         other.played = self.played[:]
         other.stacks = self.stacks[:]
-        other.vetoes = [row[:] for row in self.vetoes]
+        # Each [seat, round] entry is replaced or dropped, never changed (steps.run, actions.spend_veto).
+        other.vetoes = self.vetoes[:]
         other.action = _copy_action(self.action)
         other.castillo_choices = _copy_action(self.castillo_choices)
         other.events = []
@@ -196,7 +196,7 @@ class GameState:
         missing = [field for field in _FIELDS if field not in data]
         if missing:
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
-        state = _new()
+        state = _NEW(cls)
         state.num_players = data["num_players"]
         state.seed = data["seed"]
         state.short_game = data["short_game"]
