@@ -13,7 +13,7 @@ from .board import (
 )
 from .errors import IllegalMove
 from .events import record
-from .scoring import ranked_awards, sole_leader
+from .scoring import awards_of_groups, groups_of, sole_leader
 from .state import COURT, PROVINCES
 
 # How a rank is named in a scoring's awards: a lone colour at position p takes the value of that
@@ -191,17 +191,18 @@ def area_awards(state, area, first_only=False):
     Returns a list of steps, one per rank that scores anything: each is a list of
     [seat, points, reason]. The King's bonus and the home bonus ride with the first rank.
     """
-    counts = {seat: state.caballeros[area][seat] for seat in range(state.num_players)}
-    values = area_values(state, area)
+    groups = groups_of(enumerate(state.caballeros[area]))
+    if not groups:
+        return []
     ranks = []
-    for position, group, points in ranked_awards(counts, values, state.num_players):
+    for position, group, points in awards_of_groups(groups, area_values(state, area), state.num_players):
         if first_only and (position > 0 or len(group) > 1):
             break
         tied = len(group) > 1
         reason = ("tied_" if tied else "") + RANK_NAMES[position + (1 if tied else 0)]
         ranks.append([[seat, points, reason] for seat in group if points])
     if area != CASTILLO_INDEX:
-        leader = sole_leader(counts)
+        leader = sole_leader(groups)
         if leader is not None:
             bonuses = []
             if area == state.king:
