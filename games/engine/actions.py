@@ -40,6 +40,8 @@ ALLOWED = -1
 
 
 def usable_veto_holders(state, excluding=()):
+    if not state.vetoes:
+        return []
     return sorted({seat for seat, _round in state.vetoes if seat not in excluding})
 
 

@@ -94,7 +94,7 @@ def _start_round(state):
 
 
 def bidder(state):
-    played = sum(1 for bid in state.bids if bid is not None)
+    played = state.num_players - state.bids.count(None)
     return (state.first_bidder + played) % state.num_players
 
 
