@@ -12,7 +12,7 @@ from .cards.provinces import Decay, OneEachToProvinces, SecretToProvinces
 from .cards.scorings import ScoreChosenArea
 from .moves import court_moves, legal_moves
 from .operations import clockwise_from_left, count_at, destinations, movable_regions, placement_areas
-from .rounds import court_allowance
+from .rounds import bidder, court_allowance
 from .state import COURT
 
 
@@ -21,6 +21,9 @@ def random_move(state, seat, rng):
     phase = state.phase
     if phase == "action":
         return _random_action(state, seat, rng)
+    if phase == "bid" and seat == bidder(state):
+        bids = state.bids
+        return {"type": "bid", "card": rng.choice([card for card in state.hands[seat] if card not in bids])}
     if phase == "court":
         allowance = court_allowance(state, seat)
         provinces = state.provinces[seat]
