@@ -50,19 +50,25 @@ def plural(count, word="caballero"):
 # --- where things may go ----------------------------------------------------------------------
 
 
+# By the King's region: the regions but his; those and the Castillo; his neighbours and the Castillo.
+_MOVABLE = tuple(tuple(region for region in range(len(REGIONS)) if region != king) for king in range(len(REGIONS)))
+_DESTINATIONS = tuple(regions + (CASTILLO_INDEX,) for regions in _MOVABLE)
+_PLACEMENT = tuple(tuple(sorted(NEIGHBOUR_INDICES[king])) + (CASTILLO_INDEX,) for king in range(len(REGIONS)))
+
+
 def movable_regions(state):
-    """Regions caballeros may leave or enter by a special action: all but the King's region."""
-    return [region for region in range(len(REGIONS)) if region != state.king]
+    """Regions caballeros may leave or enter by a special action: all but the King's region (a tuple)."""
+    return _MOVABLE[state.king]
 
 
 def destinations(state):
-    """Where a special action may put caballeros: any region but the King's, and the Castillo."""
-    return movable_regions(state) + [CASTILLO_INDEX]
+    """Where a special action may put caballeros: any region but the King's, and the Castillo (a tuple)."""
+    return _DESTINATIONS[state.king]
 
 
 def placement_areas(state):
-    """Where placement from court may go: the King's neighbours and the Castillo."""
-    return sorted(NEIGHBOUR_INDICES[state.king]) + [CASTILLO_INDEX]
+    """Where placement from court may go: the King's neighbours and the Castillo (a tuple)."""
+    return _PLACEMENT[state.king]
 
 
 # --- parsing the fields of a move --------------------------------------------------------------

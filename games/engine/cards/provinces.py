@@ -52,7 +52,7 @@ class KingReturns(CardKind):
 
     def sources(self, state, seat):
         """Where a sharer's caballeros may come from: court, then regions but the King's."""
-        return [source for source in [COURT] + movable_regions(state) if count_at(state, seat, source)]
+        return [source for source in (COURT, *movable_regions(state)) if count_at(state, seat, source)]
 
     def needed(self, state, seat):
         return min(self.count, sum(count_at(state, seat, source) for source in self.sources(state, seat)))
