@@ -88,29 +88,29 @@ def _spread(state, count, rng):
 
 
 def _move_caballeros(state, taker, card, rng):
+    """One caballero at a time: a random (colour, region) among those the card may still move,
+    then a random destination."""
     limits = card.limits(state, taker)
-    work = [row[:] for row in state.caballeros]
+    work = list(map(list.copy, state.caballeros))
     sources = movable_regions(state)
     if card.one_source:
         candidates = [r for r in sources if sum(work[r])]
         if not candidates:
             return None
         sources = [rng.choice(candidates)]
-    sides = ["own" if seat == taker else "foreign" for seat in range(state.num_players)]
+    seats = range(state.num_players)
+    sides = ["own" if seat == taker else "foreign" for seat in seats]
     done = {"own": 0, "foreign": 0}
     wanted = {side: rng.randint(least, most) for side, (least, most) in limits.items()}
+    targets = destinations(state)
     entries = []
     while len(entries) < card.total:
-        options = [
-            (seat, region)
-            for region in sources
-            for seat in range(state.num_players)
-            if work[region][seat] and done[sides[seat]] < wanted[sides[seat]]
-        ]
+        open_seats = [seat for seat in seats if done[sides[seat]] < wanted[sides[seat]]]
+        options = [(seat, region) for region in sources for row in (work[region],) for seat in open_seats if row[seat]]
         if not options:
             break
         seat, source = rng.choice(options)
-        target = rng.choice([d for d in destinations(state) if d != source])
+        target = rng.choice([area for area in targets if area != source])
         work[source][seat] -= 1
         work[target][seat] += 1
         done[sides[seat]] += 1
