@@ -111,7 +111,9 @@ def parse_area_counts(value, what="placement"):
     fixes the order of the steps a veto may cut (rule 9.1).
     """
     if isinstance(value, dict):
-        pairs, ordered = list(value.items()), False
+        if not value:
+            return {}
+        pairs, ordered = value.items(), False
     elif isinstance(value, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
         pairs, ordered = value, True
     else:
@@ -122,7 +124,7 @@ def parse_area_counts(value, what="placement"):
         count = parse_count(count)
         if count:
             counts[area] = counts.get(area, 0) + count
-    return counts if ordered else dict(sorted(counts.items()))
+    return counts if ordered or len(counts) < 2 else dict(sorted(counts.items()))
 
 
 def parse_order(state, value, seats, what="order", others=()):
