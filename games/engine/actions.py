@@ -48,7 +48,7 @@ def usable_veto_holders(state, excluding=()):
 def spend_veto(state, seat):
     for index, (holder, _round) in enumerate(state.vetoes):
         if holder == seat:
-            del state.vetoes[index]
+            state.vetoes = state.vetoes[:index] + state.vetoes[index + 1 :]
             return
 
 

@@ -179,7 +179,7 @@ def _add(state, seat, location, count):
     elif location == PROVINCES:
         state.provinces[seat] += count
     else:
-        state.caballeros[location][seat] += count
+        state.add_caballeros(location, seat, count)
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -226,6 +226,7 @@ def area_awards(state, area, first_only=False):
 
 def award(state, area, awards):
     """Add the points of one rank of a scoring to the scores and record them."""
+    state.scores = state.scores[:]
     for seat, points, reason in awards:
         state.scores[seat] += points
         record(state, "points", seat=seat, area=AREAS[area], points=points, reason=reason)

@@ -18,7 +18,7 @@ from .cards import CARDS, KING_CARD, STACKS, stack_cards
 from .errors import IllegalMove
 from .events import record
 from .operations import parse_area_counts, parse_count, place_name, placement_areas, plural, score_area
-from .state import GameState
+from .state import GameState, replaced
 
 
 def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False):
@@ -130,7 +130,7 @@ def apply_move(state, seat, move):
     handler = _HANDLERS.get((state.phase, kind)) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(_expected(state, kind))
-    new = state.clone()
+    new = state.successor()
     handler(new, seat, move)
     return new
 
@@ -161,8 +161,8 @@ def _bid(state, seat, move):
         raise IllegalMove(f"Power card {card} is not in your hand.")
     if card in state.bids:
         raise IllegalMove(f"Power card {card} has already been played this round.")
-    state.hands[seat] = [other for other in state.hands[seat] if other != card]
-    state.played[seat] = state.played[seat] + [card]
+    state.hands = replaced(state.hands, seat, [other for other in state.hands[seat] if other != card])
+    state.played = replaced(state.played, seat, state.played[seat] + [card])
     state.bids[seat] = card
     record(state, "bid", seat=seat, card=card)
     if all(bid is not None for bid in state.bids):
@@ -220,7 +220,7 @@ def _court(state, seat, move):
     state.provinces[seat] -= from_provinces
     state.court[seat] += from_provinces
     for region, number in from_regions.items():
-        state.caballeros[region][seat] -= number
+        state.add_caballeros(region, seat, -number)
         state.court[seat] += number
     fields = {"from_regions": {REGIONS[r]: n for r, n in from_regions.items()}} if from_board else {}
     record(state, "court", seat=seat, count=count, **fields)
@@ -256,7 +256,7 @@ def _place(state, seat, move):
             )
     for area, count in spread.items():
         state.court[seat] -= count
-        state.caballeros[area][seat] += count
+        state.add_caballeros(area, seat, count)
     state.placed = True
     record(state, "place", seat=seat, to=[[AREAS[a], c] for a, c in spread.items()])
     if state.special_done:
@@ -366,12 +366,12 @@ def _finish_general_scoring(state):
             if region is None:
                 continue
             count = state.caballeros[CASTILLO_INDEX][seat]
-            state.caballeros[CASTILLO_INDEX][seat] = 0
+            state.add_caballeros(CASTILLO_INDEX, seat, -count)
             to_court = region == state.king
             if to_court:
                 state.court[seat] += count
             else:
-                state.caballeros[region][seat] += count
+                state.add_caballeros(region, seat, count)
             record(state, "castillo_reveal", seat=seat, region=REGIONS[region], count=count, to_court=to_court)
         state.castillo_choices = None
     for region in range(len(REGIONS)):
