@@ -14,7 +14,7 @@ from .board import (
 from .errors import IllegalMove
 from .events import record
 from .scoring import awards_of_groups, groups_of, sole_leader
-from .state import COURT, PROVINCES
+from .state import COURT, PROVINCES, added, replaced
 
 # How a rank is named in a scoring's awards: a lone colour at position p takes the value of that
 # rank; a tied group takes the next one ("tied_second" for a tie for first).
@@ -174,12 +174,14 @@ def shift(state, seat, source, target, count):
 
 
 def _add(state, seat, location, count):
+    """The one place where counts of caballeros change: each list changed is replaced by a changed
+    copy, for a state made by a move shares them with the state before (GameState.successor)."""
     if location == COURT:
-        state.court[seat] += count
+        state.court = added(state.court, seat, count)
     elif location == PROVINCES:
-        state.provinces[seat] += count
+        state.provinces = added(state.provinces, seat, count)
     else:
-        state.add_caballeros(location, seat, count)
+        state.caballeros = replaced(state.caballeros, location, added(state.caballeros[location], seat, count))
 
 
 # --- scoring -------------------------------------------------------------------------------------

@@ -79,9 +79,16 @@ def _copy_action(action):
 _NEW = object.__new__
 
 
+def added(values, index, count):
+    """A copy of a list of numbers with `count` added to one of them (see `replaced`)."""
+    copy = values[:]
+    copy[index] += count
+    return copy
+
+
 def replaced(values, index, value):
-    """A copy of the list with one item replaced: how the rules change a list that a successor
-    shares with the state before (see GameState.successor)."""
+    """A copy of the list with one item replaced: how the rules change a list of a state, which
+    it may share with the state before (see GameState.successor)."""
     copy = values[:]
     copy[index] = value
     return copy
@@ -105,8 +112,13 @@ class GameState:
         steps, which are replaced whole, never changed."""
         other = self.successor()
         other.grandes = self.grandes[:]
+        other.court = self.court[:]
+        other.provinces = self.provinces[:]
         other.scores = self.scores[:]
+        other.bids = self.bids[:]
         other.turn_order = self.turn_order[:]
+        other.display = self.display[:]
+        other.taken = self.taken[:]
         other.mobile = self.mobile[:]
         other.caballeros = list(map(list.copy, self.caballeros))
         other.hands = self.hands[:]
@@ -116,15 +128,14 @@ class GameState:
         return other
 
     def successor(self):
-        """The copy a move works on (apply_move): cheaper than clone, for it runs once per move.
+        """The copy a move works on (apply_move): it shares every list with this state, and the
+        rules never change a list of a state in place but put a changed copy in its place
+        (`added` and `replaced`; operations._add for caballeros). Only the special action's and the
+        general scoring's answers (the few lists that change as players answer) are copied.
 
-        The lists most moves change are copied (court, provinces, bids, display, taken, the outer
-        list of caballeros, the special action's answers). The others are shared with this state,
-        and the rules never change them in place but put a changed copy in their place: a row of
-        caballeros (add_caballeros), grandes, mobile, scores, hands, played (`replaced`), turn_order,
-        stacks and vetoes (built anew). Sharing saves both the copies and their freeing: a third of
-        a random game's time was spent in clone. tests/engine/test_properties.py checks that no
-        move changes a state made before it.
+        Copying every list at every move, and freeing it a move later, was a third of a random
+        game's time, though most moves change one or two lists. tests/engine/test_properties.py
+        checks that no move changes a state made before it.
         """
         other = _NEW(GameState)
         other.num_players = self.num_players
@@ -142,15 +153,15 @@ class GameState:
         other.scorings_done = self.scorings_done
         other.colours = self.colours
         other.grandes = self.grandes
-        other.court = self.court[:]
-        other.provinces = self.provinces[:]
+        other.court = self.court
+        other.provinces = self.provinces
         other.scores = self.scores
-        other.bids = self.bids[:]
+        other.bids = self.bids
         other.turn_order = self.turn_order
-        other.display = self.display[:]
-        other.taken = self.taken[:]
+        other.display = self.display
+        other.taken = self.taken
         other.mobile = self.mobile
-        other.caballeros = self.caballeros[:]
+        other.caballeros = self.caballeros
         other.hands = self.hands
         other.played = self.played
         other.stacks = self.stacks
@@ -161,13 +172,6 @@ class GameState:
         other.castillo_choices = None if choices is None else _copy_action(choices)
         other.events = []
         return other
-
-    def add_caballeros(self, area, seat, count):
-        """Change one colour's count in an area. Its row is replaced by a changed copy, for a
-        successor shares its rows with the state before."""
-        row = self.caballeros[area][:]
-        row[seat] += count
-        self.caballeros[area] = row
 
     @property
     def is_over(self):
