@@ -4,7 +4,7 @@ One random plan per kind of card lives here, beside the rules in cards/, so the 
 play. A computer player would sit beside this module.
 """
 
-from .board import AREAS, MOBILE_SCOREBOARDS
+from .board import AREAS, MOBILE_SCOREBOARDS, REGIONS
 from .cards import CARDS
 from .cards.intrigue import CourtToRegions, EitherOf, Eviction, MoveCaballeros, OwnRegion
 from .cards.pieces import MobileScoreboard, MoveGrande, MoveKing, RetakePowerCard
@@ -24,6 +24,10 @@ def random_move(state, seat, rng):
     if phase == "bid" and seat == bidder(state):
         bids = state.bids
         return {"type": "bid", "card": rng.choice([card for card in state.hands[seat] if card not in bids])}
+    if phase == "card" and seat == state.current_player:
+        return {"type": "take_card", "card": rng.choice(list(dict.fromkeys(state.display)))}
+    if phase == "castillo" and seat in state.castillo_choices["awaiting"]:
+        return {"type": "choose_region", "region": rng.choice(REGIONS)}
     if phase == "court":
         allowance = court_allowance(state, seat)
         provinces = state.provinces[seat]
