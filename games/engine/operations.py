@@ -6,9 +6,9 @@ from .board import (
     CASTILLO_INDEX,
     MOBILE_SCOREBOARDS,
     MOBILE_VALUES,
-    NEIGHBOUR_INDICES,
     REGION_NAMES,
     REGIONS,
+    SORTED_NEIGHBOUR_INDICES,
     area_index,
 )
 from .errors import IllegalMove
@@ -53,7 +53,7 @@ def plural(count, word="caballero"):
 # By the King's region: the regions but his; those and the Castillo; his neighbours and the Castillo.
 _MOVABLE = tuple(tuple(region for region in range(len(REGIONS)) if region != king) for king in range(len(REGIONS)))
 _DESTINATIONS = tuple(regions + (CASTILLO_INDEX,) for regions in _MOVABLE)
-_PLACEMENT = tuple(tuple(sorted(NEIGHBOUR_INDICES[king])) + (CASTILLO_INDEX,) for king in range(len(REGIONS)))
+_PLACEMENT = tuple(neighbours + (CASTILLO_INDEX,) for neighbours in SORTED_NEIGHBOUR_INDICES)
 
 
 def movable_regions(state):
@@ -187,11 +187,13 @@ def _add(state, seat, location, count):
 # --- scoring -------------------------------------------------------------------------------------
 
 
+_MOBILE_VALUES = tuple(MOBILE_VALUES[board] for board in MOBILE_SCOREBOARDS)
+
+
 def area_values(state, area):
     """The values scored in an area: its own scoreboard or the mobile one lying on it."""
-    for board, location in zip(MOBILE_SCOREBOARDS, state.mobile):
-        if location == area:
-            return MOBILE_VALUES[board]
+    if area in state.mobile:
+        return _MOBILE_VALUES[state.mobile.index(area)]
     return AREA_SCOREBOARDS[area]
 
 
