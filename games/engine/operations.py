@@ -12,7 +12,6 @@ from .board import (
     area_index,
 )
 from .errors import IllegalMove
-from .events import record
 from .scoring import awards_of_groups, groups_of, sole_leader
 from .state import COURT, PROVINCES, added, replaced
 
@@ -229,11 +228,16 @@ def area_awards(state, area, first_only=False):
 
 
 def award(state, area, awards):
-    """Add the points of one rank of a scoring to the scores and record them."""
-    state.scores = state.scores[:]
+    """Add the points of one rank of a scoring to the scores and record them.
+
+    The events are written out here rather than by `record`: points are a quarter of a game's events."""
+    scores = state.scores = state.scores[:]
+    area_id = AREAS[area]
     for seat, points, reason in awards:
-        state.scores[seat] += points
-        record(state, "points", seat=seat, area=AREAS[area], points=points, reason=reason)
+        scores[seat] += points
+        state.events.append(
+            {"event": "points", "round": state.round, "seat": seat, "area": area_id, "points": points, "reason": reason}
+        )
 
 
 def score_area(state, area, first_only=False):
