@@ -11,7 +11,7 @@ from .cards.pieces import MobileScoreboard, MoveGrande, MoveKing, RetakePowerCar
 from .cards.provinces import Decay, OneEachToProvinces, SecretToProvinces
 from .cards.scorings import ScoreChosenArea
 from .moves import court_moves, legal_moves
-from .operations import clockwise_from_left, count_at, destinations, movable_regions, placement_areas
+from .operations import clockwise_from_left, destinations, movable_regions, placement_areas
 from .rounds import bidder, court_allowance
 from .state import COURT
 
@@ -50,9 +50,9 @@ def random_share(state, seat, rng):
     """A King's-return share: 3 caballeros (or all, if fewer) from random sources."""
     kind = CARDS[state.action["card"]]
     pool = []
-    for source in kind.sources(state, seat):
+    for source, count in kind.holdings(state, seat):
         name = "court" if source == COURT else AREAS[source]
-        pool.extend([name] * count_at(state, seat, source))
+        pool.extend([name] * count)
     share = {}
     for name in rng.sample(pool, kind.needed(state, seat)):
         share[name] = share.get(name, 0) + 1
