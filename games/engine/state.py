@@ -43,6 +43,8 @@ _FIELDS = (
     "castillo_choices",
 )
 
+_FIELD_SET = frozenset(_FIELDS)
+
 
 def num_rounds(short_game):
     """Rounds played: 9, or 6 in the short game."""
@@ -218,11 +220,11 @@ class GameState:
             "display": self.display[:],
             "taken": self.taken[:],
             "mobile": self.mobile[:],
-            "caballeros": [row[:] for row in self.caballeros],
-            "hands": [row[:] for row in self.hands],
-            "played": [row[:] for row in self.played],
-            "stacks": [row[:] for row in self.stacks],
-            "vetoes": [row[:] for row in self.vetoes],
+            "caballeros": list(map(list.copy, self.caballeros)),
+            "hands": list(map(list.copy, self.hands)),
+            "played": list(map(list.copy, self.played)),
+            "stacks": list(map(list.copy, self.stacks)),
+            "vetoes": list(map(list.copy, self.vetoes)),
             "action": copy_data(self.action),
             "castillo_choices": copy_data(self.castillo_choices),
         }
@@ -231,8 +233,8 @@ class GameState:
     def from_json(cls, data):
         """A state from `to_json`'s result (decoded JSON). Keys it does not know are ignored, so a
         game saved with a log by earlier versions still loads."""
-        missing = [field for field in _FIELDS if field not in data]
-        if missing:
+        if not data.keys() >= _FIELD_SET:
+            missing = [field for field in _FIELDS if field not in data]
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
         state = _NEW(cls)
         state.num_players = data["num_players"]
@@ -258,11 +260,11 @@ class GameState:
         state.display = list(data["display"])
         state.taken = list(data["taken"])
         state.mobile = list(data["mobile"])
-        state.caballeros = [list(row) for row in data["caballeros"]]
-        state.hands = [list(row) for row in data["hands"]]
-        state.played = [list(row) for row in data["played"]]
-        state.stacks = [list(row) for row in data["stacks"]]
-        state.vetoes = [list(row) for row in data["vetoes"]]
+        state.caballeros = list(map(list, data["caballeros"]))
+        state.hands = list(map(list, data["hands"]))
+        state.played = list(map(list, data["played"]))
+        state.stacks = list(map(list, data["stacks"]))
+        state.vetoes = list(map(list, data["vetoes"]))
         state.action = copy_data(data["action"])
         state.castillo_choices = copy_data(data["castillo_choices"])
         state.events = []
