@@ -231,8 +231,13 @@ class GameState:
 
     @classmethod
     def from_json(cls, data):
-        """A state from `to_json`'s result (decoded JSON). Keys it does not know are ignored, so a
-        game saved with a log by earlier versions still loads."""
+        """A state from `to_json`'s result as decoded JSON (lists, not tuples). Keys it does not
+        know are ignored, so a game saved with a log by earlier versions still loads.
+
+        The state takes the data's lists as its own, uncopied: the engine never changes a state's
+        lists in place (see successor), so loading costs no copy; copy the data first (or clone
+        the state) to change either afterwards. The special action and the Castillo's choices,
+        which the rules change as players answer, are copied."""
         if not data.keys() >= _FIELD_SET:
             missing = [field for field in _FIELDS if field not in data]
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
@@ -250,21 +255,21 @@ class GameState:
         state.placed = data["placed"]
         state.special_done = data["special_done"]
         state.scorings_done = data["scorings_done"]
-        state.colours = list(data["colours"])
-        state.grandes = list(data["grandes"])
-        state.court = list(data["court"])
-        state.provinces = list(data["provinces"])
-        state.scores = list(data["scores"])
-        state.bids = list(data["bids"])
-        state.turn_order = list(data["turn_order"])
-        state.display = list(data["display"])
-        state.taken = list(data["taken"])
-        state.mobile = list(data["mobile"])
-        state.caballeros = list(map(list, data["caballeros"]))
-        state.hands = list(map(list, data["hands"]))
-        state.played = list(map(list, data["played"]))
-        state.stacks = list(map(list, data["stacks"]))
-        state.vetoes = list(map(list, data["vetoes"]))
+        state.colours = data["colours"]
+        state.grandes = data["grandes"]
+        state.court = data["court"]
+        state.provinces = data["provinces"]
+        state.scores = data["scores"]
+        state.bids = data["bids"]
+        state.turn_order = data["turn_order"]
+        state.display = data["display"]
+        state.taken = data["taken"]
+        state.mobile = data["mobile"]
+        state.caballeros = data["caballeros"]
+        state.hands = data["hands"]
+        state.played = data["played"]
+        state.stacks = data["stacks"]
+        state.vetoes = data["vetoes"]
         state.action = copy_data(data["action"])
         state.castillo_choices = copy_data(data["castillo_choices"])
         state.events = []

@@ -193,6 +193,25 @@ def test_no_move_changes_a_state_made_before_it(params):
     assert apply_move(before, seat, move) == apply_move(before, seat, move)
 
 
+@fast(100)
+@given(games)
+def test_playing_on_from_a_loaded_state_leaves_the_stored_data_as_it_was(params):
+    """GameState.from_json takes the decoded data's lists as its own, uncopied: the moves made
+    from it must leave the data (the site's stored state) as it was."""
+    state = new_game(params["num_players"], seed=params["seed"], **options(params))
+    rng = random.Random(params["play"])
+    stored = None
+    while not state.is_over:
+        if stored is None and rng.random() < 0.02:
+            stored = json.loads(json.dumps(state.to_json()))
+            text = json.dumps(stored, sort_keys=True)
+            state = GameState.from_json(stored)
+        seat = rng.choice(to_act(state))
+        state = apply_move(state, seat, random_move(state, seat, rng))
+    if stored is not None:
+        assert json.dumps(stored, sort_keys=True) == text
+
+
 def test_a_clone_may_be_changed_in_place_without_changing_the_original():
     state = new_game(5, seed=8)
     rng = random.Random(8)
