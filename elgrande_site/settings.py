@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -273,6 +274,11 @@ DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
 DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100)
 if DEADLINE_SWEEP_BATCH < 1:
     raise ImproperlyConfigured(f"DEADLINE_SWEEP_BATCH must be at least 1, not {DEADLINE_SWEEP_BATCH}.")
+# The statistics page shows figures at most this old with Celery beat, twice this old embedded
+# (where the first request to find them older computes them again).
+STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600)
+if STATISTICS_SECONDS < 1:
+    raise ImproperlyConfigured("STATISTICS_SECONDS must be a positive number of seconds.")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -282,6 +288,12 @@ CELERY_BEAT_SCHEDULE = {
     # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
     # hour; a player gets one a day however often it runs.
     "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
+    # The statistics page's figures (games/statistics.py), computed off the requests.
+    "refresh-statistics": {
+        "task": "games.tasks.refresh_statistics",
+        "schedule": STATISTICS_SECONDS,
+        "options": {"expires": STATISTICS_SECONDS},
+    },
 }
 # ------------------------------------------------------------------------------------------------
 

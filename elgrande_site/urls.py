@@ -10,5 +10,6 @@ urlpatterns = [
     # page naming that player links to this profile.
     path("players/<path:username>/", account_views.profile_page, name="profile"),
     path("admin/", admin.site.urls),
+    path("", include("ratings.urls")),
     path("", include("games.urls")),
 ]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game, Move, Notification, Seat
+from .models import ChatMessage, Game, Move, Notification, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -11,7 +11,7 @@ class SeatInline(admin.TabularInline):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "creator", "num_players", "status", "version", "created_at"]
-    list_filter = ["status", "private", "rated"]
+    list_filter = ["status", "private", "rated", "imported"]
     inlines = [SeatInline]
 
 
@@ -28,3 +28,13 @@ class NotificationAdmin(admin.ModelAdmin):
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "address", "subject"]
     readonly_fields = ["last_error"]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """The table talk of every game, for moderation."""
+
+    list_display = ["id", "game", "seat", "text", "created_at"]
+    list_select_related = ["seat__user"]
+    search_fields = ["text", "seat__user__username"]
+    raw_id_fields = ["game", "seat"]

@@ -1,8 +1,8 @@
 """Channel group names, and the notices services send after a commit. Services and consumers both
 use this module; services never import the consumers.
 
-Notices carry no game data: a game page hears "version N exists", a lobby "something changed";
-each page then fetches what its own session may see over HTTP.
+Notices carry no game data: a game page hears "version N exists" or "there is new table talk",
+a lobby "something changed"; each page then fetches what its own session may see over HTTP.
 """
 
 import asyncio
@@ -30,6 +30,11 @@ def user_group(user_id):
 
 def send_version(game_id, version):
     _send([(game_group(game_id), {"type": "game.version", "version": version})])
+
+
+def send_chat(game_id):
+    """A game's chat has a new message; the notice carries none of it (nor who wrote it)."""
+    _send([(game_group(game_id), {"type": "game.chat"})])
 
 
 def send_lobby_changed(user_ids):

@@ -7,7 +7,8 @@ from .models import Game
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
-    """Tells an open game page which version of the game exists, nothing more.
+    """Tells an open game page which version of the game exists, and that its chat has something
+    new ({"chat": true}), nothing more.
 
     The page then fetches its own view over HTTP with its own session, so no seat's private
     facts can travel over this socket. On connecting, the page is told the current version at
@@ -35,6 +36,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_version(self, event):
         await self.send_json({"version": event["version"]})
+
+    async def game_chat(self, event):
+        await self.send_json({"chat": True})
 
     @database_sync_to_async
     def visible_version(self, game_id):

@@ -32,7 +32,13 @@ class NewGameForm(forms.Form):
         initial=True,
         help_text="A player on vacation (see the settings) then has their deadlines in this game moved past it.",
     )
-    rated = forms.BooleanField(label="Rated (the rating ladders are not computed yet)", required=False, initial=False)
+    rated = forms.BooleanField(
+        label="Rated",
+        required=False,
+        initial=False,
+        help_text="The result changes the players' ratings on the ladders. Only players with a verified email "
+        "address can join.",
+    )
     private = forms.BooleanField(
         label="Private (only people with the invitation link can join)", required=False
     )

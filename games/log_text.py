@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from .engine import visible_events
 from .engine.board import REGION_NAMES
 from .engine.cards import CARDS
 
@@ -57,7 +58,7 @@ class Names:
     @classmethod
     def for_game(cls, game, seats):
         """From a Game and its Seat rows (users selected with them, or None for a deleted user)."""
-        return cls(game.colours, {seat.index: seat.user.display_name for seat in seats})
+        return cls(game.colours, {seat.index: seat.display_name for seat in seats})
 
     def player(self, seat):
         colour = self.colours[seat] if 0 <= seat < len(self.colours) else None
@@ -499,6 +500,49 @@ def _autopilot_off(event, names):
 
 _SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off}
 SITE_EVENT_KINDS = frozenset(_SITE_EVENTS)
+
+
+# The reader of a finished game's replay, who sees every event: no seat's secrets are kept.
+EVERYONE = "everyone"
+
+
+def revealed_event_html(event, names):
+    """An event as the replay of a finished game says it to everyone: a private event names whose
+    secret it was."""
+    if event["event"] == "retake_private":
+        return format_html(
+            _("(Secret then: the power card {player} took back is {card}.)"),
+            player=names.player(event["seat"]),
+            card=event["card"],
+        )
+    return event_html(event, names)
+
+
+def secret_choice_html(seat, region, names):
+    """A secret disk or Castillo choice, as a finished game's replay reveals it."""
+    return format_html(_("(Secret then: {player} chose {region}.)"), player=names.player(seat), region=area(region))
+
+
+def move_log(events, names, reader, *, mover, automatic=False, autopilot=False, move=None, since=0):
+    """The log entries of one stored move as `reader` may read them: [{"round", "html"}].
+
+    `reader`: a seat, None (a spectator), or EVERYONE for a finished game's replay, which also
+    reveals the choice of a secret move (`move`: the move as stored). `mover`: the seat that moved.
+    Only events of round `since` on are kept."""
+    if reader == EVERYONE:
+        shown = [event for event in events if event["round"] >= since]
+        say = revealed_event_html
+    else:
+        shown = [event for event in visible_events(events, reader) if event["round"] >= since]
+        say = event_html
+    entries = []
+    if automatic and shown:
+        entries.append({"round": shown[0]["round"], "html": automatic_html(mover, names, autopilot)})
+    for event in shown:
+        entries.append({"round": event["round"], "html": say(event, names)})
+        if reader == EVERYONE and event["event"] == "chosen" and (move or {}).get("type") == "choose_region":
+            entries.append({"round": event["round"], "html": secret_choice_html(mover, move["region"], names)})
+    return entries
 
 
 def automatic_html(seat, names, autopilot=False):

@@ -34,8 +34,9 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    # None for an imported game (games/game_records.py), whose players need not be users here.
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="created_games"
     )
     num_players = models.PositiveSmallIntegerField(
         choices=[(n, f"{n} players") for n in range(2, 6)]
@@ -75,12 +76,40 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # A finished game stored from a game record (`manage.py import_game`), not played here: never
+    # rated, no deadlines, no mail. `record_digest` identifies the game it records (its options,
+    # seed and moves), so that the same game is imported once.
+    imported = models.BooleanField(default=False)
+    record_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-finished_at"]),
+            # The archive and the lobby's "recently finished": public finished games, newest
+            # first, with the filters read from the index itself (PostgreSQL) instead of the rows.
+            models.Index(
+                fields=["-finished_at", "-id"],
+                include=["num_players", "short_game", "veto", "rated"],
+                condition=models.Q(status="finished", private=False),
+                name="game_archive_idx",
+            ),
+            # The lobby's open games, newest first.
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="open", private=False),
+                name="game_open_idx",
+            ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record_digest"], condition=~models.Q(record_digest=""), name="one_import_per_record"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(imported=False) | models.Q(rated=False), name="imported_games_unrated"
+            ),
         ]
 
     def __str__(self):
@@ -113,12 +142,15 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A user's place in a game. `index` is the engine's seat, drawn when the game starts."""
+    """A player's place in a game. `index` is the engine's seat, drawn when the game starts.
+
+    The player is a user of the site, or in an imported game only a `name` from its record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
+    name = models.CharField(max_length=150, blank=True, default="")
     index = models.PositiveSmallIntegerField(null=True, blank=True)
     # Deadlines this seat let pass on its decisions in a row; the player's own move resets it.
     timeouts = models.PositiveSmallIntegerField(default=0)
@@ -132,10 +164,70 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "index"], name="one_user_per_seat"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(name=""), name="seat_has_a_player"
+            ),
         ]
 
     def __str__(self):
-        return f"{self.user} in game {self.game_id} (seat {self.index})"
+        return f"{self.display_name} in game {self.game_id} (seat {self.index})"
+
+    @property
+    def display_name(self):
+        """The name to show beside this seat anywhere on the site (select the user with the seat)."""
+        return self.user.display_name if self.user_id is not None else self.name
+
+
+class Result(models.Model):
+    """One seat of a finished game, as the archive and the statistics read it: who sat there, the
+    place and score, and what the game's events say of the seat (its position in the first
+    round's bidding, its home region, the action cards it took).
+
+    The game's date and options are copied here, so that a player's games come from one index in
+    the archive's order (newest first) with the filters read from the index itself. Written once,
+    in the transaction that finishes the game (games/archive.py, record_results)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
+    # Mirrors the seat's user; None for a player who is not a user of the site (an imported game).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="results",
+        db_index=False,
+    )
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    score = models.PositiveSmallIntegerField()
+    # From the game's events; None and "" for a game stored before the events (legacy).
+    position = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Where the seat bid in the first round: 0 bid first."
+    )
+    home = models.CharField(max_length=20, blank=True, default="", help_text="The region of its Grande at the start.")
+    cards = FastJSONField(null=True, blank=True, help_text="The action cards it took, round by round.")
+
+    finished_at = models.DateTimeField()
+    num_players = models.PositiveSmallIntegerField()
+    short_game = models.BooleanField()
+    veto = models.BooleanField()
+    rated = models.BooleanField()
+    private = models.BooleanField()
+
+    class Meta:
+        ordering = ["-finished_at", "-game", "place", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_result_per_seat"),
+            # Also the index of "games between these two players": is this user in that game?
+            models.UniqueConstraint(fields=["game", "user"], name="one_result_per_user"),
+        ]
+        indexes = [
+            # A player's games, newest first; the filters are read from the index (PostgreSQL).
+            models.Index(
+                fields=["user", "-finished_at", "-game"],
+                include=["num_players", "short_game", "veto", "rated", "private"],
+                name="result_player_idx",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Game {self.game_id}, seat {self.seat}: place {self.place}, {self.score} points"
 
 
 class Move(models.Model):
@@ -167,6 +259,77 @@ class Move(models.Model):
 
     def __str__(self):
         return f"Move {self.version} of game {self.game_id}: {self.move}"
+
+
+class Snapshot(models.Model):
+    """A stored position of a game, so that a replay rebuilds any position by replaying at most one
+    round of moves (games/replays.py). Written the first time a replay needs it; a position once
+    reached never changes, so a snapshot is never updated.
+
+    `position` counts the moves made (0: the setup); `version` is the version of the last of those
+    moves (0 at the setup), to read the moves after it. `kind` says what the position is: the start
+    of a round, the start of a general scoring, or the end of the game. `scores` repeats the
+    state's scores, for the score chart to read without decoding states.
+    """
+
+    class Kind(models.TextChoices):
+        ROUND = "round", "Start of a round"
+        SCORING = "scoring", "Start of a general scoring"
+        END = "end", "End of the game"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    kind = models.CharField(max_length=7, choices=Kind)
+    position = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()
+    round = models.PositiveSmallIntegerField()
+    scores = models.JSONField()
+    state = FastJSONField()
+
+    class Meta:
+        ordering = ["game", "position", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "kind", "position"], name="one_snapshot_per_kind_and_position"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} of game {self.game_id} at position {self.position}"
+
+class ChatMessage(models.Model):
+    """One line of table talk, written by a seated player of a running game and kept with the game
+    for good. The text is plain: templates escape it like any other text."""
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    # Written only once the game has started, when seats are no longer given up.
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="chat_messages")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        # The chat reads the latest messages of one game, and older ones by id (keyset).
+        indexes = [models.Index(fields=["game", "id"], name="chat_message_game_idx")]
+
+    def __str__(self):
+        return f"Chat {self.pk} in game {self.game_id}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """`user` no longer reads what `muted_user` writes, in any game, until they unmute them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted_user"], name="one_mute_per_pair"),
+            models.CheckConstraint(condition=~models.Q(user=models.F("muted_user")), name="no_muting_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} mutes {self.muted_user_id}"
 
 
 class Notification(models.Model):

@@ -433,7 +433,7 @@ def game_mail(kind, *, user, game, state, seat, seats):
     players = [
         {
             "label": player["label"],
-            "name": seats[player["seat"]].user.display_name if player["seat"] in seats else "",
+            "name": seats[player["seat"]].display_name if player["seat"] in seats else "",
             "score": player["score"],
             "you": player["seat"] == seat,
         }

@@ -13,13 +13,14 @@ import secrets
 from collections import defaultdict
 from datetime import timedelta
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
+from ratings.rating import rate_finished_game
 
-from . import broadcast, clocks, notifications, rows
+from . import archive, broadcast, clocks, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -130,13 +131,18 @@ def leave_game(game, user):
     return game
 
 
+def check_may_cancel(game, user):
+    """Raise the reason why `user` may not cancel `game`, if there is one."""
+    if game.creator_id != user.pk:
+        raise NotAllowed("Only the creator can cancel this game.")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("Only a game that has not started can be cancelled.")
+
+
 def cancel_game(game, user):
     with transaction.atomic():
         game = _lock(game)
-        if game.creator_id != user.pk:
-            raise NotAllowed("Only the creator can cancel this game.")
-        if game.status != Game.Status.OPEN:
-            raise Conflict("Only a game that has not started can be cancelled.")
+        check_may_cancel(game, user)
         game.status = Game.Status.CANCELLED
         game.version += 1
         _save(game)
@@ -270,6 +276,9 @@ def expire(pairs):
         rows.insert(moves)
         rows.update_each([game for game, _ in expired], _STATE_COLUMNS)
         for game, state in expired:
+            if state is not None and state.is_over:
+                archive.record_results(game, seats_of[game.pk])
+        for game, state in expired:
             # No `previous_to_act`: every seat of the expired decision has been played for, so
             # whatever is pending now is a new decision with a full deadline of its own.
             _tell_after_commit(game, state, seats=seats_of[game.pk])
@@ -312,7 +321,7 @@ def _expire(game, seats, now):
 
 # What _save writes of a game after a move, and what the sweep reads besides.
 _STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
-_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", *_STATE_COLUMNS)
+_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", *_STATE_COLUMNS)
 
 
 def _claim(pairs, now):
@@ -431,6 +440,71 @@ def replay(game, upto=None):
     return state
 
 
+def store_imported_game(replayed):
+    """Store a game record, read and replayed by games.game_records, as a finished game: seats
+    named as in the record (its players need not be users here), every move with its time and
+    events. Never rated, no deadline, no mail, nobody told: it was over before it came. A game
+    (same options, seed and moves) already imported is refused."""
+    earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
+    if earlier is not None:
+        raise Conflict(f"This game was already imported, as game {earlier}.")
+    try:
+        return _store_imported(replayed)
+    except IntegrityError:
+        earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
+        if earlier is None:
+            raise
+        # The same record imported at the same moment by another process.
+        raise Conflict(f"This game was imported meanwhile, as game {earlier}.") from None
+
+
+def _store_imported(replayed):
+    with transaction.atomic():
+        state = replayed.state
+        game = Game.objects.create(
+            creator=None,
+            imported=True,
+            record_digest=replayed.digest,
+            rated=False,
+            private=False,
+            time_per_move=replayed.time_per_move,
+            seed=replayed.seed,
+            **replayed.options,
+            status=Game.Status.FINISHED,
+            state=state.to_json(),
+            first_events=replayed.first_events,
+            version=replayed.moves[-1].version,
+            to_act=[],
+            deadline=None,
+            round=state.round,
+            colours=list(state.colours),
+            standings=standings(state),
+            started_at=replayed.started_at,
+            finished_at=replayed.finished_at,
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(game=game, name=name, index=index) for index, name in enumerate(replayed.names)
+        )
+        made = Move.objects.bulk_create(
+            Move(
+                game=game,
+                seat=seats[move.seat],
+                version=move.version,
+                move=move.move,
+                automatic=move.automatic,
+                events=move.events,
+                round=move.round,
+            )
+            for move in replayed.moves
+        )
+        # created_at is set to now on insert (auto_now_add); the record's times replace it.
+        for row, move in zip(made, replayed.moves):
+            row.created_at = move.time
+        Move.objects.bulk_update(made, ["created_at"], batch_size=500)
+        archive.record_results(game, {seat.index: seat for seat in seats})
+    return game
+
+
 def notify(game_id, version):
     """Tell every open page of the game that `version` exists; they fetch their own view."""
     broadcast.send_version(game_id, version)
@@ -501,12 +575,14 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
     if state is not None:
         _set_state(game, state, previous_to_act, seats, vacations)
     game.save()
+    if state is not None and state.is_over:
+        archive.record_results(game, seats)
     _tell_after_commit(game, state, previous_to_act, seats, also_tell)
 
 
 def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
     """Set the fields of `game` that follow from its new `state`, the deadline of what is now
-    pending among them; nothing is stored."""
+    pending among them; nothing is stored but the ratings of a rated game it finishes."""
     before = game.state
     game.state = state.to_json()
     acting = [] if state.is_over else to_act(state)
@@ -515,9 +591,12 @@ def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
     game.round = state.round
     game.colours = list(state.colours)
     game.standings = standings(state)
-    if state.is_over:
+    if state.is_over and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
+        # In the transaction that finishes the game, before its row is written: the rating
+        # may move finished_at after the players' last rated game (ratings/rating.py).
+        rate_finished_game(game, seats)
 
 
 def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=()):

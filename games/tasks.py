@@ -72,6 +72,14 @@ def send_daily_digests():
     return notifications.send_digests(timezone.now())
 
 
+@shared_task(ignore_result=True, acks_late=False)
+def refresh_statistics():
+    """Run by Celery beat every STATISTICS_SECONDS: the statistics page's figures, off the requests."""
+    from . import statistics
+
+    statistics.refresh()
+
+
 def queue_notification(notification_id):
     """Have the notification sent soon, off the caller's path; a failure to queue is logged and
     left to the sweep, never raised into a move."""

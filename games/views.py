@@ -5,22 +5,21 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.db.models import Prefetch
 from django.http import Http404, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.emails import has_verified_email
 
-from . import clocks, services
+from . import chat, clocks, keyset, replay_views, services
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
-from .log_text import Names, automatic_html, event_html
-from .models import Game, Seat
+from .log_text import Names, event_html, move_log
+from .models import Game
 from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
@@ -34,14 +33,22 @@ PARTIALS = {
 @require_GET
 def lobby(request):
     user = request.user
-    my_games = lobby_lists.my_games(user)
+    try:
+        mine = lobby_lists.my_games(user, request.GET.get("mine", 1))
+        open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
+    except ValueError as error:
+        return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
+    open_page = lobby_lists.open_games(user, open_cursor)
     return render(
         request,
         "games/lobby.html",
         {
-            "my_games": my_games,
-            "your_move": any(row["your_move"] for row in my_games),
-            "open_games": lobby_lists.open_games(user),
+            "my_games": mine.rows,
+            "my_games_page": mine.page,
+            "your_move": mine.waiting > 0,
+            "waiting": mine.waiting,
+            "open_games": open_page.rows,
+            "open_page": open_page,
             "finished": lobby_lists.finished_games(user),
         },
     )
@@ -53,11 +60,14 @@ def my_games(request):
     of the player's games changed."""
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to see your games.")
-    rows = lobby_lists.my_games(request.user)
+    try:
+        mine = lobby_lists.my_games(request.user, request.GET.get("mine", 1))
+    except ValueError as error:
+        return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(
         request,
         "games/partials/my_games.html",
-        {"my_games": rows, "your_move": any(row["your_move"] for row in rows)},
+        {"my_games": mine.rows, "my_games_page": mine.page, "your_move": mine.waiting > 0, "waiting": mine.waiting},
     )
 
 
@@ -79,16 +89,22 @@ def new_game(request):
 
 @require_GET
 def game_page(request, pk):
-    context = _game_context(request, pk)
+    game = _viewable_game(request, pk)
+    if replay_views.wanted(game, request.GET):
+        return replay_views.page(request, game)
+    context = _game_context(request, game)
+    context["chat"] = chat.chat_context(request.user, game, context["seats"])
     return render(request, "games/game.html", context)
 
 
 @require_GET
 def game_partial(request, pk, name):
+    if name == "replay":
+        return replay_views.partial(request, _viewable_game(request, pk))
     if name not in PARTIALS:
         raise Http404("No such part of the game page.")
     whole_log = name == "log" and request.GET.get("all") == "1"
-    context = _game_context(request, pk, whole_log=whole_log)
+    context = _game_context(request, _viewable_game(request, pk), whole_log=whole_log)
     return _render_partial(request, name, context)
 
 
@@ -119,10 +135,22 @@ def leave(request, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def cancel(request, pk):
+    """The creator cancels a game that has not started, having confirmed it: the page's button
+    opens a dialog (with JavaScript) or this view's confirmation page (without), and only their
+    form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
-    return _act(request, lambda: services.cancel_game(game, request.user), game)
+    if not can_view(game, request.user, request.session):
+        raise Http404("No such game.")
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        return _act(request, lambda: services.cancel_game(game, request.user), game)
+    try:
+        services.check_may_cancel(game, request.user)
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return redirect(game)
+    return render(request, "games/cancel.html", {"game": game})
 
 
 @login_required
@@ -170,7 +198,7 @@ def move(request, pk):
     except services.GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
-        return _render_partial(request, "play", _game_context(request, pk))
+        return _render_partial(request, "play", _game_context(request, _viewable_game(request, pk)))
     return redirect(game)
 
 
@@ -188,16 +216,22 @@ def _move_error(request, game, message, status):
     return render(request, "games/move_error.html", context, status=status)
 
 
-def _game_context(request, pk, whole_log=False):
-    """What the game page and every partial need, in a fixed number of queries: the game and
-    its seats, and the events of the recent moves. The stored state is rendered as is; history
-    is never replayed here."""
-    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    game = get_object_or_404(Game.objects.prefetch_related(seats_with_users), pk=pk)
+def _viewable_game(request, pk):
+    """The game with its seats and their users (each marked `muted` when the reader mutes its
+    player in chat), if the requester may look at it."""
+    game = get_object_or_404(Game.objects.prefetch_related(chat.seats_with_mutes(request.user)), pk=pk)
     if not can_view(game, request.user, request.session):
         raise Http404("No such game.")
+    return game
+
+
+def _game_context(request, game, whole_log=False):
+    """What the game page and every partial need, in a fixed number of queries: the game and
+    its seats (`_viewable_game`), and the events of the recent moves. The stored state is rendered
+    as is; history is never replayed here (the replay is games/replay_views.py)."""
     seats = list(game.seats.all())
-    own = next((s for s in seats if s.user_id == request.user.pk), None)
+    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
+    own = next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
     seat = own.index if own is not None else None
     context = {
         "game": game,
@@ -223,6 +257,7 @@ def _game_context(request, pk, whole_log=False):
         for player in view["players"]:
             seat_row = by_index.get(player["seat"])
             player["user"] = seat_row.user if seat_row else None
+            player["name"] = seat_row.display_name if seat_row else ""
             player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
             player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
         context["view"] = view
@@ -264,9 +299,7 @@ def _log(game, seats, seat, names, since):
         .values_list("events", "automatic", "autopilot", "seat_id")
     )
     for events, automatic, autopilot, seat_id in moves:
-        shown = [event for event in visible_events(events, seat) if event["round"] >= since]
-        if automatic and shown:
-            html = automatic_html(index_of[seat_id], names, autopilot)
-            rendered.append({"round": shown[0]["round"], "html": html})
-        rendered += [{"round": event["round"], "html": event_html(event, names)} for event in shown]
+        rendered += move_log(
+            events, names, seat, mover=index_of[seat_id], automatic=automatic, autopilot=autopilot, since=since
+        )
     return rendered

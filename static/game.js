@@ -1,5 +1,6 @@
 // Keeps a game page current: a WebSocket says which version exists, and when it is newer than
-// the one shown, the page fetches its own view (with its own session) and swaps it in.
+// the one shown, the page fetches its own view (with its own session) and swaps it in. It also
+// says when the table talk has something new: the page then fetches the chat its reader may read.
 (function () {
   "use strict";
   const game = document.getElementById("game");
@@ -13,12 +14,51 @@
     htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" });
   }
 
+  function chat() { return document.getElementById("chat"); }
+
+  // The chat's list, unless its reader is browsing older messages.
+  function refreshChat() {
+    const section = chat();
+    if (!section || !document.getElementById("chat-messages")) return;
+    if (section.querySelector(".chat-log[data-before]")) return;
+    htmx.ajax("GET", section.dataset.url, { target: "#chat-messages", swap: "innerHTML" });
+  }
+
+  // When the game starts or ends, the chat opens or closes: fetch its whole section again.
+  function refreshChatSection() {
+    htmx.ajax("GET", location.pathname, { target: "#chat", select: "#chat", swap: "outerHTML" });
+  }
+
+  function showLatestChat() {
+    const lines = document.querySelector("#chat .chat-lines");
+    if (lines && !document.querySelector("#chat .chat-log[data-before]")) lines.scrollTop = lines.scrollHeight;
+  }
+
+  let connectedBefore = false;
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const socket = new WebSocket(scheme + location.host + game.dataset.wsPath);
-    socket.onopen = function () { retryDelay = 500; };
+    socket.onopen = function () {
+      retryDelay = 500;
+      // Chat notices sent while the socket was down were missed.
+      if (connectedBefore) refreshChat();
+      connectedBefore = true;
+    };
     socket.onmessage = function (event) {
-      const version = JSON.parse(event.data).version;
+      const notice = JSON.parse(event.data);
+      if (notice.chat) {
+        refreshChat();
+        return;
+      }
+      const version = notice.version;
+      const replay = document.getElementById("replay");
+      if (replay) {
+        // A past position stays where the reader took it; he is only told the game moved on.
+        const note = document.getElementById("replay-moved-on");
+        if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
+        return;
+      }
       if (version > shownVersion()) refresh();
     };
     socket.onclose = function () {
@@ -27,11 +67,35 @@
     };
   }
 
+  // A link that asks first: with JavaScript its dialog opens here; without, the link leads to a
+  // page that asks the same.
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest("a[data-dialog]");
+    const dialog = link && document.getElementById(link.dataset.dialog);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    dialog.showModal();
+  });
+
   document.body.addEventListener("htmx:afterSwap", function (event) {
-    if (event.detail.target.id !== "play") return;
+    const target = event.detail.target;
+    if (target.id === "chat-messages" || target.id === "chat") showLatestChat();
+    if (target.id !== "play") return;
     // After a new position an earlier refusal no longer applies.
     const error = document.getElementById("move-error");
     if (error) error.textContent = "";
+    const section = chat();
+    if (section && section.dataset.status !== play().dataset.status) refreshChatSection();
   });
+
+  // A message sent: clear the field and any earlier refusal. A refused one stays, to be fixed.
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    const form = event.detail.elt;
+    if (!form.matches || !form.matches("form.chat-form") || event.detail.xhr.status >= 300) return;
+    form.reset();
+    const error = document.getElementById("chat-error");
+    if (error) error.textContent = "";
+  });
+  showLatestChat();
   connect();
 })();

@@ -1,10 +1,15 @@
 """The drawn map keeps the engine's board: two regions share a border exactly when they are
-neighbours (a player judging placement by the picture must not be misled)."""
+neighbours (a player judging placement by the picture must not be misled). What stands in an area
+is drawn inside it, and the tracks show the scores and the rounds."""
 
 from itertools import combinations
 
+import pytest
+
+from games import board_map
 from games.board_map import OUTLINES
-from games.engine.board import NEIGHBOURS, REGIONS
+from games.engine import new_game, view_for
+from games.engine.board import COLOURS, NEIGHBOURS, REGION_NAMES, REGIONS, SCOREBOARDS
 
 
 def edges(polygon):
@@ -36,3 +41,130 @@ def test_regions_share_a_border_on_the_map_exactly_when_they_are_neighbours():
 
 def test_the_castillo_stands_apart():
     assert not any(share_border("castillo", region) for region in REGIONS)
+
+
+# --- what stands in an area stays inside it -------------------------------------------------------
+
+
+def inside(polygon, x, y):
+    """Whether a point lies inside a polygon (even-odd rule)."""
+    result = False
+    for (x1, y1), (x2, y2) in edges(polygon):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            result = not result
+    return result
+
+
+def box_inside(polygon, left, top, width, height):
+    corners = [(left, top), (left + width, top), (left, top + height), (left + width, top + height)]
+    if not all(inside(polygon, x, y) for x, y in corners):
+        return False
+    # No corner of the outline pokes into the box either.
+    return not any(left < x < left + width and top < y < top + height for x, y in polygon)
+
+
+def laid_out(area_id, king, grandes, caballeros, values=(6, 4, 2), mobile=None):
+    area = {
+        "id": area_id,
+        "name": REGION_NAMES[area_id],
+        "values": list(values),
+        "mobile": mobile,
+        "scoreboard": list(SCOREBOARDS[area_id]),
+        "king": king,
+    }
+    return board_map._area(area, caballeros, {colour: colour[0].upper() for colour in COLOURS}, (), grandes)
+
+
+def boxes(area):
+    """(left, top, width, height) of the pieces, the scoreboard and the King in a laid-out area.
+    The names' widths depend on the font: tests/browser/test_board.py measures them in Chromium."""
+    found = [(piece["x"], piece["y"], piece["w"], piece["h"]) for piece in area["pieces"]]
+    found.append((area["board"]["x"], area["board"]["y"], area["board"]["w"], area["board"]["h"]))
+    if area["king_x"] is not None:
+        found.append((area["king_x"], area["king_y"], board_map.KING_W, board_map.KING_H))
+    return found
+
+
+def overlapping(one, other):
+    (x1, y1, w1, h1), (x2, y2, w2, h2) = one, other
+    return x1 < x2 + w2 and x2 < x1 + w1 and y1 < y2 + h2 and y2 < y1 + h1
+
+
+# Every region with and without the King and a Grande; neither ever stands in the Castillo.
+CROWDS = [
+    (region, king, grandes) for region in REGIONS for king in (False, True) for grandes in ([], ["green"])
+] + [("castillo", False, [])]
+
+
+@pytest.mark.parametrize("area_id, king, grandes", CROWDS)
+def test_five_colours_with_the_king_and_a_grande_fit_inside_every_area(area_id, king, grandes):
+    caballeros = {colour: 10 + index for index, colour in enumerate(COLOURS)}  # two digits each
+    area = laid_out(area_id, king, grandes, caballeros, values=(8, 4, 0), mobile="8/4/0")
+    drawn = boxes(area)
+    assert len(area["pieces"]) == len(grandes) + len(COLOURS)
+    for box in drawn:
+        assert box_inside(board_map.OUTLINES[area_id], *box), (area_id, box)
+    for one, other in combinations(drawn, 2):
+        assert not overlapping(one, other), (area_id, one, other)
+
+
+def test_a_closed_castillo_shows_only_the_seats_own_caballeros_and_says_it_is_closed():
+    view = view_for(new_game(num_players=3, seed=4), 1)
+    view["castillo"]["own"] = 3
+    castillo = board_map.board_map(view, seat_colour=view["colour"])[-1]
+    assert [(piece["colour"], piece["count"]) for piece in castillo["pieces"]] == [(view["colour"], 3)]
+    assert "closed" in [text["text"] for text in castillo["texts"]]
+    spectators = board_map.board_map(view_for(new_game(num_players=3, seed=4), None))[-1]
+    assert spectators["pieces"] == [] and spectators["closed"]
+
+
+def test_the_areas_do_not_overlap():
+    for one, other in combinations(board_map.OUTLINES, 2):
+        first, second = board_map.OUTLINES[one], board_map.OUTLINES[other]
+        assert not any(inside(second, x, y) for x, y in first if (x, y) not in second), (one, other)
+        assert not any(inside(first, x, y) for x, y in second if (x, y) not in first), (one, other)
+
+
+# --- the tracks -------------------------------------------------------------------------------------
+
+
+def test_the_scoring_track_runs_once_round_the_edge_space_after_space():
+    spaces = [board_map.track_space(number)[:2] for number in range(board_map.TRACK_SPACES)]
+    assert len(set(spaces)) == board_map.TRACK_SPACES
+    edge = board_map.SIZE - board_map.SPACE
+    assert all(x in (0, edge) or y in (0, edge) for x, y in spaces)
+    for (x1, y1), (x2, y2) in zip(spaces, spaces[1:] + spaces[:1]):
+        assert abs(x1 - x2) + abs(y1 - y2) == board_map.SPACE
+
+
+def test_each_player_has_a_marker_on_the_space_of_their_score_and_ties_stand_apart():
+    view = view_for(new_game(num_players=4, seed=2), None)
+    for player, score in zip(view["players"], (37, 37, 137, 0)):
+        player["score"] = score
+    markers = {marker["colour"]: marker for marker in board_map.score_track(view)["markers"]}
+    centre = board_map.SPACE / 2
+    for player in view["players"]:
+        marker = markers[player["colour"]]
+        x, y, (dx, dy) = board_map.track_space(player["score"])
+        assert marker["score"] == player["score"]
+        assert marker["round_again"] == (player["score"] >= 100)
+        # On its space, or further into the map across the track.
+        offset = (marker["x"] - x - centre, marker["y"] - y - centre)
+        assert offset[0] * dy == pytest.approx(offset[1] * dx) and offset[0] * dx + offset[1] * dy >= 0
+    shown = list(markers.values())
+    for one, other in combinations(shown, 2):
+        distance = ((one["x"] - other["x"]) ** 2 + (one["y"] - other["y"]) ** 2) ** 0.5
+        assert distance >= 2 * board_map.MARKER_R - 5, (one, other)  # they may touch, never hide one another
+
+
+def test_the_round_track_marks_the_current_round_the_rounds_played_and_the_scorings():
+    state = new_game(num_players=3, seed=1, short_game=True)
+    view = view_for(state, None)
+    view["round"] = 4
+    rounds = board_map.round_track(view)
+    assert [r["number"] for r in rounds] == list(range(1, state.num_rounds + 1))
+    assert [r["number"] for r in rounds if r["current"]] == [4]
+    assert [r["number"] for r in rounds if r["done"]] == [1, 2, 3]
+    assert [r["number"] for r in rounds if r["scoring"]] == list(state.scoring_rounds)
+    view["is_over"] = True
+    assert all(r["done"] and not r["current"] for r in board_map.round_track(view))

@@ -34,11 +34,12 @@ def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client
     assert response.status_code == 200
     view, expected = response.context["view"], view_for(state_of(game), None)
     assert {k: v for k, v in view.items() if k != "players"} == {k: v for k, v in expected.items() if k != "players"}
-    # The page adds each seat's user and public marks (autopilot, vacation) to the engine's
-    # players; all else must be the engine's.
-    added = {"user", "autopilot", "vacation_until"}
+    # The page adds each seat's user, its name and public marks (autopilot, vacation) to the
+    # engine's players; all else must be the engine's.
+    added = {"user", "name", "autopilot", "vacation_until"}
     assert [{k: v for k, v in player.items() if k not in added} for player in view["players"]] == expected["players"]
     assert [player["user"] for player in view["players"]] == [user_at(game, seat) for seat in range(3)]
+    assert [player["name"] for player in view["players"]] == [user_at(game, seat).username for seat in range(3)]
     assert response.context["view"]["seat"] is None
     assert b"Your power cards" not in response.content
     assert b"/ws/games/%d/" % game.pk in response.content
@@ -138,7 +139,8 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     play(game, moves=60)
     assert Move.objects.filter(game=game).count() == 60
     assert queries() == at_start
-    assert at_start <= 5
+    # The session's user, the game, its seats, vacations, the recent moves, the chat's messages.
+    assert at_start <= 6
 
 
 def test_a_move_posted_with_htmx_returns_the_new_play_area(start_game):

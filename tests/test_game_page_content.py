@@ -308,6 +308,23 @@ def test_the_placement_form_posts_a_move_the_engine_accepts(at):
     assert state_of(game).placed
 
 
+def test_with_an_empty_court_the_panel_offers_to_go_on_without_placing(start_game):
+    state, seat = position(next(key for key in positions() if key[0] == "special" and key[1] != "veto"))
+    state = GameState.from_json(state.to_json())
+    state.provinces[seat] += state.court[seat]
+    state.court[seat] = 0
+    game = start_game(state.num_players, veto=state.veto_enabled)
+    put_state(game, state)
+    client = logged_in(user_at(game, seat))
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    assert "Place up to 0" not in html and 'class="place-form"' not in html
+    assert "Your court is empty" in html
+    button = ("move", '{"type":"place","to":{}}')
+    form = find_form(forms_in(html), button=button)
+    submit(client, game, form, form.fill({}, button=button))
+    assert state_of(game).placed
+
+
 def test_decline_posts_a_move_the_engine_accepts(at):
     game, seat, client = at(("special", "score_fours"))
     button = ("move", '{"type":"decline"}')

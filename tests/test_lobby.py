@@ -100,12 +100,48 @@ def test_join_leave_and_cancel_through_the_site(client, make_user):
     assert game.seats.filter(user=player).exists()
     client.post(reverse("leave", args=[game.pk]))
     assert not game.seats.filter(user=player).exists()
-    response = client.post(reverse("cancel", args=[game.pk]), follow=True)
+    response = client.post(reverse("cancel", args=[game.pk]), {"confirm": "yes"}, follow=True)
     assert b"Only the creator can cancel" in response.content
+    assert b"Only the creator can cancel" in client.get(reverse("cancel", args=[game.pk]), follow=True).content
     client.force_login(creator)
-    client.post(reverse("cancel", args=[game.pk]))
+    client.post(reverse("cancel", args=[game.pk]), {"confirm": "yes"})
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
+
+
+def test_cancelling_asks_first_and_only_the_confirmation_cancels(client, make_user):
+    creator = make_user()
+    game = services.create_game(creator, num_players=3)
+    client.force_login(creator)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    # The waiting page offers a link to the confirmation, and the same confirmation in a dialog.
+    assert f'href="{reverse("cancel", args=[game.pk])}" data-dialog="cancel-dialog"' in page
+    assert '<dialog id="cancel-dialog"' in page and 'name="confirm" value="yes"' in page
+    asked = client.get(reverse("cancel", args=[game.pk]))
+    assert asked.status_code == 200 and b"Cancel this game?" in asked.content
+    assert b'name="confirm" value="yes"' in asked.content
+    # A post without the confirmation (an old form, a forged one) asks again and changes nothing.
+    for fields in ({}, {"confirm": "no"}, {"confirm": "yes\x00"}):
+        response = client.post(reverse("cancel", args=[game.pk]), fields)
+        assert response.status_code == 200 and b"Cancel this game?" in response.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN and game.seats.count() == 1
+    client.post(reverse("cancel", args=[game.pk]), {"confirm": "yes"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+    # Once cancelled, the confirmation page says why it cannot be done again.
+    response = client.get(reverse("cancel", args=[game.pk]), follow=True)
+    assert b"Only a game that has not started can be cancelled." in response.content
+    assert b'name="confirm"' not in response.content
+
+
+def test_the_cancel_page_of_a_private_game_is_hidden_from_strangers(client, make_user):
+    game = services.create_game(make_user(), num_players=3, private=True)
+    client.force_login(make_user())
+    assert client.get(reverse("cancel", args=[game.pk])).status_code == 404
+    assert client.post(reverse("cancel", args=[game.pk]), {"confirm": "yes"}).status_code == 404
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
 
 
 def test_the_last_join_starts_the_game(client, make_user):
@@ -218,7 +254,9 @@ def test_a_finished_game_stays_browsable_for_spectators_and_players(client, star
     client.force_login(user_at(game, 0))
     player = client.get(reverse("game", args=[game.pk]))
     assert player.status_code == 200
-    assert player.context["view"]["seat"] == 0 and b"Final ranking" in player.content
+    # It opens as the replay of its end, everything revealed (tests/replays), the player's seat marked.
+    assert player.context["replay"]["revealed"] and b"Final ranking" in player.content
+    assert player.context["own_seat"].index == 0 and b"(you)" in player.content
     assert not player.context["your_move"]
 
 

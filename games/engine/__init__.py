@@ -6,7 +6,7 @@ from .moves import legal_moves
 from .random_play import random_move
 from .rounds import apply_move, new_game, to_act
 from .state import GameState
-from .views import view_for
+from .views import revealed_view, view_for
 
 __all__ = [
     "GameState",
@@ -15,6 +15,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "random_move",
+    "revealed_view",
     "to_act",
     "view_for",
     "visible_events",

@@ -3,6 +3,9 @@
 Hidden from other seats: hands (only their size), the order of the face-down stacks (only their
 size), secret choices before their reveal, a retaken power card that was not on top of its pile,
 and the Castillo's per-colour counts unless the game shows them.
+
+`revealed_view` shows all of these but the stacks' order: it is for the replay of a finished game,
+never for a game still running.
 """
 
 from .board import (
@@ -27,6 +30,18 @@ def view_for(state, seat):
     """A JSON-able dict of the position as `seat` sees it; `None` is the spectators' view."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.num_players):
         raise ValueError(f"no seat {seat!r} in this game")
+    return _view(state, seat)
+
+
+def revealed_view(state):
+    """The spectators' view with every secret shown: each player's hand and whole pile of played
+    cards (`players[].hand`, `players[].played`), the Castillo's counts, every secret choice made so
+    far (`pending.choices`: [{seat, region}]) and any power card being taken back. `revealed` is
+    True. Only for a game that is over: it shows what no seat could see while it ran."""
+    return _view(state, None, reveal=True)
+
+
+def _view(state, seat, reveal=False):
     acting = to_act(state)
     view = {
         "seat": seat,
@@ -46,29 +61,31 @@ def view_for(state, seat):
         "to_act": acting,
         "current": state.current_player,
         "turn_order": list(state.turn_order),
-        "players": [_player(state, s) for s in range(state.num_players)],
+        "players": [_player(state, s, reveal) for s in range(state.num_players)],
         "king": REGIONS[state.king],
         "regions": [_region(state, r) for r in range(len(REGIONS))],
-        "castillo": _castillo(state, seat),
+        "castillo": _castillo(state, seat, reveal),
         "mobile_scoreboards": {
             board: (AREAS[where] if where is not None else None)
             for board, where in zip(MOBILE_SCOREBOARDS, state.mobile)
         },
         "cards": [_card(card) for card in state.display],
         "stacks": [{"stack": index + 1, "remaining": len(stack)} for index, stack in enumerate(state.stacks)],
-        "pending": _pending(state, seat),
+        "pending": _pending(state, seat, reveal),
         "decision": _decision(state, seat) if seat in acting else None,
         "ranking": [[place, s] for place, s in final_ranking(state)] if state.is_over else None,
     }
     if seat is not None:
         view["hand"] = sorted(state.hands[seat])
         view["played"] = list(state.played[seat])
+    if reveal:
+        view["revealed"] = True
     return view
 
 
-def _player(state, seat):
+def _player(state, seat, reveal=False):
     pile = state.played[seat]
-    return {
+    player = {
         "seat": seat,
         "colour": state.colours[seat],
         "label": COLOUR_LABELS[state.colours[seat]],
@@ -83,6 +100,10 @@ def _player(state, seat):
         "card": state.taken[seat],
         "vetoes": [{"expires_round": taken + 1} for holder, taken in state.vetoes if holder == seat],
     }
+    if reveal:
+        player["hand"] = sorted(state.hands[seat])
+        player["played"] = list(pile)
+    return player
 
 
 def _region(state, region):
@@ -106,7 +127,7 @@ def _region(state, region):
     }
 
 
-def _castillo(state, seat):
+def _castillo(state, seat, reveal=False):
     counts = state.caballeros[CASTILLO_INDEX]
     mobile = [board for board, where in zip(MOBILE_SCOREBOARDS, state.mobile) if where == CASTILLO_INDEX]
     return {
@@ -117,7 +138,7 @@ def _castillo(state, seat):
         "values": list(area_values(state, CASTILLO_INDEX)),
         "caballeros": (
             {state.colours[s]: counts[s] for s in range(state.num_players) if counts[s]}
-            if state.show_castillo
+            if state.show_castillo or reveal
             else None
         ),
         "own": counts[seat] if seat is not None else None,
@@ -129,7 +150,7 @@ def _card(card_id):
     return {"id": kind.id, "stack": kind.stack, "title": kind.title, "text": kind.text, "placement": kind.placement}
 
 
-def _pending(state, seat):
+def _pending(state, seat, reveal=False):
     """The special action or general-scoring choice under way, as far as the seat may know it."""
     if state.phase == "special":
         action = state.action
@@ -140,7 +161,9 @@ def _pending(state, seat):
             "taker": action["taker"],
             "awaiting": sorted(action["awaiting"]),
             "steps": (
-                [step_data(state, step, seat) for step in action["steps"]] if action["steps"] is not None else None
+                [step_data(state, step, seat, reveal) for step in action["steps"]]
+                if action["steps"] is not None
+                else None
             ),
             "cut": action["cut"],
             "vetoer": action["vetoer"],
@@ -154,13 +177,22 @@ def _pending(state, seat):
             pending["before"] = plan["order"][action["turn"]]
         if seat is not None and action["stage"] == "choices" and action["choices"][seat] is not None:
             pending["own_choice"] = AREAS[action["choices"][seat]]
+        if reveal and action["stage"] == "choices":
+            pending["choices"] = _choices(action["choices"], AREAS)
         return pending
     if state.phase == "castillo":
         pending = {"kind": "castillo", "awaiting": sorted(state.castillo_choices["awaiting"])}
         if seat is not None and state.castillo_choices["choices"][seat] is not None:
             pending["own_choice"] = REGIONS[state.castillo_choices["choices"][seat]]
+        if reveal:
+            pending["choices"] = _choices(state.castillo_choices["choices"], REGIONS)
         return pending
     return None
+
+
+def _choices(choices, names):
+    """The secret choices made so far, by seat: [{seat, region}]."""
+    return [{"seat": seat, "region": names[choice]} for seat, choice in enumerate(choices) if choice is not None]
 
 
 def _decision(state, seat):

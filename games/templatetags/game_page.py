@@ -1,8 +1,11 @@
 """Tags for the game page: the board drawing, the decision panel's choices, the round track."""
 
-from django import template
+import functools
 
-from games.board_map import board_map as layout
+from django import template
+from django.template.loader import render_to_string
+
+from games import board_map as drawing
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
 from games.engine.cards import CARDS
 from games.log_text import step_html
@@ -15,7 +18,7 @@ register = template.Library()
 def board_map(view):
     decision = view.get("decision") or {}
     placeable = decision.get("place_areas", []) if decision.get("can_place") else []
-    return layout(view, seat_colour=view.get("colour"), placeable=placeable)
+    return drawing.board_map(view, seat_colour=view.get("colour"), placeable=placeable)
 
 
 @register.simple_tag
@@ -25,16 +28,24 @@ def decision_panel(view):
 
 @register.simple_tag
 def round_track(view):
-    return [
-        {
-            "number": number,
-            "current": number == view["round"],
-            "done": number < view["round"] or view["is_over"],
-            "scoring": number in view["scoring_rounds"],
-            "next_scoring": number == view["next_scoring"],
-        }
-        for number in range(1, view["num_rounds"] + 1)
-    ]
+    return drawing.round_track(view)
+
+
+@register.simple_tag
+def score_track(view):
+    return drawing.score_track(view)
+
+
+@register.simple_tag
+def map_fixed():
+    """The parts of the map that no position changes, drawn once per process (a hundred spaces of
+    the scoring track would otherwise double the time the board takes to render)."""
+    return _fixed_markup()
+
+
+@functools.cache
+def _fixed_markup():
+    return render_to_string("games/partials/map_fixed.html", {"fixed": drawing.fixed_parts()})
 
 
 @register.simple_tag

@@ -18,27 +18,47 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the site in headless Chromium against a live server")
 
 
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+
+
 @pytest.fixture(scope="module")
-def live_site(tmp_path_factory):
-    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
-    database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
-    another process, which cannot see the tests' in-memory database."""
+def site_database(tmp_path_factory):
+    """The live site's database, migrated: (its path, the environment that points at it). A test
+    may fill it with `manage.py shell` under that environment before or while the site runs."""
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     database = tmp_path_factory.mktemp("site") / "db.sqlite3"
     env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
     env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    runserver = [*manage, "runserver", "--noreload"]
+    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    return database, env
+
+
+@pytest.fixture(scope="module")
+def live_site_env(site_database):
+    """The environment of the live site's processes, for a test that runs `manage.py` in it."""
+    return site_database[1]
+
+
+@pytest.fixture(scope="module")
+def live_site(site_database):
+    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
+    database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
+    another process, which cannot see the tests' in-memory database."""
+    database, env = site_database
+    runserver = [*MANAGE, "runserver", "--noreload"]
     with serving(
-        lambda port: [*runserver, f"127.0.0.1:{port}"], env=env, cwd=ROOT, log_path=database.parent / "server.log"
+        lambda port: [*runserver, f"127.0.0.1:{port}"],
+        env=env,
+        cwd=ROOT,
+        log_path=database.parent / "server.log",
     ) as port:
         yield f"http://127.0.0.1:{port}"
 

@@ -59,6 +59,8 @@ def act(page):
         panel.get_by_role("button", name="Move to court").click()
     elif kind == "card":
         panel.locator(".action-card-button").first.click()
+    elif kind == "action" and panel.locator("form.place-none-form").count():
+        panel.get_by_role("button", name="Go on without placing").click()
     elif kind == "action" and panel.locator("form.place-form").count():
         target = page.locator("svg.map g.area.placeable text.area-name").first
         if target.count():
