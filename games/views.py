@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, clocks, replay_views, services
+from . import chat, clocks, keyset, replay_views, services
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
@@ -33,14 +33,22 @@ PARTIALS = {
 @require_GET
 def lobby(request):
     user = request.user
-    my_games = lobby_lists.my_games(user)
+    try:
+        mine = lobby_lists.my_games(user, request.GET.get("mine", 1))
+        open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
+    except ValueError as error:
+        return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
+    open_page = lobby_lists.open_games(user, open_cursor)
     return render(
         request,
         "games/lobby.html",
         {
-            "my_games": my_games,
-            "your_move": any(row["your_move"] for row in my_games),
-            "open_games": lobby_lists.open_games(user),
+            "my_games": mine.rows,
+            "my_games_page": mine.page,
+            "your_move": mine.waiting > 0,
+            "waiting": mine.waiting,
+            "open_games": open_page.rows,
+            "open_page": open_page,
             "finished": lobby_lists.finished_games(user),
         },
     )
@@ -52,11 +60,14 @@ def my_games(request):
     of the player's games changed."""
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to see your games.")
-    rows = lobby_lists.my_games(request.user)
+    try:
+        mine = lobby_lists.my_games(request.user, request.GET.get("mine", 1))
+    except ValueError as error:
+        return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(
         request,
         "games/partials/my_games.html",
-        {"my_games": rows, "your_move": any(row["your_move"] for row in rows)},
+        {"my_games": mine.rows, "my_games_page": mine.page, "your_move": mine.waiting > 0, "waiting": mine.waiting},
     )
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_chat'),
+        ('games', '0012_archive'),
     ]
 
     operations = [
