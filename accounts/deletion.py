@@ -15,10 +15,15 @@ from games.models import Game
 from .adapter import DELETED_PREFIX
 from .models import User
 
+# The running games named on the page and in the refusal; a player in hundreds gets "and N more".
+GAMES_NAMED = 20
+
 
 class AccountInUse(Exception):
     def __init__(self, games):
-        numbers = ", ".join(str(game.pk) for game in games)
+        numbers = ", ".join(str(game.pk) for game in games[:GAMES_NAMED])
+        if len(games) > GAMES_NAMED:
+            numbers += f" and {len(games) - GAMES_NAMED} more"
         super().__init__(
             f"You are playing in game{'s' if len(games) != 1 else ''} {numbers}. Your opponents are counting "
             "on you: finish them first, then delete your account."
@@ -27,7 +32,8 @@ class AccountInUse(Exception):
 
 
 def running_games(user):
-    return list(Game.objects.defer("state").filter(seats__user=user, status=Game.Status.ACTIVE).order_by("pk"))
+    # Only their numbers: a player may be in hundreds.
+    return list(Game.objects.only("pk").filter(seats__user=user, status=Game.Status.ACTIVE).order_by("pk"))
 
 
 def delete_account(user):

@@ -1,26 +1,30 @@
-"""The reads a player's profile page needs, each in a fixed number of queries."""
+"""The reads a player's profile page needs, each a page long and in a fixed number of queries."""
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
+from games import archive, keyset
 from games.engine.board import COLOUR_LABELS
 from games.models import Game, Seat
 
 FINISHED_PER_PAGE = 25
+IN_PLAY_PER_PAGE = 25
 
 
-def visible_games(player, viewer, status):
-    """`player`'s games with `status` that `viewer` may see: public ones, and private ones the
-    viewer sits in too. Newest first, seats and their users prefetched."""
+def in_play(player, viewer, cursor=None):
+    """A page of `player`'s running games that `viewer` may see (public ones, and private ones
+    the viewer sits in too), by keyset on the time they started (games/keyset.py)."""
     visible = Q(private=False)
     if viewer.is_authenticated:
         visible |= Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
-    order = "-finished_at" if status == Game.Status.FINISHED else "-started_at"
-    return (
-        Game.objects.defer("state")
-        .filter(visible, status=status, pk__in=Seat.objects.filter(user=player).values("game"))
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by(order, "-pk")
-    )
+    playing = Seat.objects.filter(user=player).values("game")
+    games = Game.objects.filter(visible, status=Game.Status.ACTIVE, pk__in=playing)
+    found = keyset.keys(games, cursor, IN_PLAY_PER_PAGE + 1, "started_at", "id")
+    return keyset.page_of(found, cursor, IN_PLAY_PER_PAGE, viewer, "started_at")
+
+
+def finished(player, viewer, cursor=None):
+    """A page of `player`'s finished games that `viewer` may see: the archive of that player."""
+    return archive.page(viewer, archive.Filters(players=(player,)), cursor, size=FINISHED_PER_PAGE)
 
 
 def row(game, player):

@@ -4,11 +4,10 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.models import Game
+from games import keyset
 
 from . import deletion, profile, vacations
 from .emails import has_verified_email
@@ -19,18 +18,22 @@ from .models import User
 @require_GET
 def profile_page(request, username):
     player = get_object_or_404(User, username=username, deleted_at__isnull=True)
-    in_play = [profile.row(game, player) for game in profile.visible_games(player, request.user, Game.Status.ACTIVE)]
-    finished = Paginator(
-        profile.visible_games(player, request.user, Game.Status.FINISHED), profile.FINISHED_PER_PAGE
-    ).get_page(request.GET.get("page"))
+    try:
+        playing_cursor = keyset.cursor_in(request.GET, "playing_after", "playing_before")
+        finished_cursor = keyset.cursor_in(request.GET, "after", "before")
+    except ValueError as error:
+        return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
+    in_play = profile.in_play(player, request.user, playing_cursor)
+    finished = profile.finished(player, request.user, finished_cursor)
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
-            "in_play": in_play,
+            "in_play": [profile.row(row["game"], player) for row in in_play.rows],
+            "in_play_page": in_play,
             "finished": finished,
-            "finished_rows": [profile.row(game, player) for game in finished],
+            "finished_rows": [profile.row(row["game"], player) for row in finished.rows],
         },
     )
 

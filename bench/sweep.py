@@ -4,21 +4,37 @@ Fills a scratch database (never the one DATABASE_URL names: a `<name>_sweep_benc
 Django's test-database machinery on PostgreSQL, a temporary file on SQLite) with `--games`
 running games in bulk, `--overdue` of them past their deadline, each in one of a few real
 positions played by the engine (bids, turns, secret choices, veto windows, early and late in the
-game). Then runs `games.deadlines.sweep()` once (in this one process) and prints how long it
-took, how much of that was its mail step (reminders, retries), how many games it moved, and the
-queries it made per game. Run from the repository root:
+game). Then runs one sweep and prints how long it took until every overdue game was moved on.
 
-    .venv/bin/python bench/sweep.py [--games 10000] [--overdue 1000]
+With REDIS_URL set (and PostgreSQL) the sweep runs as on the site: a real Celery worker is
+started on the scratch database with `--workers` processes (by default one per CPU) on a queue of
+its own, the sweep task is sent to it, and it sends its batches as tasks that all its processes
+share; the time runs from sending the sweep until the worker has reported every task done (and
+no overdue game is left), and the bench also prints the CPU the worker's processes used. With
+`--workers 0`, or embedded (no REDIS_URL: SQLite, the web process's ticker thread), the sweep runs
+in this one process, and the bench prints how much of it was its mail step (reminders,
+retries), how many games it moved, and the queries it made per batch. Run from the
+repository root:
+
+    .venv/bin/python bench/sweep.py [--games 10000] [--overdue 1000] [--workers N]
 """
 
 import argparse
+import contextlib
+import math
 import os
 import random
+import re
+import secrets
+import signal
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,7 +82,7 @@ def fill(num_games, num_overdue, rng):
             creator=users[0], num_players=num_players, seed=seed, time_per_move=86400,
             status=Game.Status.ACTIVE, state=state.to_json(), version=played + 1,
             to_act=to_act(state), round=state.round, colours=list(state.colours),
-            deadline=now + timedelta(seconds=rng.uniform(-86400, -1) if late else rng.uniform(60, 7 * 86400)),
+            deadline=now + timedelta(seconds=rng.uniform(-86400, -1) if late else rng.uniform(3600, 7 * 86400)),
             started_at=now - timedelta(days=3),
         ))
     created = []
@@ -90,9 +106,25 @@ def main():
     parser.add_argument("--games", type=int, default=10_000, help="running games")
     parser.add_argument("--overdue", type=int, default=1_000, help="of which past their deadline")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--workers", type=int, default=None,
+        help="processes of the Celery worker that sweeps (with REDIS_URL; default: one per CPU); 0: sweep in this "
+             "process",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="sweeps, the games put back as they were before each: on a shared machine the time varies from one to "
+             "the next",
+    )
     args = parser.parse_args()
     if not 0 <= args.overdue <= args.games:
         parser.error("--overdue must be between 0 and --games")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.workers is None:
+        args.workers = os.cpu_count() if os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL") else 0
+    if args.workers and not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL")):
+        parser.error("--workers needs a Celery broker: set REDIS_URL and a PostgreSQL DATABASE_URL")
 
     scratch = None
     if not os.environ.get("DATABASE_URL"):
@@ -105,11 +137,9 @@ def main():
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from games import deadlines, notifications
-    from games.models import Move
+    from games import deadlines
 
     settings.DEBUG = False
     if connection.vendor == "sqlite":
@@ -124,44 +154,217 @@ def main():
               f"{args.overdue} overdue, filled in {time.perf_counter() - started:.1f} s")
         plan = deadlines.overdue_games(timezone.now()).explain()
         print("overdue query plan:", " / ".join(line.strip() for line in plan.splitlines()))
-
-        # The sweep's second step, the mails due (reminders, retries), timed on its own: in this
-        # bench nobody has a verified address, and every reminder due is recorded as passed over.
-        mail_step = []
-        mail_sweep = notifications.sweep
-
-        def timed_mail_sweep(now):
-            started = time.perf_counter()
-            try:
-                return mail_sweep(now)
-            finally:
-                mail_step.append(time.perf_counter() - started)
-
-        notifications.sweep = timed_mail_sweep
-        with CaptureQueriesContext(connection) as captured:
-            started, cpu = time.perf_counter(), time.process_time()
-            moved = deadlines.sweep()
-            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-        moves = Move.objects.filter(automatic=True).count()
-        # BEGIN and COMMIT show up as queries with the PostgreSQL pool; they are not statements.
-        statements = [q for q in captured.captured_queries if not q["sql"].startswith(("BEGIN", "COMMIT"))]
-        database = sum(float(q["time"]) for q in captured.captured_queries)
-        per_game = (len(statements) - 1) / moved if moved else float("nan")
-        print(f"one sweep in one process: {elapsed:.2f} s for {moved} games moved ({moves} default moves), "
-              f"of which {sum(mail_step):.2f} s for its mail step: "
-              f"{elapsed / max(moved, 1) * 1000:.2f} ms per game, of which {cpu / max(moved, 1) * 1000:.2f} ms "
-              f"CPU in this process and {database / max(moved, 1) * 1000:.2f} ms waiting for the database")
-        print(f"queries: {len(statements)} statements in all, {per_game:.2f} per game after the one "
-              f"listing them (plus BEGIN/COMMIT)")
-        started = time.perf_counter()
-        assert deadlines.sweep() == 0
-        print(f"the next sweep, nothing overdue: {(time.perf_counter() - started) * 1000:.1f} ms")
-        print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        overdue = saved_overdue()
+        times = []
+        with Worker(args.workers) if args.workers else contextlib.nullcontext() as worker:
+            for run in range(args.repeat):
+                if run:
+                    put_back(overdue)
+                print(f"sweep {run + 1} of {args.repeat}; load average before it (1, 5, 15 min): "
+                      "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+                times.append(worker.sweep() if worker else sweep_here())
+        if args.repeat > 1:
+            print(f"{args.repeat} sweeps: fastest {min(times):.2f} s, median {statistics.median(times):.2f} s, "
+                  f"slowest {max(times):.2f} s")
+        print("load average after (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     finally:
         if connection.vendor != "sqlite":
             connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
         if scratch is not None:
             scratch.cleanup()
+
+
+# What a sweep changes in a game.
+SWEPT = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
+
+
+def saved_overdue():
+    """The overdue games as the fill made them, for `put_back`."""
+    from django.utils import timezone
+
+    from games.models import Game
+
+    return list(Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).only("id", *SWEPT))
+
+
+def put_back(games):
+    """Undo a sweep: the overdue games, their seats and the mail as the fill left them."""
+    from django.db import connection
+
+    from games.models import Game, Move, Notification, Seat
+
+    Move.objects.all().delete()
+    Notification.objects.all().delete()
+    Seat.objects.update(timeouts=0, autopilot=False)
+    Game.objects.bulk_update(games, SWEPT, batch_size=500)
+    if connection.vendor == "postgresql":
+        # As after the fill: dead rows cleaned up, statistics fresh, the pages written out.
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+            cursor.execute("CHECKPOINT")
+
+
+def sweep_here():
+    """One sweep in this process, as the embedded site's ticker thread runs it. Returns its time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import deadlines, notifications
+    from games.models import Move
+
+    # The sweep's second step, the mails due (reminders, retries), timed on its own: in this
+    # bench nobody has a verified address, and every reminder due is recorded as passed over.
+    mail_step = []
+    mail_sweep = notifications.sweep
+
+    def timed_mail_sweep(now):
+        started = time.perf_counter()
+        try:
+            return mail_sweep(now)
+        finally:
+            mail_step.append(time.perf_counter() - started)
+
+    notifications.sweep = timed_mail_sweep
+    try:
+        with CaptureQueriesContext(connection) as captured:
+            started, cpu = time.perf_counter(), time.process_time()
+            moved = deadlines.sweep()
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    finally:
+        notifications.sweep = mail_sweep
+    moves = Move.objects.filter(automatic=True).count()
+    # BEGIN and COMMIT show up as queries with the PostgreSQL pool; they are not statements.
+    statements = [q for q in captured.captured_queries if not q["sql"].startswith(("BEGIN", "COMMIT"))]
+    database = sum(float(q["time"]) for q in captured.captured_queries)
+    batches = math.ceil(moved / deadlines.SWEEP_BATCH)
+    print(f"one sweep in one process: {elapsed:.2f} s for {moved} games moved ({moves} default moves), "
+          f"of which {sum(mail_step):.2f} s for its mail step: "
+          f"{elapsed / max(moved, 1) * 1000:.2f} ms per game, of which {cpu / max(moved, 1) * 1000:.2f} ms "
+          f"CPU in this process and {database / max(moved, 1) * 1000:.2f} ms waiting for the database")
+    print(f"queries: {len(statements)} statements in all, for {batches} batches of at most "
+          f"{deadlines.SWEEP_BATCH} games and the mail step (a statement run for many rows counts once)")
+    started = time.perf_counter()
+    assert deadlines.sweep() == 0
+    print(f"the next sweep, nothing overdue: {(time.perf_counter() - started) * 1000:.1f} ms")
+    return elapsed
+
+
+# Lines of the worker's log: a task taken, a task done (how long it ran, what it returned), a task
+# dropped because it expired before it could start, a task that failed.
+RECEIVED = re.compile(r"Task games\.tasks\.\w+\[([^]]+)\] received")
+DONE = re.compile(r"Task (games\.tasks\.\w+)\[([^]]+)\] succeeded in ([0-9.e-]+)s: (\S+)")
+DROPPED = re.compile(r"Discarding revoked task: games\.tasks\.\w+\[([^]]+)\]")
+FAILED = re.compile(r"Task games\.tasks\.\w+\[([^]]+)\] raised")
+
+
+class Worker:
+    """A real Celery worker of `processes` processes on the scratch database, on a queue of its own
+    (nothing else in that Redis is taken from it, nor sent to it), for the sweeps as on the site."""
+
+    def __init__(self, processes):
+        self.processes = processes
+        self.queue = f"sweep-bench-{os.getpid()}"
+
+    def __enter__(self):
+        from django.db import connection
+
+        db = connection.settings_dict
+        user = quote(db["USER"] or "", safe="") + (f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else "")
+        address = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
+        # As in production (DEBUG=0, which wants a SECRET_KEY); INFO: the worker logs each task
+        # taken and done, with what it returned.
+        env = {
+            **os.environ, "DATABASE_URL": f"postgres://{user}@{address}", "LOG_LEVEL": "INFO", "DEBUG": "0",
+            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+        }
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log")
+        self.popen = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "elgrande_site", "worker", f"--concurrency={self.processes}",
+             "-Q", self.queue, "-n", f"{self.queue}@%h", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "--loglevel=INFO"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        self.wait_for(lambda: " ready." in self.output(), 120, "the worker to start")
+        return self
+
+    def __exit__(self, *exc):
+        os.killpg(self.popen.pid, signal.SIGTERM)
+        self.popen.wait(60)
+        self.log.close()
+
+    def output(self, start=0):
+        return Path(self.log.name).read_text()[start:]
+
+    def wait_for(self, predicate, timeout, what, every=0.1):
+        end = time.monotonic() + timeout
+        while not predicate():
+            if self.popen.poll() is not None or time.monotonic() > end:
+                raise SystemExit(f"gave up waiting for {what}; the worker's log:\n{self.output()}")
+            time.sleep(every)
+
+    def sweep(self):
+        """One sweep as Celery beat has it run: sent again every DEADLINE_SWEEP_SECONDS, each
+        expiring after that time, until no game that was overdue when it was first sent is left
+        and the worker has finished every task it took. Returns that time."""
+        from django.conf import settings
+        from django.utils import timezone
+
+        from games import deadlines, tasks
+        from games.models import Game, Move
+
+        interval = settings.DEADLINE_SWEEP_SECONDS
+        start = len(self.output())
+        cpu = worker_cpu(self.popen.pid)
+        started = time.perf_counter()
+        now = timezone.now()
+        sweeps = []
+
+        def done():
+            if time.perf_counter() - started >= len(sweeps) * interval:
+                sweeps.append(tasks.sweep_deadlines.apply_async(queue=self.queue, expires=interval).id)
+            text = self.output(start)
+            finished = {*(found[1] for found in DONE.findall(text)), *DROPPED.findall(text), *FAILED.findall(text)}
+            # The database is asked only when the worker seems done: this process should take as
+            # little as it can of the CPUs the worker's processes share.
+            return finished >= {*RECEIVED.findall(text), *sweeps} and not (
+                Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now).exists()
+            )
+
+        self.wait_for(done, 600, "the sweep's tasks", every=0.005)
+        elapsed = time.perf_counter() - started
+        cpu = worker_cpu(self.popen.pid) - cpu
+        text = self.output(start)
+        reports = DONE.findall(text)
+        moved = sum(int(result) for name, _, _, result in reports)
+        sweep_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".sweep_deadlines")]
+        batch_tasks = [float(seconds) for name, _, seconds, _ in reports if name.endswith(".expire_deadlines")]
+        moves = Move.objects.filter(automatic=True).count()
+        print(f"one sweep on a Celery worker of {self.processes} processes: {elapsed:.2f} s from sending it until "
+              f"{moved} games were moved on ({moves} default moves) and every task was done; "
+              f"{cpu:.2f} s CPU in the worker's processes ({cpu / max(moved, 1) * 1000:.2f} ms per game)")
+        print(f"tasks: {len(sweeps)} sweeps sent ({len(sweep_tasks)} run, {sum(sweep_tasks):.2f} s: listing, "
+              f"sending the batches, the mail step); {len(batch_tasks)} batches of at most "
+              f"{deadlines.SWEEP_BATCH} games, {sum(batch_tasks):.2f} s in all, the longest "
+              f"{max(batch_tasks, default=0):.2f} s; {len(DROPPED.findall(text))} tasks expired before they "
+              f"started, {len(FAILED.findall(text))} failed")
+        return elapsed
+
+
+def worker_cpu(pid):
+    """Seconds of CPU used so far by the process `pid` and its children (the worker's pool)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(child) for child in children.read_text().split()]
+    for each in pids:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 if __name__ == "__main__":

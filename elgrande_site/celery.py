@@ -19,3 +19,10 @@ def plain_database_connections(**kwargs):
     from django.conf import settings
 
     settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+
+
+@worker_init.connect
+def load_the_sweep(**kwargs):
+    """Import the deadline sweep, and the engine with it, before the worker starts its processes:
+    they inherit it, and none pays for it in its first sweep."""
+    import games.deadlines  # noqa: F401

@@ -1,4 +1,9 @@
-"""The channels-redis layer with a connection pool that makes a burst wait instead of fail."""
+"""The channels-redis layer with a connection pool that makes a burst wait instead of fail, and a
+send to many groups at once."""
+
+import asyncio
+import time
+from collections import defaultdict
 
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
@@ -16,3 +21,24 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
     def create_pool(self, index):
         host = dict(self.hosts[index])
         return BlockingConnectionPool.from_url(host.pop("address"), **host)
+
+    async def group_send_many(self, notices):
+        """`group_send` of each (group, message) of `notices`, for the deadline sweep's batches of a
+        hundred notices, most to groups nobody listens to (a game page nobody has open): the
+        members of all the groups are asked for in one pipelined round trip per Redis host
+        instead of two round trips per group, and only the groups that have members get the
+        message, through `group_send` itself."""
+        by_host = defaultdict(list)
+        for group, message in notices:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            by_host[self.consistent_hash(group)].append((group, message))
+        expired = int(time.time()) - self.group_expiry
+        listened = []
+        for index, sends in by_host.items():
+            pipe = self.connection(index).pipeline(transaction=False)
+            for group, _ in sends:
+                # What group_send asks first: its members, the expired ones left out.
+                pipe.zcount(self._group_key(group), f"({expired}", "+inf")
+            counts = await pipe.execute()
+            listened += [send for send, count in zip(sends, counts) if count]
+        await asyncio.gather(*(self.group_send(group, message) for group, message in listened))

@@ -269,6 +269,16 @@ if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
         f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
     )
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+# Overdue games moved on in one transaction, and with Celery in one task of a sweep spread over the
+# worker's processes: a player moving in one of them waits for the batch's commit.
+DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100)
+if DEADLINE_SWEEP_BATCH < 1:
+    raise ImproperlyConfigured(f"DEADLINE_SWEEP_BATCH must be at least 1, not {DEADLINE_SWEEP_BATCH}.")
+# The statistics page shows figures at most this old with Celery beat, twice this old embedded
+# (where the first request to find them older computes them again).
+STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600)
+if STATISTICS_SECONDS < 1:
+    raise ImproperlyConfigured("STATISTICS_SECONDS must be a positive number of seconds.")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -278,6 +288,12 @@ CELERY_BEAT_SCHEDULE = {
     # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
     # hour; a player gets one a day however often it runs.
     "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
+    # The statistics page's figures (games/statistics.py), computed off the requests.
+    "refresh-statistics": {
+        "task": "games.tasks.refresh_statistics",
+        "schedule": STATISTICS_SECONDS,
+        "options": {"expires": STATISTICS_SECONDS},
+    },
 }
 # ------------------------------------------------------------------------------------------------
 

@@ -71,4 +71,9 @@ def _send(notices):
 
 async def _group_send(notices):
     layer = get_channel_layer()
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in notices))
+    if len(notices) > 1 and hasattr(layer, "group_send_many"):
+        # The Redis layer (elgrande_site/channel_layers.py): one round trip to find the groups
+        # somebody listens to, not two per group.
+        await layer.group_send_many(notices)
+    else:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in notices))

@@ -2,14 +2,16 @@
 
 Nothing about a deadline lives anywhere but in the game's row, so nothing is lost when a process
 dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
-(status, deadline) keeps that cheap) and moves each on in its own transaction, keyed by the
-game's id and version (`services.apply_default_moves`). A sweep that is lost, killed half-way,
+(status, deadline) keeps that cheap) and moves them on, a batch at a time in one transaction,
+each keyed by the game's id and version (`services.expire`). A sweep that is lost, killed half-way,
 run twice at once or met by a database outage costs at most one interval plus the outage: the
 next sweep finds what is still overdue.
 
 Who sweeps: with REDIS_URL set, Celery beat sends `games.tasks.sweep_deadlines` every interval to
-a worker; embedded, a ticker thread in the web process (started by elgrande_site/asgi.py) does.
-`manage.py expire_deadlines` runs one sweep by hand.
+a worker, whose sweep sends the batches, when there are several, as tasks of their own to all the
+worker's processes (`games.tasks.expire_deadlines`); embedded, a ticker thread in the web process
+(started by elgrande_site/asgi.py) sweeps, one batch after the other. `manage.py expire_deadlines`
+runs one sweep by hand, in its own process.
 """
 
 import logging
@@ -25,51 +27,76 @@ from .models import Game
 
 logger = logging.getLogger(__name__)
 
-# Overdue games read at a time (their rows, states and seats); their notices to pages and lobbies
-# go out when the batch is done.
-SWEEP_BATCH = 100
+# Overdue games expired in one transaction: the time a player moving in one of them may have to
+# wait for its lock. Their notices to pages and lobbies go out when the batch is committed.
+SWEEP_BATCH = settings.DEADLINE_SWEEP_BATCH
 
 
-def sweep(now=None):
-    """One pass over the clocks. Returns how many games moved on.
+def sweep(now=None, spread=None):
+    """One pass over the clocks: the default moves of every game whose deadline is at or before
+    `now`, in batches of SWEEP_BATCH games, each in one transaction (`services.expire`). Returns
+    how many games moved on in this process.
+
+    `spread`, when given, is a function that has the batches (lists of (game id, version))
+    expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
+    worker's processes when there is more than one. The batches are disjoint, and a game
+    another process holds is skipped, not waited for.
 
     Reminders ride on it, as a second step after the expiries (games.notifications.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """
     now = now or timezone.now()
-    # One event loop for the whole sweep: the "version N" notice each game sends after its commit
-    # (services.notify, through async_to_sync) then runs on it, instead of starting a loop, a
-    # thread and a channel-layer connection per game. The sweep itself stays in this thread.
-    moved = async_to_sync(sync_to_async(expire_overdue))(now)
+    overdue = list(overdue_games(now))
+    batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
+    moved = 0
+    if spread is not None and len(batches) > 1:
+        spread(batches)
+    elif batches:
+        moved = expire(batches)
     notifications.sweep(now)
     return moved
 
 
-def expire_overdue(now):
-    """Play the default moves of every game whose deadline is at or before `now`.
+def expire(batches):
+    """Expire the overdue games of `batches` (lists of (game id, version)), one batch at a time.
 
-    A game that fails is logged and left for the next sweep, so that one broken game cannot hold
-    up the others; a lost database connection ends the sweep at once (every other game would
-    fail the same way) and the next sweep tries again.
+    A game whose moves fail is logged and left for the next sweep, so that one broken game cannot
+    hold up the others; so is one whose rows the database refuses, once the batch it spoiled has
+    been tried again game by game. A lost database connection ends the sweep at once (every other
+    game would fail the same way) and the next sweep tries again.
     """
+    # One event loop for them all: the notices each batch sends after its commit (through
+    # async_to_sync) then run on it, instead of starting a loop, a thread and channel-layer
+    # connections per batch. The expiries themselves stay in this thread.
+    return async_to_sync(sync_to_async(_expire_batches))(batches)
+
+
+def _expire_batches(batches):
     moved = 0
-    overdue = list(overdue_games(now))
-    for start in range(0, len(overdue), SWEEP_BATCH):
-        batch = overdue[start:start + SWEEP_BATCH]
-        # The batch's rows and seats in two queries; each game's transaction only checks under
-        # its lock that they are still current. What its commits tell pages and players (notices,
-        # mails) goes out together when the batch is done.
-        read = services.read_overdue(batch, now)
+    for batch in batches:
+        # What the batch's commit tells pages and players (notices, mails) goes out together
+        # once it is made.
         with broadcast.held(), notifications.held():
-            for game_id, version in batch:
-                game, seats = read.get(game_id, (None, None))
-                try:
-                    moved += services.apply_default_moves(game_id, version, game=game, seats=seats)
-                except (OperationalError, InterfaceError):
-                    raise
-                except Exception:
-                    logger.exception("deadline of game %s at version %s failed", game_id, version)
+            moved += _expire_batch(batch)
+    return moved
+
+
+def _expire_batch(batch):
+    try:
+        return services.expire(batch)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        logger.exception("the deadlines of %d games failed together; trying them one by one", len(batch))
+    moved = 0
+    for game_id, version in batch:
+        try:
+            moved += services.apply_default_moves(game_id, version)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("deadline of game %s at version %s failed", game_id, version)
     return moved
 
 

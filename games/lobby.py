@@ -1,83 +1,77 @@
-"""The lobby's three lists, each in a fixed number of queries however many games there are.
+"""The lobby's three lists, each a page long and read in a fixed number of queries from indexes,
+however many games there are and however many a player is in.
 
-Rows are built from the public summary services store on Game (round, colours, standings,
-to_act, deadline) and the seats with their users; the stored state, which holds the whole log,
-is never loaded here.
+- My games: the player's open and running games, those waiting for their move first, a page at a
+  time. Which ones wait for the player is read from one light query over the player's seats (the
+  index on Seat.user; a few numbers a game), ordered here, and only the page's games are loaded.
+- Open games: public games still taking players, newest first, by keyset (games/keyset.py) on
+  the partial index `game_open_idx`.
+- Recently finished: the archive's first few games (games/archive.py), with a link to the rest.
 """
 
-from django.db.models import Prefetch, Q
+from dataclasses import dataclass
 
-from .engine.board import COLOUR_LABELS
+from django.core.paginator import Page as DjangoPage
+from django.core.paginator import Paginator
+
+from . import archive, keyset
+from .listing import games_with_seats, row
 from .models import Game, Seat
 
+MY_GAMES_PER_PAGE = 20
+OPEN_GAMES_PER_PAGE = 20
 RECENTLY_FINISHED = 10
 
 
-def _games():
-    seats_with_users = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    return Game.objects.defer("state", "first_events").prefetch_related(seats_with_users)
+class NoSuchPage(ValueError):
+    pass
 
 
-def my_games(user):
-    """The user's open and running games, those waiting for their move first."""
+@dataclass
+class MyGames:
+    rows: list
+    page: DjangoPage | None = None
+    # How many of the player's games, on any page, wait for their move.
+    waiting: int = 0
+
+
+def my_games(user, number=1):
+    """The page `number` of the user's open and running games, those waiting for their move
+    first, then the newest. A number past the last page (the list shrank since it was shown)
+    gives the last page; one that is not a page number raises NoSuchPage."""
     if not user.is_authenticated:
-        return []
-    games = _games().filter(
-        seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
-    ).order_by("-created_at")
-    rows = [_row(game, user) for game in games]
-    rows.sort(key=lambda row: not row["your_move"])
-    return rows
+        return MyGames(rows=[])
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        number = 0
+    if number < 1:
+        raise NoSuchPage("That is not a page number of your games.")
+    playing = Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+    seats = [
+        (index is not None and index in to_act, created_at, game_id)
+        for game_id, index, to_act, created_at in playing.values_list(
+            "game_id", "index", "game__to_act", "game__created_at"
+        )
+    ]
+    seats.sort(key=lambda seat: (not seat[0], -seat[1].timestamp(), -seat[2]))
+    paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
+    page = paginator.page(min(number, paginator.num_pages))
+    ids = list(page.object_list)
+    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
+    rows = [row(by_id[game_id], user) for game_id in ids if game_id in by_id]
+    return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
 
 
-def open_games(user):
-    """Public games still taking players, other than the user's own (those are in My games)."""
-    games = _games().filter(private=False, status=Game.Status.OPEN)
+def open_games(user, cursor=None):
+    """A page of public games still taking players, other than the user's own (those are in My
+    games), newest first."""
+    games = Game.objects.filter(private=False, status=Game.Status.OPEN)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
-    return [_row(game, user) for game in games]
+    found = keyset.keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
+    return keyset.page_of(found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at")
 
 
 def finished_games(user):
-    visible = Q(private=False)
-    if user.is_authenticated:
-        visible |= Q(seats__user=user)
-    games = (
-        _games()
-        .filter(visible, status=Game.Status.FINISHED)
-        .distinct()
-        .order_by("-finished_at")[:RECENTLY_FINISHED]
-    )
-    return [_row(game, user) for game in games]
-
-
-def _row(game, user):
-    seats = list(game.seats.all())
-    players = [_player(game, seat, user) for seat in seats]
-    by_seat = {player["seat"]: player for player in players if player["seat"] is not None}
-    ranking = [
-        {**by_seat[seat], "place": place, "score": score}
-        for place, seat, score in game.standings
-        if seat in by_seat
-    ]
-    return {
-        "game": game,
-        "players": players,
-        "free_seats": game.num_players - len(seats),
-        "your_move": any(player["you"] and player["to_act"] for player in players),
-        "to_move": [player for player in players if player["to_act"]],
-        "ranking": ranking,
-    }
-
-
-def _player(game, seat, user):
-    colour = game.colours[seat.index] if seat.index is not None and game.colours else None
-    return {
-        "seat": seat.index,
-        "username": seat.display_name,
-        "colour": colour,
-        "label": COLOUR_LABELS.get(colour, ""),
-        "you": seat.user_id is not None and seat.user_id == user.pk,
-        "to_act": seat.index is not None and seat.index in game.to_act,
-        "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
-    }
+    return archive.page(user, size=RECENTLY_FINISHED).rows

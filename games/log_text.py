@@ -6,6 +6,7 @@ action cards by their titles, power cards by number. Every string is marked for 
 every sentence is built with `format_html`, so a user name is always escaped.
 """
 
+from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -87,8 +88,26 @@ def place(location):
 
 
 def card(card_id):
+    """An action card by its title, which explains itself: the card's text shows on hover (the
+    title attribute) and on a tap or Enter (a <details> disclosure, which needs no script), with a
+    link to the card on the rules page."""
     kind = CARDS.get(card_id)
-    return kind.title if kind else card_id
+    if kind is None:
+        return escape(card_id)
+    return card_ref(kind)
+
+
+def card_ref(kind):
+    return format_html(
+        '<details class="card-ref" data-card-ref="{id}"><summary title="{text}">{title}</summary>'
+        '<span class="card-explain" role="note"><span class="card-explain-title">{title}</span>: {text} '
+        '<a href="{rules}#card-{id}">{more}</a></span></details>',
+        id=kind.id,
+        title=kind.title,
+        text=kind.text,
+        rules=reverse("rules"),
+        more=_("Rules"),
+    )
 
 
 def caballeros(count):
@@ -215,7 +234,7 @@ def _round(event, names):
         _("Round {round} begins; {first} bids first. Cards on offer: {cards}."),
         round=event["round"],
         first=names.player(event["first_bidder"]),
-        cards="; ".join(card(c) for c in event["cards"]),
+        cards=mark_safe("; ".join(card(c) for c in event["cards"])),
     )
 
 
@@ -407,7 +426,7 @@ def _keep_veto(event, names):
 
 
 def _discard(event, names):
-    return format_html(_("Discarded unused: {cards}."), cards="; ".join(card(c) for c in event["cards"]))
+    return format_html(_("Discarded unused: {cards}."), cards=mark_safe("; ".join(card(c) for c in event["cards"])))
 
 
 def _veto_expired(event, names):

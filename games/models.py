@@ -86,6 +86,20 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-finished_at"]),
+            # The archive and the lobby's "recently finished": public finished games, newest
+            # first, with the filters read from the index itself (PostgreSQL) instead of the rows.
+            models.Index(
+                fields=["-finished_at", "-id"],
+                include=["num_players", "short_game", "veto", "rated"],
+                condition=models.Q(status="finished", private=False),
+                name="game_archive_idx",
+            ),
+            # The lobby's open games, newest first.
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(status="open", private=False),
+                name="game_open_idx",
+            ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
         ]
@@ -143,6 +157,8 @@ class Seat(models.Model):
     # After two timeouts in a row the site moves for the seat at once, every time it must act,
     # until the player moves himself again (services.take_back_seat, or a move).
     autopilot = models.BooleanField(default=False)
+    # The game's version when its player last looked at the page: the log marks what came after.
+    seen_version = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -162,6 +178,58 @@ class Seat(models.Model):
     def display_name(self):
         """The name to show beside this seat anywhere on the site (select the user with the seat)."""
         return self.user.display_name if self.user_id is not None else self.name
+
+
+class Result(models.Model):
+    """One seat of a finished game, as the archive and the statistics read it: who sat there, the
+    place and score, and what the game's events say of the seat (its position in the first
+    round's bidding, its home region, the action cards it took).
+
+    The game's date and options are copied here, so that a player's games come from one index in
+    the archive's order (newest first) with the filters read from the index itself. Written once,
+    in the transaction that finishes the game (games/archive.py, record_results)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
+    # Mirrors the seat's user; None for a player who is not a user of the site (an imported game).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="results",
+        db_index=False,
+    )
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    score = models.PositiveSmallIntegerField()
+    # From the game's events; None and "" for a game stored before the events (legacy).
+    position = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Where the seat bid in the first round: 0 bid first."
+    )
+    home = models.CharField(max_length=20, blank=True, default="", help_text="The region of its Grande at the start.")
+    cards = FastJSONField(null=True, blank=True, help_text="The action cards it took, round by round.")
+
+    finished_at = models.DateTimeField()
+    num_players = models.PositiveSmallIntegerField()
+    short_game = models.BooleanField()
+    veto = models.BooleanField()
+    rated = models.BooleanField()
+    private = models.BooleanField()
+
+    class Meta:
+        ordering = ["-finished_at", "-game", "place", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_result_per_seat"),
+            # Also the index of "games between these two players": is this user in that game?
+            models.UniqueConstraint(fields=["game", "user"], name="one_result_per_user"),
+        ]
+        indexes = [
+            # A player's games, newest first; the filters are read from the index (PostgreSQL).
+            models.Index(
+                fields=["user", "-finished_at", "-game"],
+                include=["num_players", "short_game", "veto", "rated", "private"],
+                name="result_player_idx",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Game {self.game_id}, seat {self.seat}: place {self.place}, {self.score} points"
 
 
 class Move(models.Model):

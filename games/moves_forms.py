@@ -45,8 +45,21 @@ def decision_panel(view):
         steps = (pending.get("steps") or []) if decision["window"] == "plan" else []
         panel["steps"] = [{"cut": index, "number": index + 1, "step": step} for index, step in enumerate(steps)]
     elif kind in ("region", "castillo"):
+        pending = view.get("pending") or {}
+        card = pending.get("card") if kind == "region" else None
+        evicted = pending.get("region") if card == "eviction" else None
+        panel["card"] = card
+        panel["evicted"] = names.get(evicted) if evicted else None
+        panel["purpose"] = _purpose(card, panel["evicted"])
+        # Eviction: the region evicted and the King's send the evicted caballeros to court.
+        to_court = {evicted, view.get("king")} if evicted else set()
         panel["choices"] = [
-            {"move": move, "name": names.get(move["region"], move["region"]), "region": move["region"]}
+            {
+                "move": move,
+                "name": names.get(move["region"], move["region"]),
+                "region": move["region"],
+                "to_court": move["region"] in to_court,
+            }
             for move in decision["moves"]
         ]
     elif kind == "share":
@@ -56,6 +69,23 @@ def decision_panel(view):
         ]
         panel["needed"] = decision["needed"]
     return panel
+
+
+# What a secret region choice is for, by the card that asks for it.
+PURPOSES = {
+    "eviction": "{region} is evicted: choose the region where all your caballeros in {region} go. "
+    "Choosing {region} itself or the King's region sends them to your court.",
+    "secret_two_to_provinces": "Choose one of your regions holding 2 of your caballeros (one holding 1 if none "
+    "holds 2): 2 (or 1) of them go from there to the provinces.",
+    "secret_all_to_provinces": "Choose one of your regions: all your caballeros there go to the provinces.",
+    "secret_unique_scoring": "Choose a region to score: every region chosen by exactly one player is scored, "
+    "in scoring order.",
+}
+
+
+def _purpose(card, evicted):
+    text = PURPOSES.get(card)
+    return text.format(region=evicted or "The region") if text else ""
 
 
 # The form that draws each kind of special action (`options()["action"]` in the engine's terms).

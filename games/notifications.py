@@ -227,11 +227,21 @@ def send_due_reminders(now):
     for seconds in slow.order_by().values_list("time_per_move", flat=True).distinct():
         half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
     last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
-    games = (
+    games = list(
         slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
         .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail()))
+        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail(), to_attr="seats_with_mail"))
     )
+    # Who was reminded of each game's deadline already (at an earlier version of the same
+    # decision): one query for all the games.
+    decided = defaultdict(set)
+    reminded = Notification.objects.filter(
+        game__in=[game.pk for game in games],
+        kind__in=["reminder_half", "reminder_last"],
+        scope__in={_reminder_scope(game) for game in games},
+    )
+    for game_id, kind, scope, user_id in reminded.values_list("game_id", "kind", "scope", "user_id"):
+        decided[game_id, kind, scope].add(user_id)
     for game in games:
         total = timedelta(seconds=game.time_per_move)
         # The last reminder only when it comes after the halfway one; a sweep that finds both due
@@ -240,15 +250,13 @@ def send_due_reminders(now):
             kind = "reminder_last"
         else:
             kind = "reminder_half"
-        # A simultaneous choice keeps its deadline across versions: remind once per deadline.
-        scope = f"deadline {game.deadline.isoformat()}"
+        scope = _reminder_scope(game)
         state = None
-        seats = {seat.index: seat for seat in game.seats.all()}
+        seats = {seat.index: seat for seat in game.seats_with_mail}
         verified = _verified(seats.values())
-        decided = set(Notification.objects.filter(game=game, kind=kind, scope=scope).values_list("user_id", flat=True))
         for index in game.to_act:
             user = seats[index].user
-            if user.pk in decided:
+            if user.pk in decided[game.pk, kind, scope]:
                 continue
             if not _wants(user, "reminder", verified):
                 # Decided all the same, so that the next sweeps pass over this game.
@@ -264,6 +272,11 @@ def send_due_reminders(now):
     Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
     _queue(created)
     return len(created) + retry_due(now)
+
+
+def _reminder_scope(game):
+    # A simultaneous choice keeps its deadline across versions: remind once per deadline.
+    return f"deadline {game.deadline.isoformat()}"
 
 
 def _reminded(kind):

@@ -13,14 +13,14 @@ import secrets
 from collections import defaultdict
 from datetime import timedelta
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from accounts.emails import has_verified_email
 from ratings.rating import rate_finished_game
 
-from . import broadcast, clocks, notifications, rows
+from . import archive, broadcast, clocks, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -219,7 +219,7 @@ def take_back_seat(game, user):
     return game
 
 
-def apply_default_moves(game_id, version, game=None, seats=None):
+def apply_default_moves(game_id, version):
     """On a deadline: make a default move for every seat still to act in `version`. A late player
     whose turn it is has the rest of that turn played out too (the court move, the card, the
     placement and special action), instead of waiting a whole deadline per step; any later
@@ -234,49 +234,89 @@ def apply_default_moves(game_id, version, game=None, seats=None):
     still to act went on vacation before the deadline passed (in a game whose clocks stop for
     vacations), nobody is played for: the deadline moves to the end of the vacation plus the
     time that was left when it began (games/clocks.py).
-
-    `game` and `seats`, the game's row and seats as `read_overdue` read them for the sweep before
-    this transaction, spare their two queries: they are used only when the locked row is still at
-    `version`, which every change to a game or its seats raises.
     """
+    return expire([(game_id, version)]) == 1
+
+
+def expire(pairs):
+    """`apply_default_moves` for each (game id, version) of `pairs` in one transaction: the deadline
+    sweep's batches. Returns how many games it changed.
+
+    The games still running at their version with their deadline passed are locked in one query,
+    skipping those another transaction holds, and their seats read in another; then, however many
+    games and moves there are, one statement stores the seats' counts of timeouts (one per set of
+    values), one the moves and one the games (executed once per game, sent to PostgreSQL in one
+    round trip). A game whose moves fail (an engine bug) is logged and left as it was, for the
+    next sweep; an error of the database rolls the whole transaction back and is raised (the
+    sweep then tries the games one by one)."""
+    if not pairs:
+        return 0
     with transaction.atomic():
         now = timezone.now()
-        if not _claim(game_id, version, now):
-            return False
-        if game is None or game.version != version:
-            game, seats = Game.objects.only(*_SWEPT_FIELDS).get(pk=game_id), None
-        state = GameState.from_json(game.state)
-        late = to_act(state)
-        # Who is on vacation, asked once for the passed deadline and for the next decision's.
-        seats, vacations = _seats_and_vacations(game, now, seats)
-        postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
-        if postponed is not None:
-            game.deadline = postponed
-            game.version += 1
-            _save(game, seats=seats, columns=("deadline", "version"))
-            return True
-        rng = random.Random(f"{game.seed}-{version}")
-        turn = (state.round, state.current_player)
-        moves, timed_out = [], []
-        for index in late:
-            made = len(moves)
-            while index in to_act(state):
-                move = default_move(state, index, rng)
-                state = apply_move(state, index, move)
-                game.version += 1
-                moves.append(_move_row(game, seats[index], move, state, automatic=True))
-                if (state.round, state.current_player) != turn or index != state.current_player:
-                    break
-            if len(moves) > made:
-                _count_timeout(seats[index], moves[-1], state)
-                timed_out.append(seats[index])
+        games = _claim(pairs, now)
+        if not games:
+            return 0
+        seats_of = defaultdict(dict)
+        for seat in _seats_query(Seat.objects.filter(game_id__in=[game.pk for game in games]), now):
+            seats_of[seat.game_id][seat.index] = seat
+        expired, moves, timed_out = [], [], []
+        for game in games:
+            version = game.version
+            try:
+                state, made, late = _expire(game, seats_of[game.pk], now)
+            except DatabaseError:
+                raise
+            except Exception:
+                logger.exception("deadline of game %s at version %s failed", game.pk, version)
+                continue
+            expired.append((game, state))
+            moves += made
+            timed_out += late
         _save_counters(timed_out)
-        state = _play_autopilot(game, state, seats, moves)
         rows.insert(moves)
-        # No `previous_to_act`: every seat of the expired decision has been played for, so
-        # whatever is pending now is a new decision with a full deadline of its own.
-        _save(game, state, seats=seats, vacations=vacations, columns=_STATE_COLUMNS)
-    return True
+        rows.update_each([game for game, _ in expired], _STATE_COLUMNS)
+        for game, state in expired:
+            if state is not None and state.is_over:
+                archive.record_results(game, seats_of[game.pk])
+        for game, state in expired:
+            # No `previous_to_act`: every seat of the expired decision has been played for, so
+            # whatever is pending now is a new decision with a full deadline of its own.
+            _tell_after_commit(game, state, seats=seats_of[game.pk])
+    return len(expired)
+
+
+def _expire(game, seats, now):
+    """The default moves of one game `_claim`ed, applied to `game` and `seats` ({index: Seat}) but
+    not stored: (the new state, or None when a vacation moved the deadline instead; the Move rows;
+    the seats that timed out)."""
+    version = game.version
+    state = GameState.from_json(game.state)
+    late = to_act(state)
+    # Who is on vacation, asked once for the passed deadline and for the next decision's.
+    seats, vacations = _seats_and_vacations(game, now, seats)
+    postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
+    if postponed is not None:
+        game.deadline = postponed
+        game.version += 1
+        return None, [], []
+    rng = random.Random(f"{game.seed}-{version}")
+    turn = (state.round, state.current_player)
+    moves, timed_out = [], []
+    for index in late:
+        made = len(moves)
+        while index in to_act(state):
+            move = default_move(state, index, rng)
+            state = apply_move(state, index, move)
+            game.version += 1
+            moves.append(_move_row(game, seats[index], move, state, automatic=True))
+            if (state.round, state.current_player) != turn or index != state.current_player:
+                break
+        if len(moves) > made:
+            _count_timeout(seats[index], moves[-1], state)
+            timed_out.append(seats[index])
+    state = _play_autopilot(game, state, seats, moves)
+    _set_state(game, state, seats=seats, vacations=vacations)
+    return state, moves, timed_out
 
 
 # What _save writes of a game after a move, and what the sweep reads besides.
@@ -284,36 +324,30 @@ _STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", 
 _SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", *_STATE_COLUMNS)
 
 
-def _claim(game_id, version, now):
-    """Lock the row of the game if it is still running at `version` with its deadline at or
-    before `now`, unless another transaction holds it. Whether it did.
+def _claim(pairs, now):
+    """Lock, in one query, the games of `pairs` ((id, version)) still running at that version with
+    their deadline at or before `now`, skipping those another transaction holds. Returns them in
+    the order of `pairs`, with the fields the sweep uses.
 
-    On PostgreSQL the same round trip lets this transaction's commit skip the wait for the disk:
-    should the database lose it in a crash, the expired deadline is still in the row and the next
-    sweep plays the very same moves again (their random choices are seeded by the game and its
-    version)."""
-    table, deadline = Game._meta.db_table, Game._meta.get_field("deadline")
+    On PostgreSQL this transaction's commit also skips the wait for the disk: should the database
+    lose it in a crash, the expired deadlines are still in the rows and the next sweep plays the
+    very same moves again (their random choices are seeded by the game and its version)."""
+    quote = connection.ops.quote_name
+    meta = Game._meta
+    lock = ""
     if connection.vendor == "postgresql":
-        what, lock = "set_config('synchronous_commit', 'off', true)", " FOR UPDATE SKIP LOCKED"
-    else:
-        what, lock = "1", ""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {what} FROM {table} WHERE id = %s AND version = %s AND status = %s AND deadline <= %s{lock}",
-            [game_id, version, Game.Status.ACTIVE.value, deadline.get_db_prep_value(now, connection)],
-        )
-        return cursor.fetchone() is not None
-
-
-def read_overdue(pairs, now):
-    """{game id: (game, {index: Seat})} for the (id, version) `pairs` of a sweep, in two queries
-    without locks, for `apply_default_moves` to check under its lock and use. The seats are read
-    after the games, so seats changed since come with a version that no longer matches."""
-    games = {game.pk: game for game in Game.objects.filter(pk__in=[pk for pk, _ in pairs]).only(*_SWEPT_FIELDS)}
-    seats = defaultdict(dict)
-    for seat in _seats_query(Seat.objects.filter(game_id__in=list(games)), now):
-        seats[seat.game_id][seat.index] = seat
-    return {pk: (game, seats[pk]) for pk, game in games.items()}
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        lock = " FOR UPDATE SKIP LOCKED"
+    columns = ", ".join(quote(meta.get_field(name).column) for name in ("id", *_SWEPT_FIELDS))
+    keys = " OR ".join(["(id = %s AND version = %s)"] * len(pairs))
+    deadline = meta.get_field("deadline").get_db_prep_value(now, connection)
+    games = Game.objects.raw(
+        f"SELECT {columns} FROM {quote(meta.db_table)} WHERE ({keys}) AND status = %s AND deadline <= %s{lock}",
+        [*(value for pair in pairs for value in pair), Game.Status.ACTIVE.value, deadline],
+    )
+    order = {game_id: index for index, (game_id, _) in enumerate(pairs)}
+    return sorted(games, key=lambda game: order[game.pk])
 
 
 # Two timeouts in a row put a seat on autopilot.
@@ -467,6 +501,7 @@ def _store_imported(replayed):
         for row, move in zip(made, replayed.moves):
             row.created_at = move.time
         Move.objects.bulk_update(made, ["created_at"], batch_size=500)
+        archive.record_results(game, {seat.index: seat for seat in seats})
     return game
 
 
@@ -532,31 +567,41 @@ def _move_row(game, seat, move, state, automatic=False, autopilot=False):
     )
 
 
-def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=(), columns=None):
+def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, also_tell=()):
     """Store the game (its version already raised) with the deadline of what is now pending (the
     deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
     and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat}) and
-    `vacations` (clocks.vacation_spans of their users), when the caller has them. `columns`: the
-    only fields that changed, for the sweep to write them with one plain UPDATE (games/rows.py)."""
+    `vacations` (clocks.vacation_spans of their users), when the caller has them."""
     if state is not None:
-        before = game.state
-        game.state = state.to_json()
-        acting = [] if state.is_over else to_act(state)
-        game.deadline = _deadline(game, acting, previous_to_act, before, seats, vacations)
-        game.to_act = acting
-        game.round = state.round
-        game.colours = list(state.colours)
-        game.standings = standings(state)
-        if state.is_over and game.status != Game.Status.FINISHED:
-            game.status = Game.Status.FINISHED
-            game.finished_at = timezone.now()
-            # In the transaction that finishes the game, before its row is written: the rating
-            # may move finished_at after the players' last rated game (ratings/rating.py).
-            rate_finished_game(game, seats)
-    if columns is None:
-        game.save()
-    else:
-        rows.update(Game, [game.pk], {name: getattr(game, name) for name in columns})
+        _set_state(game, state, previous_to_act, seats, vacations)
+    game.save()
+    if state is not None and state.is_over:
+        archive.record_results(game, seats)
+    _tell_after_commit(game, state, previous_to_act, seats, also_tell)
+
+
+def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
+    """Set the fields of `game` that follow from its new `state`, the deadline of what is now
+    pending among them; nothing is stored but the ratings of a rated game it finishes."""
+    before = game.state
+    game.state = state.to_json()
+    acting = [] if state.is_over else to_act(state)
+    game.deadline = _deadline(game, acting, previous_to_act, before, seats, vacations)
+    game.to_act = acting
+    game.round = state.round
+    game.colours = list(state.colours)
+    game.standings = standings(state)
+    if state.is_over and game.status != Game.Status.FINISHED:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        # In the transaction that finishes the game, before its row is written: the rating
+        # may move finished_at after the players' last rated game (ratings/rating.py).
+        rate_finished_game(game, seats)
+
+
+def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=()):
+    """After the commit: the game's pages hear its new version, the lobbies of its players (and of
+    `also_tell`) that something changed, and the mails a new `state` calls for are decided."""
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
     players = [*game.seats.values_list("user_id", flat=True), *also_tell] if seats is None else [

@@ -16,11 +16,29 @@ logger = logging.getLogger(__name__)
 # Acknowledged on receipt and dropped when not started within its interval: a sweep that is lost
 # or killed costs nothing, beat sends the next one, and a backlog left by a stopped worker is not
 # run hundreds of times over when it comes back.
-@shared_task(ignore_result=True, acks_late=False)
-def sweep_deadlines():
+@shared_task(bind=True, ignore_result=True, acks_late=False)
+def sweep_deadlines(self):
+    """One sweep; its batches of overdue games, when there are several, go as `expire_deadlines`
+    tasks to the queue the sweep came from, for all the worker's processes to share."""
     from . import deadlines
 
-    return deadlines.sweep()
+    queue = (self.request.delivery_info or {}).get("routing_key")
+
+    def spread(batches):
+        for batch in batches:
+            expire_deadlines.apply_async((batch,), queue=queue, expires=settings.DEADLINE_SWEEP_SECONDS)
+
+    return deadlines.sweep(spread=spread)
+
+
+# Like the sweep: a batch lost with its worker, or not started within one interval, is left to the
+# next sweep, which finds its games still overdue.
+@shared_task(ignore_result=True, acks_late=False)
+def expire_deadlines(batch):
+    """Expire one batch of a sweep: [(game id, version)] as the sweep listed them."""
+    from . import deadlines
+
+    return deadlines.expire([[tuple(pair) for pair in batch]])
 
 
 # ---- mail ---------------------------------------------------------------------------------------
@@ -52,6 +70,14 @@ def send_daily_digests():
     from . import notifications
 
     return notifications.send_digests(timezone.now())
+
+
+@shared_task(ignore_result=True, acks_late=False)
+def refresh_statistics():
+    """Run by Celery beat every STATISTICS_SECONDS: the statistics page's figures, off the requests."""
+    from . import statistics
+
+    statistics.refresh()
 
 
 def queue_notification(notification_id):

@@ -1,11 +1,15 @@
 from django.urls import path
 
-from . import chat_views, mail_views, record_views, views
+from . import archive_views, chat_views, mail_views, record_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("rules/", rules_views.rules, name="rules"),
     path("lobby/my-games/", views.my_games, name="my_games"),
     path("games/new/", views.new_game, name="new_game"),
+    path("archive/", archive_views.archive_page, name="archive"),
+    path("archive.json", archive_views.archive_json, name="archive_json"),
+    path("statistics/", archive_views.statistics_page, name="statistics"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/partials/<slug:name>/", views.game_partial, name="game_partial"),
     path("games/<int:pk>/invitation/<str:token>/", views.invitation, name="invitation"),

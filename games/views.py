@@ -13,13 +13,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, clocks, replay_views, services, view_cache
+from . import chat, clocks, keyset, replay_views, services, view_cache
 from . import lobby as lobby_lists
 from .access import can_view, invitation_session_key
 from .engine import GameState, view_for, visible_events
 from .forms import MoveForm, NewGameForm
 from .log_text import Names, event_html, move_log
-from .models import Game
+from .models import Game, Seat
 from .moves_forms import UnreadableFields, move_data
 
 PARTIALS = {
@@ -33,14 +33,22 @@ PARTIALS = {
 @require_GET
 def lobby(request):
     user = request.user
-    my_games = lobby_lists.my_games(user)
+    try:
+        mine = lobby_lists.my_games(user, request.GET.get("mine", 1))
+        open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
+    except ValueError as error:
+        return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
+    open_page = lobby_lists.open_games(user, open_cursor)
     return render(
         request,
         "games/lobby.html",
         {
-            "my_games": my_games,
-            "your_move": any(row["your_move"] for row in my_games),
-            "open_games": lobby_lists.open_games(user),
+            "my_games": mine.rows,
+            "my_games_page": mine.page,
+            "your_move": mine.waiting > 0,
+            "waiting": mine.waiting,
+            "open_games": open_page.rows,
+            "open_page": open_page,
             "finished": lobby_lists.finished_games(user),
         },
     )
@@ -52,11 +60,14 @@ def my_games(request):
     of the player's games changed."""
     if not request.user.is_authenticated:
         return HttpResponseForbidden("Log in to see your games.")
-    rows = lobby_lists.my_games(request.user)
+    try:
+        mine = lobby_lists.my_games(request.user, request.GET.get("mine", 1))
+    except ValueError as error:
+        return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(
         request,
         "games/partials/my_games.html",
-        {"my_games": rows, "your_move": any(row["your_move"] for row in rows)},
+        {"my_games": mine.rows, "my_games_page": mine.page, "your_move": mine.waiting > 0, "waiting": mine.waiting},
     )
 
 
@@ -95,7 +106,9 @@ def game_partial(request, pk, name):
     if name == "play":
         return _play(request, _viewable_game(request, pk, defer=_LARGE))
     whole_log = name == "log" and request.GET.get("all") == "1"
-    context = _game_context(request, _viewable_game(request, pk), whole_log=whole_log)
+    context = _game_context(
+        request, _viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
+    )
     return _render_partial(request, name, context)
 
 
@@ -250,11 +263,14 @@ def _vacation_spans(game, seats):
     return {}
 
 
-def _game_context(request, game, whole_log=False, spans=None):
+def _game_context(request, game, whole_log=False, shows_log=True, spans=None):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats (`_viewable_game`), and the events of the recent moves. The stored state is rendered
     as is; history is never replayed here (the replay is games/replay_views.py). `spans`: the
-    `_vacation_spans` when the caller has them."""
+    `_vacation_spans` when the caller has them.
+
+    The log marks as new what other seats did since the reader last looked (`Seat.seen_version`),
+    which then becomes this version, when what is rendered `shows_log`."""
     seats = list(game.seats.all())
     own = _own_seat(request, seats)
     seat = own.index if own is not None else None
@@ -295,6 +311,8 @@ def _game_context(request, game, whole_log=False, spans=None):
         since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
         context["log_entries"] = _log(game, seats, seat, names, since)
         context["log_complete"] = since == 0
+        if own is not None and shows_log:
+            _mark_new(context["log_entries"], own)
     return context
 
 
@@ -316,14 +334,28 @@ def _log(game, seats, seat, names, since):
     One query, bounded by the round stored with each move."""
     index_of = {s.pk: s.index for s in seats}
     entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
-    rendered = [{"round": event["round"], "html": event_html(event, names)} for event in entries]
+    rendered = [{"round": event["round"], "html": event_html(event, names), "version": 0} for event in entries]
     moves = (
         game.moves.filter(round__gte=since)
         .order_by("version")
-        .values_list("events", "automatic", "autopilot", "seat_id")
+        .values_list("events", "automatic", "autopilot", "seat_id", "version")
     )
-    for events, automatic, autopilot, seat_id in moves:
-        rendered += move_log(
-            events, names, seat, mover=index_of[seat_id], automatic=automatic, autopilot=autopilot, since=since
-        )
+    for events, automatic, autopilot, seat_id, version in moves:
+        mover = index_of[seat_id]
+        lines = move_log(events, names, seat, mover=mover, automatic=automatic, autopilot=autopilot, since=since)
+        rendered += [{**line, "version": version, "mover": mover} for line in lines]
     return rendered
+
+
+def _mark_new(entries, own):
+    """Mark the lines of moves made since the seat's player last looked, but his own moves, and
+    remember that he has now seen this version. One UPDATE, and only when there is something new."""
+    seen = own.seen_version
+    newest = seen
+    for entry in entries:
+        if entry["version"] > seen:
+            newest = max(newest, entry["version"])
+            entry["new"] = entry.get("mover") != own.index
+    if newest > seen:
+        Seat.objects.filter(pk=own.pk, seen_version__lt=newest).update(seen_version=newest)
+        own.seen_version = newest

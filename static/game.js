@@ -81,9 +81,12 @@
     const target = event.detail.target;
     if (target.id === "chat-messages" || target.id === "chat") showLatestChat();
     if (target.id !== "play") return;
-    // After a new position an earlier refusal no longer applies.
+    // After a new position an earlier refusal, and the banners of the page's first load ("Game
+    // created", "You joined"), no longer apply.
     const error = document.getElementById("move-error");
     if (error) error.textContent = "";
+    const banners = document.getElementById("messages");
+    if (banners) banners.remove();
     const section = chat();
     if (section && section.dataset.status !== play().dataset.status) refreshChatSection();
   });

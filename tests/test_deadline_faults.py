@@ -8,6 +8,7 @@ interval from the environment.
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -126,10 +127,10 @@ def celery(*args):
     return [sys.executable, "-m", "celery", "-A", "elgrande_site", *args, "--loglevel=INFO"]
 
 
-def start_worker(processes, tmp_path, name, env):
+def start_worker(processes, tmp_path, name, env, concurrency=1):
     worker = Process(
-        celery("worker", "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
-               "-n", f"{name}@%h"),
+        celery("worker", f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
+               "--without-heartbeat", "-n", f"{name}@%h"),
         env, tmp_path / f"{name}.log",
     )
     processes.append(worker)
@@ -169,6 +170,22 @@ def test_games_move_on_after_the_worker_and_beat_are_killed(start_game, processe
     assert not moved(third, version), "nothing should be sent while no beat runs"
     start_beat(processes, tmp_path, "beat-2", env)
     assert_moves_within(third, version, INTERVAL + SLACK)
+
+
+@needs_celery
+def test_the_batches_of_a_sweep_are_shared_by_the_workers_processes(start_game, processes, tmp_path):
+    # Batches of one game: each overdue game goes as a task of its own to either process.
+    env = environment(DEADLINE_SWEEP_BATCH="1")
+    games = [start_game(2) for _ in range(4)]
+    versions = [make_overdue(game) for game in games]
+    start_beat(processes, tmp_path, "beat", env)
+    worker = start_worker(processes, tmp_path, "worker", env, concurrency=2)
+    for game, version in zip(games, versions):
+        assert_moves_within(game, version, INTERVAL + SLACK)
+        assert Move.objects.filter(game=game, automatic=True).count() == 1
+    done = re.compile(r"Task games\.tasks\.expire_deadlines\[[^]]+\] succeeded in [^:]+: 1$", re.MULTILINE)
+    until(lambda: len(done.findall(worker.output())) >= 4, 10, "the batches' tasks to report a game moved each")
+    assert "Traceback" not in worker.output()
 
 
 class Proxy:

@@ -210,6 +210,48 @@ def test_the_celery_task_runs_a_sweep(start_game):
     assert Move.objects.filter(game=game, automatic=True).count() == 1
 
 
+def test_a_sweep_with_somewhere_to_spread_its_batches_sends_them_all_there(start_game, monkeypatch):
+    games = [overdue(start_game(2), by=10 - index) for index in range(5)]
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 2)
+    sent = []
+    assert deadlines.sweep(spread=sent.extend) == 0
+    assert not Move.objects.exists()
+    # Disjoint batches of at most SWEEP_BATCH games, the longest overdue first.
+    assert sent == [[(game.pk, game.version) for game in games[start:start + 2]] for start in (0, 2, 4)]
+    assert deadlines.expire(sent) == 5
+    assert Move.objects.filter(automatic=True).values("game").distinct().count() == 5
+
+
+def test_a_sweep_of_one_batch_expires_it_itself(start_game):
+    game = overdue(start_game(3))
+    sent = []
+    assert deadlines.sweep(spread=sent.extend) == 1
+    assert sent == [] and Move.objects.filter(game=game, automatic=True).exists()
+
+
+def test_the_celery_sweep_sends_each_batch_as_a_task_of_its_own(start_game, monkeypatch):
+    games = [overdue(start_game(2)) for _ in range(3)]
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 2)
+    batches = []
+    real = tasks.expire_deadlines.run
+
+    def expire_deadlines(batch):
+        batches.append(batch)
+        return real(batch)
+
+    monkeypatch.setattr(tasks.expire_deadlines, "run", expire_deadlines)
+    # Run the tasks it sends here and now, as a worker would.
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        tasks.sweep_deadlines.apply()
+    finally:
+        celery_app.conf.task_always_eager = eager
+    assert sorted(len(batch) for batch in batches) == [1, 2]
+    for game in games:
+        assert Move.objects.filter(game=game, automatic=True).exists()
+
+
 def test_beat_sends_the_sweep_every_interval(settings):
     entry = celery_app.conf.beat_schedule["sweep-deadlines"]
     assert entry["task"] == tasks.sweep_deadlines.name
@@ -221,58 +263,84 @@ def test_beat_sends_the_sweep_every_interval(settings):
 
 def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, caplog):
     broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
-    real = services.apply_default_moves
+    before = snapshot(broken)
+    real = services._expire
 
-    def apply(game_id, version, **read):
-        if game_id == broken.pk:
+    def expire(game, seats, now):
+        if game.pk == broken.pk:
             raise ValueError("an engine bug")
-        return real(game_id, version, **read)
+        return real(game, seats, now)
 
-    monkeypatch.setattr(services, "apply_default_moves", apply)
+    monkeypatch.setattr(services, "_expire", expire)
     assert deadlines.sweep() == 1
     assert Move.objects.filter(game=fine, automatic=True).exists()
-    assert f"deadline of game {broken.pk}" in caplog.text
+    assert f"deadline of game {broken.pk} at version {broken.version} failed" in caplog.text
+    assert snapshot(broken) == before
+    monkeypatch.undo()
+    assert deadlines.sweep() == 1, "the next sweep tries the broken game again"
+
+
+def test_a_game_the_database_refuses_is_tried_alone_and_the_others_of_its_batch_move_on(start_game, caplog):
+    broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
+    # A row already stored where the broken game's first default move goes: the batch's insert
+    # of the moves breaks a constraint, and the whole transaction is rolled back.
+    Move.objects.create(game=broken, seat=broken.seats.first(), version=broken.version + 1, move={"type": "x"})
+    before = snapshot(broken)
+    assert deadlines.sweep() == 1
+    assert "the deadlines of 2 games failed together; trying them one by one" in caplog.text
+    assert f"deadline of game {broken.pk} at version {broken.version} failed" in caplog.text
+    assert Move.objects.filter(game=fine, automatic=True).exists()
+    assert snapshot(broken) == before
 
 
 def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(start_game, monkeypatch):
     first, second = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
-    tried = []
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
+    tried, alone = [], []
 
-    def apply(game_id, version, **read):
-        tried.append(game_id)
+    def expire(pairs):
+        tried.append([game_id for game_id, _ in pairs])
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(services, "apply_default_moves", apply)
+    monkeypatch.setattr(services, "expire", expire)
+    monkeypatch.setattr(services, "apply_default_moves", lambda *pair: alone.append(pair))
     with pytest.raises(OperationalError):
         deadlines.sweep()
-    assert tried == [first.pk]
+    assert tried == [[first.pk]] and alone == []
     monkeypatch.undo()
     assert deadlines.sweep() == 2
     assert {first.pk, second.pk} == set(Move.objects.values_list("game", flat=True))
 
 
-def test_a_sweep_costs_a_bounded_number_of_queries_per_game(game_at, monkeypatch):
-    court = lambda state: state.phase == "court"  # noqa: E731
-    games = [overdue(game_at(court, num_players=n)) for n in (2, 3, 4)]
-    # The mail step after the expiries has its own count (tests/notifications/test_deciding.py).
-    monkeypatch.setattr(notifications, "sweep", lambda now: None)
+def sweep_queries(games):
+    """The statements of a sweep over `games` (overdue), less its mail step's."""
     with CaptureQueriesContext(connection) as context:
         assert deadlines.sweep() == len(games)
-    # The test's own transaction turns each game's into a savepoint; those are not queries.
-    queries = [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # One to list the overdue games and two to read their rows and seats (with whether a player
-    # may be on vacation: nobody is), then per game, however many moves its late turn takes (four
-    # here): lock it if it is still at the version read (on PostgreSQL also letting the commit
-    # skip the wait for the disk), the late seat's count of timeouts, its moves, its row.
-    assert Move.objects.filter(automatic=True).count() >= 4 * len(games)
-    assert len(queries) == 3 + 4 * len(games), queries
-    locks = [sql for sql in queries if sql.startswith("SELECT") and "version = " in sql]
-    assert len(locks) == len(games), queries
+    # The test's own transaction turns each batch's into a savepoint; those are not queries.
+    return [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+def test_a_sweep_costs_a_bounded_number_of_queries_per_batch(game_at, monkeypatch):
+    court = lambda state: state.phase == "court"  # noqa: E731
+    # The mail step after the expiries has its own count (tests/notifications/test_deciding.py).
+    monkeypatch.setattr(notifications, "sweep", lambda now: None)
+    games = [game_at(court, num_players=n) for n in (4, 2, 3, 5)]
+    queries = {len(some): sweep_queries([overdue(game) for game in some]) for some in (games[:1], games[1:])}
+    # However many games and moves (four or more each here): one to list the overdue games; on
+    # PostgreSQL one to let the commit skip the wait for the disk; one to lock the games still at
+    # their version, one for their seats (with whether a player may be on vacation: nobody is),
+    # one for the late seats' counts of timeouts, one for the moves, one for the games' rows.
+    assert Move.objects.filter(automatic=True).count() >= 4 * 4
+    expected = 7 if connection.vendor == "postgresql" else 6
+    assert len(queries[1]) == len(queries[3]) == expected, queries
+    [lock] = [sql for sql in queries[3] if sql.startswith("SELECT") and "version = " in sql]
+    assert lock.count("version = ") == 3
+    # One statement for the games' rows, executed once per game (Django logs it as "3 times: ...").
+    assert [sql for sql in queries[3] if 'UPDATE "games_game"' in sql] == [queries[3][-1]]
+    assert queries[3][-1].startswith('3 times: UPDATE "games_game"'), queries[3][-1]
     if connection.vendor == "postgresql":
-        assert all(
-            "set_config('synchronous_commit', 'off', true)" in sql and sql.endswith("FOR UPDATE SKIP LOCKED")
-            for sql in locks
-        ), locks
+        assert lock.endswith("FOR UPDATE SKIP LOCKED"), lock
+        assert "SET LOCAL synchronous_commit TO OFF" in queries[3], queries[3]
 
 
 class Lost(Exception):
@@ -319,7 +387,7 @@ def test_the_ticker_thread_sweeps_on_its_own(start_game):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks that others skip need PostgreSQL")
 def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_game):
-    game = overdue(start_game(3))
+    game, other = overdue(start_game(3)), overdue(start_game(3))
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_row():
@@ -334,8 +402,10 @@ def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_gam
     try:
         assert locked.wait(10)
         started = time.monotonic()
-        assert deadlines.sweep() == 0
+        assert deadlines.sweep() == 1, "the other game of the batch moves on"
         assert time.monotonic() - started < 2
+        assert Move.objects.filter(game=other, automatic=True).exists()
+        assert not Move.objects.filter(game=game).exists()
     finally:
         release.set()
         holder.join()
@@ -351,3 +421,17 @@ def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(valu
     )
     assert started.returncode != 0
     assert f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {value!r}" in started.stderr
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("0", "DEADLINE_SWEEP_BATCH must be at least 1, not 0."),
+    ("many", "DEADLINE_SWEEP_BATCH must be a whole number, not 'many'."),
+])
+def test_a_sweep_batch_that_is_not_a_positive_whole_number_is_refused_at_start(value, message):
+    started = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_BATCH": value},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert started.returncode != 0
+    assert message in started.stderr

@@ -138,6 +138,8 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     at_start = queries()
     play(game, moves=60)
     assert Move.objects.filter(game=game).count() == 60
+    # One UPDATE more when there is something new in the log: the version its reader has now seen.
+    assert queries() == at_start + 1
     assert queries() == at_start
     # The session's user, the game, its seats, vacations, the recent moves, the chat's messages.
     assert at_start <= 6

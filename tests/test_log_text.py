@@ -94,7 +94,8 @@ def test_players_are_named_by_user_and_colour_areas_and_cards_by_name():
     place = event_html({"event": "place", "round": 1, "seat": 0, "to": [["old_castile", 2], ["castillo", 1]]}, names)
     assert strip_tags(place) == "alice (green) places 2 in Old Castile, 1 in the Castillo."
     take = event_html({"event": "take_card", "round": 1, "seat": 1, "card": "intrigue_2_own_2_foreign"}, names)
-    assert strip_tags(take) == "bob (red) takes Intrigue: 2 own, 2 foreign."
+    # The card's title, then its explanation (shown on hover or tap: tests/test_table_reading.py).
+    assert strip_tags(take.split('<span class="card-explain"')[0]) == "bob (red) takes Intrigue: 2 own, 2 foreign"
     bid = event_html({"event": "bid", "round": 1, "seat": 1, "card": 13}, names)
     assert strip_tags(bid) == "bob (red) plays power card 13."
 

@@ -1,5 +1,5 @@
-"""The sweep in batches: rows read ahead only when still current, and the notices of a batch sent
-together after its games are committed."""
+"""The sweep in batches: the games of a batch locked only at the version listed, and the notices of a
+batch sent together after its games are committed."""
 
 import asyncio
 from datetime import timedelta
@@ -66,17 +66,18 @@ def test_a_sweep_tells_each_game_page_its_new_version_and_each_lobby_once(make_u
     assert lobby() == [{"type": "lobby.changed"}]
 
 
-def test_the_notices_of_the_games_moved_before_a_lost_connection_are_still_sent(make_user, monkeypatch):
+def test_the_notices_of_the_batches_committed_before_a_lost_connection_are_still_sent(make_user, monkeypatch):
     _, (first, second) = games_of(make_user, 2)
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
     page = listen(broadcast.game_group(first.pk))
-    real = services.apply_default_moves
+    real = services.expire
 
-    def apply(game_id, version, **read):
-        if game_id == second.pk:
+    def expire(pairs):
+        if pairs[0][0] == second.pk:
             raise OperationalError("server closed the connection unexpectedly")
-        return real(game_id, version, **read)
+        return real(pairs)
 
-    monkeypatch.setattr(services, "apply_default_moves", apply)
+    monkeypatch.setattr(services, "expire", expire)
     with pytest.raises(OperationalError):
         deadlines.sweep()
     first.refresh_from_db()
@@ -95,18 +96,22 @@ def test_notices_that_cannot_be_sent_are_logged_and_the_games_still_move_on(make
     assert all(Game.objects.get(pk=game.pk).version > game.version for game in games)
 
 
-def test_rows_read_ahead_are_not_used_once_the_game_moved_on(start_game):
-    game = overdue(start_game(3))
-    seat = game.to_act[0]
+def test_a_batch_moves_only_the_games_still_at_the_version_listed(start_game):
+    moved_on, waiting = overdue(start_game(3)), overdue(start_game(3))
+    seat = moved_on.to_act[0]
     # The seat already let one deadline pass: a second one in a row would put it on autopilot.
-    Seat.objects.filter(game=game, index=seat).update(timeouts=1)
-    stale_game, stale_seats = services.read_overdue([(game.pk, game.version)], timezone.now())[game.pk]
+    Seat.objects.filter(game=moved_on, index=seat).update(timeouts=1)
+    listed = list(deadlines.overdue_games(timezone.now()))
     # Then its player moves himself (his count of timeouts starts again), and the next decision
-    # is overdue too before the sweep comes to the game.
-    services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 5}, game.version)
-    game = overdue(game)
-    assert services.apply_default_moves(game.pk, stale_game.version, game=stale_game, seats=stale_seats) is False
-    assert services.apply_default_moves(game.pk, game.version, game=stale_game, seats=stale_seats) is True
-    moved = {seat.index: seat for seat in Seat.objects.filter(game=game)}
-    assert moved[seat].timeouts == 0 and not moved[seat].autopilot
-    assert all(moved[index].timeouts == 1 for index in game.to_act)
+    # is overdue too before the sweep's batch comes to the game.
+    services.submit_move(moved_on, user_at(moved_on, seat), {"type": "bid", "card": 5}, moved_on.version)
+    moved_on = overdue(moved_on)
+    assert services.expire(listed) == 1
+    assert Game.objects.get(pk=moved_on.pk).version == moved_on.version
+    assert Game.objects.get(pk=waiting.pk).version > waiting.version
+    seats = {seat.index: seat for seat in Seat.objects.filter(game=moved_on)}
+    assert seats[seat].timeouts == 0 and not seats[seat].autopilot
+    # At its new version the next sweep plays for the seats late there.
+    assert deadlines.sweep() == 1
+    seats = {seat.index: seat for seat in Seat.objects.filter(game=moved_on)}
+    assert all(seats[index].timeouts == 1 for index in moved_on.to_act)

@@ -252,10 +252,28 @@ def test_the_cached_view_is_the_page_that_the_reader_would_have_had_rendered_for
     game.refresh_from_db()
     for reader in (game.to_act[0], None):
         user = user_at(game, reader) if reader is not None else None
-        cached = play_html(logged_in(user) if user else Client(), game)
+        client = logged_in(user) if user else Client()
+        # The first look marks the others' moves as new and moves the seat's seen_version on;
+        # the look after it (cached under the new seen_version) is what a render now gives.
+        play_html(client, game)
+        cached = play_html(client, game)
         request = rf.get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
         request.user = user or AnonymousUser()
         request.session = SessionStore()
         context = views._game_context(request, views._viewable_game(request, game.pk))
         direct = views._render_partial(request, "play", context).content.decode()
         assert without_tokens(cached) == without_tokens(direct)
+
+
+def test_a_seats_cached_view_marks_the_others_moves_as_new_only_until_its_player_has_looked(clock, start_game):
+    game = start_game(3)
+    play(game, moves=5)
+    game.refresh_from_db()
+    reader = game.to_act[0]
+    client = logged_in(user_at(game, reader))
+    first = play_html(client, game)
+    assert re.search(r'<li data-round="\d+" class="[^"]*\bnew\b', first)
+    for _ in range(2):
+        again = play_html(client, game)
+        assert not re.search(r'<li data-round="\d+" class="[^"]*\bnew\b', again)
+    assert Seat.objects.get(game=game, index=reader).seen_version == game.version

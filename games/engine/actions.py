@@ -40,13 +40,15 @@ ALLOWED = -1
 
 
 def usable_veto_holders(state, excluding=()):
+    if not state.vetoes:
+        return []
     return sorted({seat for seat, _round in state.vetoes if seat not in excluding})
 
 
 def spend_veto(state, seat):
     for index, (holder, _round) in enumerate(state.vetoes):
         if holder == seat:
-            del state.vetoes[index]
+            state.vetoes = state.vetoes[:index] + state.vetoes[index + 1 :]
             return
 
 

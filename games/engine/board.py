@@ -60,6 +60,7 @@ _NEIGHBOURS = {
 }
 NEIGHBOURS = {region: frozenset(AREA_INDEX[n] for n in ns) for region, ns in _NEIGHBOURS.items()}
 NEIGHBOUR_INDICES = tuple(NEIGHBOURS[region] for region in REGIONS)
+SORTED_NEIGHBOUR_INDICES = tuple(tuple(sorted(neighbours)) for neighbours in NEIGHBOUR_INDICES)
 
 MOBILE_SCOREBOARDS = ("8/4/0", "4/0/0")
 MOBILE_VALUES = {"8/4/0": (8, 4, 0), "4/0/0": (4, 0, 0)}

@@ -16,12 +16,12 @@ The kinds and their fields are listed in README.md.
 
 def record(state, event, seat=None, private=False, **fields):
     """Append one event to the events of the move being made. Private events are `seat`'s alone."""
-    entry = {"event": event, "round": state.round}
-    if seat is not None:
-        entry["seat"] = seat
     if private:
-        entry["private"] = True
-    entry.update(fields)
+        entry = {"event": event, "round": state.round, "seat": seat, "private": True, **fields}
+    elif seat is None:
+        entry = {"event": event, "round": state.round, **fields}
+    else:
+        entry = {"event": event, "round": state.round, "seat": seat, **fields}
     state.events.append(entry)
 
 

@@ -6,15 +6,14 @@ from .board import (
     CASTILLO_INDEX,
     MOBILE_SCOREBOARDS,
     MOBILE_VALUES,
-    NEIGHBOUR_INDICES,
     REGION_NAMES,
     REGIONS,
+    SORTED_NEIGHBOUR_INDICES,
     area_index,
 )
 from .errors import IllegalMove
-from .events import record
-from .scoring import ranked_awards, sole_leader
-from .state import COURT, PROVINCES
+from .scoring import awards_of_groups, groups_of, sole_leader
+from .state import COURT, PROVINCES, added, replaced
 
 # How a rank is named in a scoring's awards: a lone colour at position p takes the value of that
 # rank; a tied group takes the next one ("tied_second" for a tie for first).
@@ -50,19 +49,25 @@ def plural(count, word="caballero"):
 # --- where things may go ----------------------------------------------------------------------
 
 
+# By the King's region: the regions but his; those and the Castillo; his neighbours and the Castillo.
+_MOVABLE = tuple(tuple(region for region in range(len(REGIONS)) if region != king) for king in range(len(REGIONS)))
+_DESTINATIONS = tuple(regions + (CASTILLO_INDEX,) for regions in _MOVABLE)
+_PLACEMENT = tuple(neighbours + (CASTILLO_INDEX,) for neighbours in SORTED_NEIGHBOUR_INDICES)
+
+
 def movable_regions(state):
-    """Regions caballeros may leave or enter by a special action: all but the King's region."""
-    return [region for region in range(len(REGIONS)) if region != state.king]
+    """Regions caballeros may leave or enter by a special action: all but the King's region (a tuple)."""
+    return _MOVABLE[state.king]
 
 
 def destinations(state):
-    """Where a special action may put caballeros: any region but the King's, and the Castillo."""
-    return movable_regions(state) + [CASTILLO_INDEX]
+    """Where a special action may put caballeros: any region but the King's, and the Castillo (a tuple)."""
+    return _DESTINATIONS[state.king]
 
 
 def placement_areas(state):
-    """Where placement from court may go: the King's neighbours and the Castillo."""
-    return sorted(NEIGHBOUR_INDICES[state.king]) + [CASTILLO_INDEX]
+    """Where placement from court may go: the King's neighbours and the Castillo (a tuple)."""
+    return _PLACEMENT[state.king]
 
 
 # --- parsing the fields of a move --------------------------------------------------------------
@@ -105,7 +110,9 @@ def parse_area_counts(value, what="placement"):
     fixes the order of the steps a veto may cut (rule 9.1).
     """
     if isinstance(value, dict):
-        pairs, ordered = list(value.items()), False
+        if not value:
+            return {}
+        pairs, ordered = value.items(), False
     elif isinstance(value, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
         pairs, ordered = value, True
     else:
@@ -116,7 +123,7 @@ def parse_area_counts(value, what="placement"):
         count = parse_count(count)
         if count:
             counts[area] = counts.get(area, 0) + count
-    return counts if ordered else dict(sorted(counts.items()))
+    return counts if ordered or len(counts) < 2 else dict(sorted(counts.items()))
 
 
 def parse_order(state, value, seats, what="order", others=()):
@@ -166,22 +173,26 @@ def shift(state, seat, source, target, count):
 
 
 def _add(state, seat, location, count):
+    """The one place where counts of caballeros change: each list changed is replaced by a changed
+    copy, for a state made by a move shares them with the state before (GameState.successor)."""
     if location == COURT:
-        state.court[seat] += count
+        state.court = added(state.court, seat, count)
     elif location == PROVINCES:
-        state.provinces[seat] += count
+        state.provinces = added(state.provinces, seat, count)
     else:
-        state.caballeros[location][seat] += count
+        state.caballeros = replaced(state.caballeros, location, added(state.caballeros[location], seat, count))
 
 
 # --- scoring -------------------------------------------------------------------------------------
 
 
+_MOBILE_VALUES = tuple(MOBILE_VALUES[board] for board in MOBILE_SCOREBOARDS)
+
+
 def area_values(state, area):
     """The values scored in an area: its own scoreboard or the mobile one lying on it."""
-    for board, location in zip(MOBILE_SCOREBOARDS, state.mobile):
-        if location == area:
-            return MOBILE_VALUES[board]
+    if area in state.mobile:
+        return _MOBILE_VALUES[state.mobile.index(area)]
     return AREA_SCOREBOARDS[area]
 
 
@@ -191,17 +202,18 @@ def area_awards(state, area, first_only=False):
     Returns a list of steps, one per rank that scores anything: each is a list of
     [seat, points, reason]. The King's bonus and the home bonus ride with the first rank.
     """
-    counts = {seat: state.caballeros[area][seat] for seat in range(state.num_players)}
-    values = area_values(state, area)
+    groups = groups_of(enumerate(state.caballeros[area]))
+    if not groups:
+        return []
     ranks = []
-    for position, group, points in ranked_awards(counts, values, state.num_players):
+    for position, group, points in awards_of_groups(groups, area_values(state, area), state.num_players):
         if first_only and (position > 0 or len(group) > 1):
             break
         tied = len(group) > 1
         reason = ("tied_" if tied else "") + RANK_NAMES[position + (1 if tied else 0)]
         ranks.append([[seat, points, reason] for seat in group if points])
     if area != CASTILLO_INDEX:
-        leader = sole_leader(counts)
+        leader = sole_leader(groups)
         if leader is not None:
             bonuses = []
             if area == state.king:
@@ -216,10 +228,16 @@ def area_awards(state, area, first_only=False):
 
 
 def award(state, area, awards):
-    """Add the points of one rank of a scoring to the scores and record them."""
+    """Add the points of one rank of a scoring to the scores and record them.
+
+    The events are written out here rather than by `record`: points are a quarter of a game's events."""
+    scores = state.scores = state.scores[:]
+    area_id = AREAS[area]
     for seat, points, reason in awards:
-        state.scores[seat] += points
-        record(state, "points", seat=seat, area=AREAS[area], points=points, reason=reason)
+        scores[seat] += points
+        state.events.append(
+            {"event": "points", "round": state.round, "seat": seat, "area": area_id, "points": points, "reason": reason}
+        )
 
 
 def score_area(state, area, first_only=False):

@@ -4,15 +4,15 @@ One random plan per kind of card lives here, beside the rules in cards/, so the 
 play. A computer player would sit beside this module.
 """
 
-from .board import AREAS, MOBILE_SCOREBOARDS
+from .board import AREAS, MOBILE_SCOREBOARDS, REGIONS
 from .cards import CARDS
 from .cards.intrigue import CourtToRegions, EitherOf, Eviction, MoveCaballeros, OwnRegion
 from .cards.pieces import MobileScoreboard, MoveGrande, MoveKing, RetakePowerCard
 from .cards.provinces import Decay, OneEachToProvinces, SecretToProvinces
 from .cards.scorings import ScoreChosenArea
 from .moves import court_moves, legal_moves
-from .operations import clockwise_from_left, count_at, destinations, movable_regions, placement_areas
-from .rounds import court_allowance
+from .operations import clockwise_from_left, destinations, movable_regions, placement_areas
+from .rounds import bidder, court_allowance
 from .state import COURT
 
 
@@ -21,6 +21,13 @@ def random_move(state, seat, rng):
     phase = state.phase
     if phase == "action":
         return _random_action(state, seat, rng)
+    if phase == "bid" and seat == bidder(state):
+        bids = state.bids
+        return {"type": "bid", "card": rng.choice([card for card in state.hands[seat] if card not in bids])}
+    if phase == "card" and seat == state.current_player:
+        return {"type": "take_card", "card": rng.choice(list(dict.fromkeys(state.display)))}
+    if phase == "castillo" and seat in state.castillo_choices["awaiting"]:
+        return {"type": "choose_region", "region": rng.choice(REGIONS)}
     if phase == "court":
         allowance = court_allowance(state, seat)
         provinces = state.provinces[seat]
@@ -43,9 +50,9 @@ def random_share(state, seat, rng):
     """A King's-return share: 3 caballeros (or all, if fewer) from random sources."""
     kind = CARDS[state.action["card"]]
     pool = []
-    for source in kind.sources(state, seat):
+    for source, count in kind.holdings(state, seat):
         name = "court" if source == COURT else AREAS[source]
-        pool.extend([name] * count_at(state, seat, source))
+        pool.extend([name] * count)
     share = {}
     for name in rng.sample(pool, kind.needed(state, seat)):
         share[name] = share.get(name, 0) + 1
@@ -85,29 +92,29 @@ def _spread(state, count, rng):
 
 
 def _move_caballeros(state, taker, card, rng):
+    """One caballero at a time: a random (colour, region) among those the card may still move,
+    then a random destination."""
     limits = card.limits(state, taker)
-    work = [row[:] for row in state.caballeros]
+    work = list(map(list.copy, state.caballeros))
     sources = movable_regions(state)
     if card.one_source:
         candidates = [r for r in sources if sum(work[r])]
         if not candidates:
             return None
         sources = [rng.choice(candidates)]
-    sides = ["own" if seat == taker else "foreign" for seat in range(state.num_players)]
+    seats = range(state.num_players)
+    sides = ["own" if seat == taker else "foreign" for seat in seats]
     done = {"own": 0, "foreign": 0}
     wanted = {side: rng.randint(least, most) for side, (least, most) in limits.items()}
+    targets = destinations(state)
     entries = []
     while len(entries) < card.total:
-        options = [
-            (seat, region)
-            for region in sources
-            for seat in range(state.num_players)
-            if work[region][seat] and done[sides[seat]] < wanted[sides[seat]]
-        ]
+        open_seats = [seat for seat in seats if done[sides[seat]] < wanted[sides[seat]]]
+        options = [(seat, region) for region in sources for row in (work[region],) for seat in open_seats if row[seat]]
         if not options:
             break
         seat, source = rng.choice(options)
-        target = rng.choice([d for d in destinations(state) if d != source])
+        target = rng.choice([area for area in targets if area != source])
         work[source][seat] -= 1
         work[target][seat] += 1
         done[sides[seat]] += 1

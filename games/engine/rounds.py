@@ -17,8 +17,8 @@ from .board import (
 from .cards import CARDS, KING_CARD, STACKS, stack_cards
 from .errors import IllegalMove
 from .events import record
-from .operations import parse_area_counts, parse_count, place_name, placement_areas, plural, score_area
-from .state import GameState
+from .operations import parse_area_counts, parse_count, place_name, placement_areas, plural, score_area, shift
+from .state import COURT, PROVINCES, GameState, replaced
 
 
 def new_game(num_players, seed, short_game=False, veto=True, show_castillo=False):
@@ -94,7 +94,7 @@ def _start_round(state):
 
 
 def bidder(state):
-    played = sum(1 for bid in state.bids if bid is not None)
+    played = state.num_players - state.bids.count(None)
     return (state.first_bidder + played) % state.num_players
 
 
@@ -130,7 +130,7 @@ def apply_move(state, seat, move):
     handler = _HANDLERS.get((state.phase, kind)) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(_expected(state, kind))
-    new = state.clone()
+    new = state.successor()
     handler(new, seat, move)
     return new
 
@@ -161,11 +161,11 @@ def _bid(state, seat, move):
         raise IllegalMove(f"Power card {card} is not in your hand.")
     if card in state.bids:
         raise IllegalMove(f"Power card {card} has already been played this round.")
-    state.hands[seat] = [other for other in state.hands[seat] if other != card]
-    state.played[seat] = state.played[seat] + [card]
-    state.bids[seat] = card
+    state.hands = replaced(state.hands, seat, [other for other in state.hands[seat] if other != card])
+    state.played = replaced(state.played, seat, state.played[seat] + [card])
+    state.bids = replaced(state.bids, seat, card)
     record(state, "bid", seat=seat, card=card)
-    if all(bid is not None for bid in state.bids):
+    if None not in state.bids:
         state.turn_order = sorted(range(state.num_players), key=lambda s: -state.bids[s])
         state.turn_index = 0
         record(state, "order", order=list(state.turn_order))
@@ -217,11 +217,10 @@ def _court(state, seat, move):
             raise IllegalMove("Nothing enters or leaves the King's region.")
         if state.caballeros[region][seat] < number:
             raise IllegalMove(f"You have only {plural(state.caballeros[region][seat])} in {place_name(region)}.")
-    state.provinces[seat] -= from_provinces
-    state.court[seat] += from_provinces
+    if from_provinces:
+        shift(state, seat, PROVINCES, COURT, from_provinces)
     for region, number in from_regions.items():
-        state.caballeros[region][seat] -= number
-        state.court[seat] += number
+        shift(state, seat, region, COURT, number)
     fields = {"from_regions": {REGIONS[r]: n for r, n in from_regions.items()}} if from_board else {}
     record(state, "court", seat=seat, count=count, **fields)
     _after_court(state, seat)
@@ -232,8 +231,10 @@ def _take_card(state, seat, move):
     if card not in state.display:
         offered = ", ".join(state.display)
         raise IllegalMove(f"{card!r} is not among the cards on offer ({offered}).")
-    state.display.remove(card)
-    state.taken[seat] = card
+    display = state.display[:]
+    display.remove(card)
+    state.display = display
+    state.taken = replaced(state.taken, seat, card)
     record(state, "take_card", seat=seat, card=card)
     state.phase = "action"
 
@@ -255,8 +256,7 @@ def _place(state, seat, move):
                 f"{place_name(area)} is not next to the King; place in the King's neighbours or the Castillo."
             )
     for area, count in spread.items():
-        state.court[seat] -= count
-        state.caballeros[area][seat] += count
+        shift(state, seat, COURT, area, count)
     state.placed = True
     record(state, "place", seat=seat, to=[[AREAS[a], c] for a, c in spread.items()])
     if state.special_done:
@@ -366,12 +366,8 @@ def _finish_general_scoring(state):
             if region is None:
                 continue
             count = state.caballeros[CASTILLO_INDEX][seat]
-            state.caballeros[CASTILLO_INDEX][seat] = 0
             to_court = region == state.king
-            if to_court:
-                state.court[seat] += count
-            else:
-                state.caballeros[region][seat] += count
+            shift(state, seat, CASTILLO_INDEX, COURT if to_court else region, count)
             record(state, "castillo_reveal", seat=seat, region=REGIONS[region], count=count, to_court=to_court)
         state.castillo_choices = None
     for region in range(len(REGIONS)):

@@ -12,16 +12,20 @@ def values_in_play(values, num_players):
 
 def rank_groups(counts):
     """Groups of keys with equal counts, highest count first; keys with no caballero are left out."""
-    present = sorted((-count, key) for key, count in counts.items() if count > 0)
+    return groups_of(counts.items())
+
+
+def groups_of(pairs):
+    """rank_groups of (key, count) pairs, e.g. enumerate(a row of caballeros by seat)."""
+    present = sorted([(-count, key) for key, count in pairs if count > 0])
     groups = []
     previous = None
     for negative, key in present:
-        count = -negative
-        if count == previous:
+        if negative == previous:
             groups[-1].append(key)
         else:
             groups.append([key])
-            previous = count
+            previous = negative
     return groups
 
 
@@ -31,10 +35,15 @@ def ranked_awards(counts, values, num_players):
     A lone key takes the value at the position and the position advances by one; a tied group
     takes the next value each and the position advances by two. Values beyond those in play are 0.
     """
+    return awards_of_groups(rank_groups(counts), values, num_players)
+
+
+def awards_of_groups(groups, values, num_players):
+    """ranked_awards of groups already ranked by rank_groups or groups_of."""
     in_play = values_in_play(values, num_players)
     awards = []
     position = 0
-    for group in rank_groups(counts):
+    for group in groups:
         if len(group) == 1:
             index, step = position, 1
         else:
@@ -58,9 +67,9 @@ def rank_points(counts, values, num_players):
     return {key: points[key] for key in counts if key in points}
 
 
-def sole_leader(counts):
-    """The key with strictly the most caballeros, or None when nobody is there or first is tied."""
-    groups = rank_groups(counts)
+def sole_leader(groups):
+    """The key with strictly the most caballeros, or None when nobody is there or first is tied;
+    from the rank groups of rank_groups or groups_of."""
     if groups and len(groups[0]) == 1:
         return groups[0][0]
     return None

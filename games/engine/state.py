@@ -43,6 +43,8 @@ _FIELDS = (
     "castillo_choices",
 )
 
+_FIELD_SET = frozenset(_FIELDS)
+
 
 def num_rounds(short_game):
     """Rounds played: 9, or 6 in the short game."""
@@ -69,8 +71,6 @@ _CHANGING = ("awaiting", "choices", "answers")
 
 
 def _copy_action(action):
-    if action is None:
-        return None
     copied = dict(action)
     for key in _CHANGING:
         if key in copied:
@@ -78,12 +78,26 @@ def _copy_action(action):
     return copied
 
 
-def _new():
-    return GameState.__new__(GameState)
+_NEW = object.__new__
+
+
+def added(values, index, count):
+    """A copy of a list of numbers with `count` added to one of them (see `replaced`)."""
+    copy = values[:]
+    copy[index] += count
+    return copy
+
+
+def replaced(values, index, value):
+    """A copy of the list with one item replaced: how the rules change a list of a state, which
+    it may share with the state before (see GameState.successor)."""
+    copy = values[:]
+    copy[index] = value
+    return copy
 
 
 class GameState:
-    """Mutable inside the engine only: `apply_move` works on a clone and returns it.
+    """Mutable inside the engine only: `apply_move` works on a successor (see there) and returns it.
 
     caballeros[area][seat] counts each colour in the nine regions (0–8, scoring order) and the
     Castillo (9). hands/played are each seat's power cards; played[seat][-1] is the top of the pile.
@@ -95,11 +109,37 @@ class GameState:
     __slots__ = _FIELDS + ("events",)
 
     def clone(self):
-        """A copy to change: everything a move may change is copied, the rest shared.
+        """A copy to change in place (tests lay out positions this way): every list is copied but
+        the inner lists of hands, played, stacks and vetoes and the special action's plan and
+        steps, which are replaced whole, never changed."""
+        other = self.successor()
+        other.grandes = self.grandes[:]
+        other.court = self.court[:]
+        other.provinces = self.provinces[:]
+        other.scores = self.scores[:]
+        other.bids = self.bids[:]
+        other.turn_order = self.turn_order[:]
+        other.display = self.display[:]
+        other.taken = self.taken[:]
+        other.mobile = self.mobile[:]
+        other.caballeros = list(map(list.copy, self.caballeros))
+        other.hands = self.hands[:]
+        other.played = self.played[:]
+        other.stacks = self.stacks[:]
+        other.vetoes = self.vetoes[:]
+        return other
 
-        Written out field by field: this runs once per move and is most of the engine's time.
+    def successor(self):
+        """The copy a move works on (apply_move): it shares every list with this state, and the
+        rules never change a list of a state in place but put a changed copy in its place
+        (`added` and `replaced`; operations._add for caballeros). Only the special action's and the
+        general scoring's answers (the few lists that change as players answer) are copied.
+
+        Copying every list at every move, and freeing it a move later, was a third of a random
+        game's time, though most moves change one or two lists. tests/engine/test_properties.py
+        checks that no move changes a state made before it.
         """
-        other = _new()
+        other = _NEW(GameState)
         other.num_players = self.num_players
         other.seed = self.seed
         other.short_game = self.short_game
@@ -114,24 +154,24 @@ class GameState:
         other.special_done = self.special_done
         other.scorings_done = self.scorings_done
         other.colours = self.colours
-        other.grandes = self.grandes[:]
-        other.court = self.court[:]
-        other.provinces = self.provinces[:]
-        other.scores = self.scores[:]
-        other.bids = self.bids[:]
-        other.turn_order = self.turn_order[:]
-        other.display = self.display[:]
-        other.taken = self.taken[:]
-        other.mobile = self.mobile[:]
-        other.caballeros = [row[:] for row in self.caballeros]
-        # Hands, piles and stacks change a few times a round: their lists are shared, and the rules
-        # replace a list rather than change it (rounds._bid, rounds._start_round, steps._retake).
-        other.hands = self.hands[:]
-        other.played = self.played[:]
-        other.stacks = self.stacks[:]
-        other.vetoes = [row[:] for row in self.vetoes]
-        other.action = _copy_action(self.action)
-        other.castillo_choices = _copy_action(self.castillo_choices)
+        other.grandes = self.grandes
+        other.court = self.court
+        other.provinces = self.provinces
+        other.scores = self.scores
+        other.bids = self.bids
+        other.turn_order = self.turn_order
+        other.display = self.display
+        other.taken = self.taken
+        other.mobile = self.mobile
+        other.caballeros = self.caballeros
+        other.hands = self.hands
+        other.played = self.played
+        other.stacks = self.stacks
+        other.vetoes = self.vetoes
+        action = self.action
+        other.action = None if action is None else _copy_action(action)
+        choices = self.castillo_choices
+        other.castillo_choices = None if choices is None else _copy_action(choices)
         other.events = []
         return other
 
@@ -180,23 +220,28 @@ class GameState:
             "display": self.display[:],
             "taken": self.taken[:],
             "mobile": self.mobile[:],
-            "caballeros": [row[:] for row in self.caballeros],
-            "hands": [row[:] for row in self.hands],
-            "played": [row[:] for row in self.played],
-            "stacks": [row[:] for row in self.stacks],
-            "vetoes": [row[:] for row in self.vetoes],
+            "caballeros": list(map(list.copy, self.caballeros)),
+            "hands": list(map(list.copy, self.hands)),
+            "played": list(map(list.copy, self.played)),
+            "stacks": list(map(list.copy, self.stacks)),
+            "vetoes": list(map(list.copy, self.vetoes)),
             "action": copy_data(self.action),
             "castillo_choices": copy_data(self.castillo_choices),
         }
 
     @classmethod
     def from_json(cls, data):
-        """A state from `to_json`'s result (decoded JSON). Keys it does not know are ignored, so a
-        game saved with a log by earlier versions still loads."""
-        missing = [field for field in _FIELDS if field not in data]
-        if missing:
+        """A state from `to_json`'s result as decoded JSON (lists, not tuples). Keys it does not
+        know are ignored, so a game saved with a log by earlier versions still loads.
+
+        The state takes the data's lists as its own, uncopied: the engine never changes a state's
+        lists in place (see successor), so loading costs no copy; copy the data first (or clone
+        the state) to change either afterwards. The special action and the Castillo's choices,
+        which the rules change as players answer, are copied."""
+        if not data.keys() >= _FIELD_SET:
+            missing = [field for field in _FIELDS if field not in data]
             raise ValueError(f"Not a saved El Grande game: missing {', '.join(missing)}.")
-        state = _new()
+        state = _NEW(cls)
         state.num_players = data["num_players"]
         state.seed = data["seed"]
         state.short_game = data["short_game"]
@@ -210,21 +255,21 @@ class GameState:
         state.placed = data["placed"]
         state.special_done = data["special_done"]
         state.scorings_done = data["scorings_done"]
-        state.colours = list(data["colours"])
-        state.grandes = list(data["grandes"])
-        state.court = list(data["court"])
-        state.provinces = list(data["provinces"])
-        state.scores = list(data["scores"])
-        state.bids = list(data["bids"])
-        state.turn_order = list(data["turn_order"])
-        state.display = list(data["display"])
-        state.taken = list(data["taken"])
-        state.mobile = list(data["mobile"])
-        state.caballeros = [list(row) for row in data["caballeros"]]
-        state.hands = [list(row) for row in data["hands"]]
-        state.played = [list(row) for row in data["played"]]
-        state.stacks = [list(row) for row in data["stacks"]]
-        state.vetoes = [list(row) for row in data["vetoes"]]
+        state.colours = data["colours"]
+        state.grandes = data["grandes"]
+        state.court = data["court"]
+        state.provinces = data["provinces"]
+        state.scores = data["scores"]
+        state.bids = data["bids"]
+        state.turn_order = data["turn_order"]
+        state.display = data["display"]
+        state.taken = data["taken"]
+        state.mobile = data["mobile"]
+        state.caballeros = data["caballeros"]
+        state.hands = data["hands"]
+        state.played = data["played"]
+        state.stacks = data["stacks"]
+        state.vetoes = data["vetoes"]
         state.action = copy_data(data["action"])
         state.castillo_choices = copy_data(data["castillo_choices"])
         state.events = []

@@ -3,6 +3,7 @@
 from .board import AREAS, MOBILE_SCOREBOARDS
 from .events import record
 from .operations import award, location_id, shift
+from .state import replaced
 
 
 def step_data(state, step, viewer=None, reveal=False):
@@ -56,15 +57,15 @@ def run(state, step):
         state.king = step[1]
         record(state, "king", region=AREAS[step[1]])
     elif kind == "mobile":
-        state.mobile[step[1]] = step[2]
+        state.mobile = replaced(state.mobile, step[1], step[2])
         record(state, "mobile", scoreboard=MOBILE_SCOREBOARDS[step[1]], area=AREAS[step[2]])
     elif kind == "grande":
-        state.grandes[step[1]] = step[2]
+        state.grandes = replaced(state.grandes, step[1], step[2])
         record(state, "grande", seat=step[1], region=AREAS[step[2]])
     elif kind == "retake":
         _retake(state, step[1], step[2])
     elif kind == "keep_veto":
-        state.vetoes.append([step[1], state.round])
+        state.vetoes = state.vetoes + [[step[1], state.round]]
         record(state, "keep_veto", seat=step[1], until_round=state.round + 1)
     else:
         raise ValueError(f"unknown step {kind}")
@@ -75,8 +76,8 @@ def _retake(state, seat, card):
     pile = list(state.played[seat])
     was_top = pile[-1] == card
     pile.remove(card)
-    state.played[seat] = pile
-    state.hands[seat] = sorted(state.hands[seat] + [card])
+    state.played = replaced(state.played, seat, pile)
+    state.hands = replaced(state.hands, seat, sorted(state.hands[seat] + [card]))
     if was_top:
         record(state, "retake", seat=seat, card=card)
     else:
@@ -86,6 +87,6 @@ def _retake(state, seat, card):
 
 def try_steps(state, steps):
     """Check that every step can run in order, on a scratch copy of the pieces they touch."""
-    scratch = state.clone()
+    scratch = state.successor()
     for step in steps:
         run(scratch, step)

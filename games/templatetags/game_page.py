@@ -6,8 +6,8 @@ from django import template
 from django.template.loader import render_to_string
 
 from games import board_map as drawing
+from games import log_text
 from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
-from games.engine.cards import CARDS
 from games.log_text import step_html
 from games.moves_forms import decision_panel as panel
 
@@ -62,10 +62,19 @@ def player_at(view, seat):
 
 
 @register.filter
+def colour_player(view, colour):
+    """The player of a colour in words, as the log names them: "alice (green)"; the colour alone,
+    capitalised, for a seat whose user is gone."""
+    for player in view["players"]:
+        if player["colour"] == colour:
+            return f"{player['name']} ({colour})" if player.get("name") else colour.capitalize()
+    return colour
+
+
+@register.filter
 def card_title(card_id):
-    """An action card's title, for a card already taken."""
-    kind = CARDS.get(card_id)
-    return kind.title if kind else card_id
+    """An action card's title, which explains the card on hover or tap (games/log_text.py)."""
+    return log_text.card(card_id)
 
 
 @register.filter

@@ -2,6 +2,8 @@ import json
 
 from django import template
 
+from games.engine.board import REGION_NAMES
+
 register = template.Library()
 
 
@@ -13,5 +15,10 @@ def json_attr(value):
 
 @register.filter
 def move_label(move):
-    fields = ", ".join(f"{key} {value}" for key, value in move.items() if key != "type")
+    """A move in words, for a kind of decision the panel has no form of its own for; areas by name."""
+    fields = ", ".join(
+        f"{key} {REGION_NAMES.get(value, value) if isinstance(value, str) else value}"
+        for key, value in move.items()
+        if key != "type"
+    )
     return f"{move['type'].replace('_', ' ')}{': ' + fields if fields else ''}"

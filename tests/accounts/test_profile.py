@@ -69,9 +69,9 @@ def test_the_profile_takes_as_many_queries_for_many_games_as_for_one(client, sta
         return len(captured)
 
     def give_player_a_seat(game):
-        seat = game.seats.get(index=0)
-        seat.user = player
-        seat.save()
+        # The archive's row of a finished game's seat names its player too.
+        game.seats.filter(index=0).update(user=player)
+        game.results.filter(seat=0).update(user=player)
 
     give_player_a_seat(finished_game(start_game))
     give_player_a_seat(start_game(3))
@@ -92,11 +92,41 @@ def test_finished_games_come_a_page_at_a_time(client, start_game, make_user, mon
     player = make_user("felipe")
     for game in games:
         game.seats.filter(index=0).update(user=player)
+        game.results.filter(seat=0).update(user=player)
     first = client.get(reverse("profile", args=["felipe"]))
-    second = client.get(reverse("profile", args=["felipe"]), {"page": 2})
+    older = first.context["finished"].older
+    assert older is not None and first.context["finished"].newer is None
+    assert f'href="?after={older.token()}#finished"' in first.content.decode()
+    second = client.get(reverse("profile", args=["felipe"]), {"after": older.token()})
     shown = [row["game"].pk for row in first.context["finished_rows"] + second.context["finished_rows"]]
-    assert sorted(shown) == sorted(game.pk for game in games)
-    assert "page 1 of 2" in first.content.decode()
+    assert shown == sorted((game.pk for game in games), reverse=True)
+    assert second.context["finished"].older is None
+    back = client.get(reverse("profile", args=["felipe"]), {"before": second.context["finished"].newer.token()})
+    assert [row["game"].pk for row in back.context["finished_rows"]] == shown[:2]
+
+
+def test_games_in_play_come_a_page_at_a_time(client, start_game, make_user, monkeypatch):
+    from accounts import profile
+
+    monkeypatch.setattr(profile, "IN_PLAY_PER_PAGE", 2)
+    player = make_user("felipe")
+    games = [start_game(2) for _ in range(3)]
+    for game in games:
+        game.seats.filter(index=0).update(user=player)
+    first = client.get(reverse("profile", args=["felipe"]))
+    assert len(first.context["in_play"]) == 2
+    older = first.context["in_play_page"].older.token()
+    second = client.get(reverse("profile", args=["felipe"]), {"playing_after": older})
+    shown = [row["game"].pk for row in first.context["in_play"] + second.context["in_play"]]
+    assert shown == sorted((game.pk for game in games), reverse=True)
+
+
+@pytest.mark.parametrize("query", [{"after": "x"}, {"playing_before": "1-2\x00"}, {"after": "1-2", "before": "1-2"}])
+def test_a_damaged_page_link_of_a_profile_is_refused(client, make_user, query):
+    make_user("felipe")
+    response = client.get(reverse("profile", args=["felipe"]), query)
+    assert response.status_code == 400
+    assert "page" in response.content.decode()
 
 
 def test_a_name_with_a_slash_still_links_to_its_profile(client, make_user):

@@ -170,6 +170,67 @@ def test_states_round_trip_through_json_and_games_replay(params, rate):
     assert json.dumps(replay.to_json(), sort_keys=True) == json.dumps(last.to_json(), sort_keys=True)
 
 
+# --- states are values --------------------------------------------------------------------------------
+
+
+@fast(200)
+@given(games)
+def test_no_move_changes_a_state_made_before_it(params):
+    """apply_move's state shares the lists a move seldom changes with the state before it
+    (GameState.successor): the rules must put changed copies in their place. So every state of a
+    game is, at the end, what it was when it was made, and a move made again gives the same state."""
+    state = new_game(params["num_players"], seed=params["seed"], **options(params))
+    rng = random.Random(params["play"])
+    history = []
+    while not state.is_over:
+        seat = rng.choice(to_act(state))
+        move = random_move(state, seat, rng)
+        history.append((state, state.to_json(), seat, move))
+        state = apply_move(state, seat, move)
+    for before, made, _seat, move in history:
+        assert before.to_json() == made, (made["phase"], move)
+    before, _made, seat, move = history[rng.randrange(len(history))]
+    assert apply_move(before, seat, move) == apply_move(before, seat, move)
+
+
+@fast(100)
+@given(games)
+def test_playing_on_from_a_loaded_state_leaves_the_stored_data_as_it_was(params):
+    """GameState.from_json takes the decoded data's lists as its own, uncopied: the moves made
+    from it must leave the data (the site's stored state) as it was."""
+    state = new_game(params["num_players"], seed=params["seed"], **options(params))
+    rng = random.Random(params["play"])
+    stored = None
+    while not state.is_over:
+        if stored is None and rng.random() < 0.02:
+            stored = json.loads(json.dumps(state.to_json()))
+            text = json.dumps(stored, sort_keys=True)
+            state = GameState.from_json(stored)
+        seat = rng.choice(to_act(state))
+        state = apply_move(state, seat, random_move(state, seat, rng))
+    if stored is not None:
+        assert json.dumps(stored, sort_keys=True) == text
+
+
+def test_a_clone_may_be_changed_in_place_without_changing_the_original():
+    state = new_game(5, seed=8)
+    rng = random.Random(8)
+    while state.round < 4 or state.phase != "action":
+        seat = rng.choice(to_act(state))
+        state = apply_move(state, seat, random_move(state, seat, rng))
+    made = state.to_json()
+    other = state.clone()
+    for field in ("grandes", "court", "provinces", "scores", "bids", "turn_order", "display", "taken", "mobile"):
+        values = getattr(other, field)
+        values[0] = values[-1] = "changed"
+    for row in other.caballeros:
+        row[0] += 1
+    for rows in (other.caballeros, other.hands, other.played, other.stacks, other.vetoes):
+        rows.append("added")
+        rows[0] = "changed"
+    assert state.to_json() == made
+
+
 # --- private facts -----------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ import pytest
 from games import notifications, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import Notification
-from tests.helpers import state_of
+from tests.helpers import find_position, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +168,27 @@ def test_reminders_come_halfway_and_with_less_than_12_hours_left_once_each(start
     assert mailoutbox[1].subject.endswith("your bid (less than 12 hours left)")
     notifications.send_due_reminders(deadline - timedelta(hours=1))
     assert len(mailoutbox) == 2
+
+
+def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_one_by_one(
+    started, committed, mailoutbox
+):
+    seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
+    game, users = started(4, seed=seed, time_per_move=3 * 24 * 3600)
+    for seat, move in history:
+        committed(services.submit_move, game, users[seat], move, game.version)
+        game.refresh_from_db()
+    waiting, deadline = list(game.to_act), game.deadline
+    mailoutbox.clear()
+    notifications.send_due_reminders(deadline - timedelta(hours=35))
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(users[seat].email for seat in waiting)
+    first = waiting[0]
+    committed(services.submit_move, game, users[first], legal_moves(state_of(game), first)[0], game.version)
+    game.refresh_from_db()
+    assert game.deadline == deadline and set(game.to_act) == set(waiting) - {first}
+    # A new version of the same decision, with the same deadline: nobody is reminded again.
+    notifications.send_due_reminders(deadline - timedelta(hours=34))
+    assert len(mailoutbox) == len(waiting)
 
 
 def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):

@@ -23,13 +23,20 @@ STACKS = (1, 2, 3, 4)
 KING_CARD = "king_card"
 
 
-def stack_cards(stack, veto=True):
-    """The card ids of one stack, each repeated by its number of copies."""
+def _stack_ids(stack, veto):
     ids = []
     for kind in CARDS.values():
         if kind.stack == stack and (veto or kind.id != "veto"):
             ids.extend([kind.id] * kind.copies)
-    return ids
+    return tuple(ids)
+
+
+_STACK_IDS = {(stack, veto): _stack_ids(stack, veto) for stack in STACKS for veto in (True, False)}
+
+
+def stack_cards(stack, veto=True):
+    """The card ids of one stack, each repeated by its number of copies (a new list, to shuffle)."""
+    return list(_STACK_IDS[stack, bool(veto)])
 
 
 __all__ = ["CARDS", "KING_CARD", "STACKS", "CardKind", "stack_cards"]

@@ -1,7 +1,7 @@
 """Cards that move the board's pieces or the players' cards: the Veto, the mobile scoreboards,
 the King, the Grande, a power card taken back."""
 
-from ..board import AREAS, MOBILE_SCOREBOARDS, NEIGHBOUR_INDICES, REGIONS
+from ..board import AREAS, MOBILE_SCOREBOARDS, SORTED_NEIGHBOUR_INDICES
 from ..errors import IllegalMove
 from ..operations import movable_regions, parse_area, parse_region
 from .base import CardKind, ids
@@ -68,8 +68,8 @@ class MoveKing(CardKind):
 
     def targets(self, state):
         if self.neighbours_only:
-            return sorted(NEIGHBOUR_INDICES[state.king])
-        return [r for r in range(len(REGIONS)) if r != state.king]
+            return SORTED_NEIGHBOUR_INDICES[state.king]
+        return movable_regions(state)
 
     def plan(self, state, taker, move):
         region = parse_region(move.get("to"))

@@ -50,24 +50,29 @@ class KingReturns(CardKind):
     def plan(self, state, taker, move):
         return {"order": clockwise_from_left(state, taker)}
 
-    def sources(self, state, seat):
-        """Where a sharer's caballeros may come from: court, then regions but the King's."""
-        return [source for source in [COURT] + movable_regions(state) if count_at(state, seat, source)]
+    def holdings(self, state, seat):
+        """[source, count] for each place a sharer's caballeros may come from: court, then the
+        regions but the King's, where he has any."""
+        court = state.court[seat]
+        held = [[COURT, court]] if court else []
+        caballeros = state.caballeros
+        held.extend([region, caballeros[region][seat]] for region in movable_regions(state) if caballeros[region][seat])
+        return held
 
     def needed(self, state, seat):
-        return min(self.count, sum(count_at(state, seat, source) for source in self.sources(state, seat)))
+        return min(self.count, sum(count for _source, count in self.holdings(state, seat)))
 
     def must_choose(self, state, seat):
-        """A share is a decision only when there is a real choice of where the caballeros come from."""
-        return len(self.sources(state, seat)) > 1 and self.needed(state, seat) < sum(
-            count_at(state, seat, source) for source in self.sources(state, seat)
-        )
+        """A share is a decision only when there is a real choice of where the caballeros come from:
+        more than one source and more than the share to choose from."""
+        held = self.holdings(state, seat)
+        return len(held) > 1 and sum(count for _source, count in held) > self.count
 
     def forced_share(self, state, seat):
         """The share of a sharer without a choice: everything he has, or 3 from his one source."""
         share, left = [], self.needed(state, seat)
-        for source in self.sources(state, seat):
-            count = min(left, count_at(state, seat, source))
+        for source, count in self.holdings(state, seat):
+            count = min(left, count)
             share.append([source, count])
             left -= count
         return share
@@ -104,8 +109,8 @@ class KingReturns(CardKind):
         return {
             "needed": self.needed(state, seat),
             "sources": [
-                {"id": "court" if source == COURT else AREAS[source], "max": count_at(state, seat, source)}
-                for source in self.sources(state, seat)
+                {"id": "court" if source == COURT else AREAS[source], "max": count}
+                for source, count in self.holdings(state, seat)
             ],
         }
 

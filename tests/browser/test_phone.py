@@ -1,0 +1,113 @@
+"""In a real browser at 390×844: every page works without scrolling sideways (the lobby, the rules,
+the game page in each phase: bidding, an Intrigue's plan table, a secret choice, the general
+scoring's Castillo choice, the end), and the decision panel's controls are at least 44 px tall."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from tests.browser.conftest import MANAGE, ROOT
+from tests.browser.phone_games import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+# SCREENSHOTS=<folder> saves each page at 1280 and 390 px wide there, to look at them by hand.
+SHOTS = os.environ.get("SCREENSHOTS")
+
+# The decision panel's controls that a finger must hit, smaller than 44 CSS px either way.
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+        '#decision-panel button, #decision-panel select, #decision-panel input:not([type=hidden]), '
+        + '#decision-panel label:has(input[type=radio])'))
+    .filter(element => element.offsetParent !== null)
+    .map(element => ({what: element.outerHTML.slice(0, 90), rect: element.getBoundingClientRect()}))
+    .filter(target => target.rect.height < 44 || target.rect.width < 44)
+    .map(target => `${target.what} ${Math.round(target.rect.width)}x${Math.round(target.rect.height)}`)"""
+
+# Elements wider than the window, or sticking out of its right edge.
+OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
+    .filter(element => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .filter(element => !element.closest('.table-scroll, .chart-frame, .log ol, .chat-lines'))
+    .map(element => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))
+    .slice(0, 10)"""
+
+
+@pytest.fixture(scope="module")
+def games(site_database, live_site):
+    _, env = site_database
+    made = subprocess.run(
+        [*MANAGE, "shell", "-c", "from tests.browser.phone_games import make; make()"],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )
+    return json.loads(made.stdout.strip().splitlines()[-1])
+
+
+def log_in(context, site, name):
+    page = context.new_page()
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=login]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+    return page
+
+
+def fits_the_phone(page, name):
+    assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"], (
+        name, page.evaluate(OVERFLOWING)
+    )
+
+
+def shoot(page, name):
+    if not SHOTS:
+        return
+    for width, height in ((1280, 900), (PHONE["width"], PHONE["height"])):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{SHOTS}/phone-{name}-{width}.png", full_page=True)
+        for part in ("#decision", "#log"):
+            if page.locator(part).count():
+                page.locator(part).screenshot(path=f"{SHOTS}/phone-{name}-{part[1:]}-{width}.png")
+
+
+@pytest.mark.parametrize("phase, kind", [
+    ("bidding", "bid"), ("intrigue", "action"), ("secret", "region"), ("scoring", "castillo"), ("end", None),
+])
+def test_each_phase_of_the_game_page_fits_a_phone_with_fingers_sized_targets(live_site, browser, games, phase, kind):
+    game, player = games[phase]
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = log_in(context, live_site, player)
+    fits_the_phone(page, "the lobby")
+    page.goto(f"{live_site}/games/{game}/")
+    page.wait_for_selector("svg.map")
+    panel = page.locator("#decision-panel")
+    if kind is None:
+        assert panel.count() == 0 and page.locator(".over").count() == 1
+    else:
+        assert panel.get_attribute("data-kind") == kind
+    if phase == "intrigue":
+        assert page.locator("#decision-panel table.plan").count() == 1, "an Intrigue's plan form is shown"
+    shoot(page, phase)
+    page.set_viewport_size(PHONE)
+    fits_the_phone(page, phase)
+    # The panel stacks under the map, not beside it.
+    assert page.evaluate("document.querySelector('#decision-panel, .over').getBoundingClientRect().width") <= 390
+    assert page.evaluate(SMALL_TARGETS) == [], phase
+    # A card named in the log opens its explanation on a tap, without scrolling sideways.
+    summary = page.locator("#log details.card-ref > summary").first
+    if summary.count():
+        summary.tap()
+        assert summary.locator("xpath=..").get_attribute("open") is not None
+        fits_the_phone(page, f"{phase}, a card's explanation open")
+    context.close()
+
+
+def test_the_rules_page_fits_a_phone(live_site, browser):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_site}/rules/#card-eviction")
+    fits_the_phone(page, "the rules")
+    assert page.locator("#card-eviction").is_visible()
+    shoot(page, "rules")
+    context.close()
