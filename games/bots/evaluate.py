@@ -55,32 +55,18 @@ def _ahead_table(tau):
     return table
 
 
-_MEMO = {}
-_MEMO_LIMIT = 200_000
-
-
 def area_points(counts, values, table, king_bonus, homes):
     """Each seat's expected points from one scoring of an area (rank points and bonuses).
 
     counts: caballeros by seat; values: the values in play (0 beyond them); table: _ahead_table;
     king_bonus: whether the sole leader takes the King's bonus; homes: the seats whose Grande
-    stands there (booleans by seat), or None for the Castillo. Remembered: the same areas recur.
+    stands there (booleans by seat), or None for the Castillo.
     """
-    key = (tuple(counts), values, id(table), king_bonus, homes)
-    points = _MEMO.get(key)
-    if points is None:
-        if len(_MEMO) > _MEMO_LIMIT:
-            _MEMO.clear()
-        points = _MEMO[key] = _area_points(counts, values, table, king_bonus, homes)
-    return points
-
-
-def _area_points(counts, values, table, king_bonus, homes):
     n = len(counts)
     points = [0.0] * n
     present = [s for s in range(n) if counts[s]]
     if not present:
-        return tuple(points)
+        return points
     last = len(values) - 1
     for p in present:
         cp = counts[p] - 40
@@ -102,7 +88,7 @@ def _area_points(counts, values, table, king_bonus, homes):
             if bonuses:
                 value += BONUS * bonuses * leads
         points[p] = value
-    return tuple(points)
+    return points
 
 
 class Horizon:
@@ -142,6 +128,66 @@ class Horizon:
         )
 
 
+class Context:
+    """What values an area's caballeros in a position: the horizon, the values in force, the King
+    and the homes. Positions a few moves apart share it, and with it the areas already valued."""
+
+    def __init__(self, state):
+        n = state.num_players
+        self.horizon = Horizon(state)
+        self.values = [values_in_play(area_values(state, a), n) for a in range(AREAS_COUNT)]
+        self.homes = [tuple(state.grandes[s] == a for s in range(n)) for a in range(len(REGIONS))]
+        self.king = state.king
+        self.known = {}
+
+    def area(self, a, counts):
+        """Every seat's expected points from area `a` holding `counts`."""
+        key = (a, *counts)
+        part = self.known.get(key)
+        if part is None:
+            if len(self.known) > 50_000:
+                self.known.clear()
+            part = self.known[key] = self._area(a, counts)
+        return part
+
+    def _area(self, a, counts):
+        h = self.horizon
+        n = len(counts)
+        if a == CASTILLO_INDEX:
+            if not h.castillo_weight:
+                return (0.0,) * n
+            points = area_points(counts, self.values[a], h.tables[0], False, None)
+            return tuple(h.castillo_weight * points[s] + CASTILLO_CABALLERO * counts[s] for s in range(n))
+        king = a == self.king
+        near = area_points(counts, self.values[a], h.tables[1] if king else h.tables[0], king, self.homes[a])
+        if not h.later:
+            return tuple(h.near[0] * x for x in near)
+        later = area_points(counts, self.values[a], h.tables[2], king, self.homes[a])
+        return tuple(h.near[0] * x + h.later * y for x, y in zip(near, later))
+
+
+_CONTEXTS = {}
+
+
+def context(state):
+    key = (
+        state.num_players,
+        state.short_game,
+        state.round,
+        state.phase,
+        state.turn_index,
+        state.king,
+        tuple(state.grandes),
+        tuple(state.mobile),
+    )
+    found = _CONTEXTS.get(key)
+    if found is None:
+        if len(_CONTEXTS) > 500:
+            _CONTEXTS.clear()
+        found = _CONTEXTS[key] = Context(state)
+    return found
+
+
 class Evaluation:
     """Every seat's projection, kept area by area so that a change to one or two areas is cheap
     to value (`with_areas`)."""
@@ -149,29 +195,13 @@ class Evaluation:
     def __init__(self, state, seat):
         self.state = state
         self.seat = seat
-        self.horizon = Horizon(state)
-        n = state.num_players
-        self.values = [values_in_play(area_values(state, a), n) for a in range(AREAS_COUNT)]
-        self.homes = [tuple(state.grandes[s] == a for s in range(n)) for a in range(len(REGIONS))]
+        self.context = context(state)
+        self.horizon = self.context.horizon
+        self.area = self.context.area
         self.parts = [self.area(a, state.caballeros[a]) for a in range(AREAS_COUNT)]
         self.base = self._base(state)
+        n = state.num_players
         self.totals = [self.base[s] + sum(part[s] for part in self.parts) for s in range(n)]
-
-    def area(self, a, counts):
-        """Every seat's expected points from area `a` holding `counts`."""
-        h = self.horizon
-        n = len(counts)
-        if a == CASTILLO_INDEX:
-            if not h.castillo_weight:
-                return [0.0] * n
-            points = area_points(counts, self.values[a], h.tables[0], False, None)
-            return [h.castillo_weight * points[s] + CASTILLO_CABALLERO * counts[s] for s in range(n)]
-        king = a == self.state.king
-        near = area_points(counts, self.values[a], h.tables[1] if king else h.tables[0], king, self.homes[a])
-        if not h.later:
-            return [h.near[0] * x for x in near]
-        later = area_points(counts, self.values[a], h.tables[2], king, self.homes[a])
-        return [h.near[0] * x + h.later * y for x, y in zip(near, later)]
 
     def _base(self, state):
         h = self.horizon

@@ -12,7 +12,7 @@ card's caballeros to court, and the chance of choosing early among the cards on 
 """
 
 from games.engine import IllegalMove, apply_move, legal_moves, to_act
-from games.engine.board import AREAS, POWER_CARD_CABALLEROS
+from games.engine.board import AREA_INDEX, AREAS, POWER_CARD_CABALLEROS
 from games.engine.cards import CARDS
 from games.engine.cards.intrigue import CourtToRegions, EitherOf, Eviction, MoveCaballeros, OwnRegion
 from games.engine.cards.pieces import MobileScoreboard, MoveGrande, MoveKing, RetakePowerCard
@@ -46,6 +46,8 @@ def greedy_move(state, seat, rng):
     stage = state.action["stage"]
     if stage == "choices":
         return _secret_choice(state, seat, rng)
+    if stage == "share":
+        return cheapest_share(state, seat)
     return best_of(state, seat, legal_moves(state, seat), rng)[1]
 
 
@@ -70,10 +72,9 @@ def default_answer(state, seat, rng):
     stage = state.action["stage"]
     if stage in ("veto", "counter_veto"):
         return ALLOW
-    moves = legal_moves(state, seat)
     if stage == "share":
-        return max(moves, key=lambda move: evaluate(apply_move(state, seat, move), seat))
-    return rng.choice(moves)
+        return cheapest_share(state, seat)
+    return rng.choice(legal_moves(state, seat))
 
 
 def outcome(state, seat, move, rng):
@@ -86,15 +87,18 @@ def outcome(state, seat, move, rng):
 
 def best_of(state, seat, moves, rng):
     """(value, move, position after it) of the best of the moves; the first on equal values."""
-    best = None
+    return ranked(state, seat, moves, rng)[0]
+
+
+def ranked(state, seat, moves, rng):
+    """(value, move, position after it) of each legal move, best first (stable on equal values)."""
+    tried = []
     for move in moves:
         after = outcome(state, seat, move, rng)
-        if after is None:
-            continue
-        value = evaluate(after, seat)
-        if best is None or value > best[0]:
-            best = (value, move, after)
-    return best
+        if after is not None:
+            tried.append((evaluate(after, seat), move, after))
+    tried.sort(key=lambda entry: -entry[0])
+    return tried
 
 
 # --- the turn -------------------------------------------------------------------------------------
@@ -121,21 +125,29 @@ def _take_card(state, seat, rng):
 def plan_turn(state, seat, rng):
     """(value, first move) of the best way to finish the turn in the action phase: placement and
     special action in the better order."""
+    return plan_options(state, seat, rng, specials=1)[0]
+
+
+def plan_options(state, seat, rng, specials=3):
+    """Ways to finish the turn, best first, as (value, first move): the best placement first, or
+    one of the `specials` best special actions (declining included) first, each followed by the
+    best of the rest of the turn."""
     options = []
     if not state.placed:
         place = best_placement(state, seat)
         after = apply_move(state, seat, place)
         if not state.special_done:
-            value = best_special(after, seat, rng)[0]
+            value = ranked_specials(after, seat, rng)[0][0]
         else:
             value = evaluate(after, seat)
         options.append((value, place))
     if not state.special_done:
-        value, special, after = best_special(state, seat, rng)
-        if not state.placed and after.phase == "action" and after.current_player == seat:
-            value = evaluate(apply_move(after, seat, best_placement(after, seat)), seat)
-        options.append((value, special))
-    return max(options, key=lambda option: option[0])
+        for value, special, after in ranked_specials(state, seat, rng)[:specials]:
+            if not state.placed and after.phase == "action" and after.current_player == seat:
+                value = evaluate(apply_move(after, seat, best_placement(after, seat)), seat)
+            options.append((value, special))
+    options.sort(key=lambda option: -option[0])
+    return options
 
 
 def best_placement(state, seat):
@@ -166,9 +178,9 @@ def best_placement(state, seat):
     return {"type": "place", "to": spread}
 
 
-def best_special(state, seat, rng):
-    """(value, move, position after) of the best special action, declining included."""
-    return best_of(state, seat, special_candidates(state, seat, rng) + [DECLINE], rng)
+def ranked_specials(state, seat, rng):
+    """(value, move, position after) of the candidate special actions, declining included, best first."""
+    return ranked(state, seat, special_candidates(state, seat, rng) + [DECLINE], rng)
 
 
 # --- special actions ------------------------------------------------------------------------------
@@ -363,6 +375,39 @@ def _one_each(state, seat, card):
     return [{"picks": picks}] if picks else []
 
 
+def cheapest_share(state, seat):
+    """A King's-return share built a caballero at a time, each from where it is missed least."""
+    options = CARDS[state.action["card"]].share_options(state, seat)
+    evaluation = Evaluation(state, seat)
+    left = evaluation.horizon.rounds_left
+    court = state.court[seat]
+    work = {}
+    share = {}
+    for _ in range(options["needed"]):
+        best = None
+        for source in options["sources"]:
+            name = source["id"]
+            if share.get(name, 0) >= source["max"]:
+                continue
+            if name == "court":
+                changes, extra = {}, court_value(court - 1, left) - court_value(court, left)
+            else:
+                area = AREA_INDEX[name]
+                counts = list(work.get(area) or state.caballeros[area])
+                counts[seat] -= 1
+                changes, extra = {area: counts}, 0.0
+            value = evaluation.with_areas(changes, seat, extra)
+            if best is None or value > best[0]:
+                best = (value, name, changes, extra)
+        _value, name, changes, extra = best
+        evaluation.commit(changes, seat, extra)
+        work.update(changes)
+        if name == "court":
+            court -= 1
+        share[name] = share.get(name, 0) + 1
+    return {"type": "share", "from": share}
+
+
 # --- secret choices -------------------------------------------------------------------------------
 
 
@@ -395,16 +440,18 @@ def _finish_choices(state, rng):
 
 
 def _bid(state, seat, rng):
-    """Each bid judged by the turn it buys: the chance of choosing early among the cards on
-    offer (each card worth the best turn it allows, with the caballeros the bid brings to court),
-    less the worth of the power card spent."""
-    options = legal_moves(state, seat)
+    return bid_scores(state, seat, rng)[0][1]
+
+
+def bid_scores(state, seat, rng):
+    """(value, move) of each bid, best first. A bid is judged by the turn it buys: the chance of
+    choosing early among the cards on offer (each card worth the best turn it allows, with the
+    caballeros the bid brings to court), less the worth of the power card spent."""
     hand = state.hands[seat]
     bids = bids_left(state, seat)
-    left = bids_left(state, seat)
     worth = {}
-    best = None
-    for move in options:
+    scored = []
+    for move in legal_moves(state, seat):
         card = move["card"]
         gain = min(POWER_CARD_CABALLEROS[card], state.provinces[seat])
         court = state.court[seat] + gain
@@ -415,12 +462,11 @@ def _bid(state, seat, rng):
                 (_turn_worth(state, seat, offered, level, rng) for offered in dict.fromkeys(state.display)),
                 reverse=True,
             )
-        extra = court_value(court, left) - court_value(level, left)
+        extra = court_value(court, bids) - court_value(level, bids)
         spent = hand_value(hand, bids) - hand_value([c for c in hand if c != card], bids - 1)
-        value = _expected_pick(state, seat, card, worth[level]) + extra - spent
-        if best is None or value > best[0]:
-            best = (value, move)
-    return best[1]
+        scored.append((_expected_pick(state, seat, card, worth[level]) + extra - spent, move))
+    scored.sort(key=lambda entry: -entry[0])
+    return scored
 
 
 def _expected_pick(state, seat, card, values):
