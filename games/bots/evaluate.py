@@ -228,6 +228,11 @@ class Evaluation:
         if seat is not None:
             self.totals[seat] += extra
 
+    def delta(self, a, counts):
+        """How every seat's projection changes if area `a` held `counts`."""
+        new = self.area(a, counts)
+        return [x - y for x, y in zip(new, self.parts[a])]
+
     def utility(self, totals=None):
         totals = self.totals if totals is None else totals
         return margin(totals, self.seat)
@@ -255,7 +260,16 @@ def hand_value(hand, bids):
     """The power cards a player will still bid, the highest first: a high card buys an early turn."""
     if bids <= 0:
         return 0.0
-    return CARD_VALUE * sum(sorted(hand, reverse=True)[:bids])
+    key = (tuple(hand), bids)
+    value = _HANDS.get(key)
+    if value is None:
+        if len(_HANDS) > 100_000:
+            _HANDS.clear()
+        value = _HANDS[key] = CARD_VALUE * sum(sorted(hand, reverse=True)[:bids])
+    return value
+
+
+_HANDS = {}
 
 
 def court_value(court, rounds_left):
@@ -263,6 +277,19 @@ def court_value(court, rounds_left):
     if rounds_left <= 0:
         return 0.0
     return COURT_VALUE * min(court, 5 * rounds_left) * min(1.0, rounds_left)
+
+
+def margin_weights(totals, seat):
+    """How much each seat's projection counts in `margin` as it stands: a small change to the
+    projections changes the margin by the sum of the changes times these weights."""
+    n = len(totals)
+    if n == 1:
+        return [1.0]
+    best = max((s for s in range(n) if s != seat), key=lambda s: totals[s])
+    weights = [-(1 - BEST_RIVAL) / (n - 1)] * n
+    weights[seat] = 1.0
+    weights[best] -= BEST_RIVAL
+    return weights
 
 
 def margin(totals, seat):

@@ -21,12 +21,13 @@ from games.engine.cards.scorings import ScoreChosenArea
 from games.engine.moves import court_moves
 from games.engine.operations import destinations, movable_regions, placement_areas
 
-from .evaluate import Evaluation, bids_left, court_value, evaluate, hand_value
+from .evaluate import Evaluation, bids_left, court_value, evaluate, hand_value, margin, margin_weights
 
 DECLINE = {"type": "decline"}
 ALLOW = {"type": "allow"}
 MAX_COURT_OPTIONS = 24  # court moves that take caballeros back from regions can be many
 CHOICE_DRAWS = 3  # others' secret disks drawn per option of a secret choice
+EXACT_MOVES = 6  # moves of a plan being built valued exactly, of those ranked best by estimate
 FULL_COURT = 7  # caballeros in court enough for any turn: 5 to place, 2 for an intrigue card
 
 
@@ -231,9 +232,14 @@ def _others_in(state, seat, region):
 
 
 def _build(state, seat, evaluation, steps, options, least=0):
-    """Moves built one at a time: `options(work)` lists (piece, source, target) for the next one,
-    where piece is the seat whose caballero moves and source/target are areas or None (court).
-    Stops when no move helps, but not before `least` moves. Returns the moves chosen."""
+    """Moves built one at a time: `options(counts, chosen)` lists (piece, source, target) for the
+    next one, where piece is the seat whose caballero moves and source/target are areas (source
+    None: from court). Stops when no move helps, but not before `least` moves. Returns the moves.
+
+    Areas are valued independently, so a move changes each seat's projection by what leaving its
+    source and entering its target change; each is worked out once a step. Moves are ranked by
+    those changes weighted as the margin weighs them now (`margin_weights`), and the best few
+    are then valued exactly."""
     work = {}
     chosen = []
     current = evaluation.utility()
@@ -243,23 +249,51 @@ def _build(state, seat, evaluation, steps, options, least=0):
             work[area] = list(state.caballeros[area])
         return work[area]
 
+    def changed(area, piece, change):
+        row = list(counts(area))
+        row[piece] += change
+        return row
+
     for index in range(steps):
-        best = None
+        weights = margin_weights(evaluation.totals, seat)
+        leaving, entering = {}, {}
+        ranked_moves = []
         for piece, source, target in options(counts, chosen):
-            changes = {}
-            if source is not None:
-                changes[source] = list(counts(source))
-                changes[source][piece] -= 1
-            changes[target] = list(changes.get(target) or counts(target))
-            changes[target][piece] += 1
-            value = evaluation.with_areas(changes)
-            if best is None or value > best[0]:
-                best = (value, (piece, source, target), changes)
-        if best is None or (best[0] <= current and index >= least):
+            into = entering.get((piece, target))
+            if into is None:
+                delta = evaluation.delta(target, changed(target, piece, 1))
+                into = entering[(piece, target)] = (sum(w * d for w, d in zip(weights, delta)), delta)
+            if source is None:
+                ranked_moves.append((into[0], (piece, source, target), None, into[1]))
+                continue
+            out = leaving.get((piece, source))
+            if out is None:
+                delta = evaluation.delta(source, changed(source, piece, -1))
+                out = leaving[(piece, source)] = (sum(w * d for w, d in zip(weights, delta)), delta)
+            ranked_moves.append((out[0] + into[0], (piece, source, target), out[1], into[1]))
+        if not ranked_moves:
             break
-        current, move, changes = best
-        for area, row in changes.items():
-            work[area] = row
+        ranked_moves.sort(key=lambda entry: -entry[0])
+        best = None
+        totals = evaluation.totals
+        for _estimate, move, out, into in ranked_moves[:EXACT_MOVES]:
+            if out is None:
+                new = [t + b for t, b in zip(totals, into)]
+            else:
+                new = [t + a + b for t, a, b in zip(totals, out, into)]
+            value = margin(new, seat)
+            if best is None or value > best[0]:
+                best = (value, move)
+        if best[0] <= current and index >= least:
+            break
+        current, move = best
+        piece, source, target = move
+        changes = {}
+        if source is not None:
+            changes[source] = changed(source, piece, -1)
+        work.update(changes)
+        changes[target] = changed(target, piece, 1)
+        work.update(changes)
         evaluation.commit(changes)
         chosen.append(move)
     return chosen
