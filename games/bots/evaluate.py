@@ -4,7 +4,7 @@ A seat's projection is its score plus what the board is likely to bring it:
 
 - each region's ranks, taken softly: the further away its scoring, the more a lead may still
   change, so a colour's chance of standing above another grows smoothly with its margin
-  (`_ahead`), and its expected rank gives its expected points. The next general scoring counts in
+  (`area_points`), and its expected rank gives its expected points. The next general scoring counts in
   full, together with the scoring cards likely to strike before it; the later general scorings
   count less, with much softer ranks. The King's region changes only when the King moves.
 - the King's and home bonuses, by the chance of being the sole leader;
@@ -22,7 +22,7 @@ import math
 
 from games.engine.board import CASTILLO_INDEX, REGIONS
 from games.engine.operations import area_values
-from games.engine.scoring import values_in_play
+from games.engine.scoring import rank_points, sole_leader, values_in_play
 
 AREAS_COUNT = len(REGIONS) + 1
 
@@ -39,29 +39,57 @@ LATER_SOFTNESS = 2.5
 BEST_RIVAL = 0.5  # the share of the best rival in the margin (the rest: the average rival)
 
 
-def _sigmoids(tau):
-    """chance[x + 40] that a colour with x more caballeros than another ends above it (ties: below)."""
-    return [1.0 / (1.0 + math.exp(-(x + 0.5) / tau)) for x in range(-40, 41)]
+def _chances(tau):
+    """(ahead, tied): ahead[x + 40] is the chance that a colour with x caballeros more than another
+    ends strictly above it at the scoring, tied[x + 40] that the two end level. The margin drifts
+    by a logistic amount of scale tau; tau near 0 gives the board as it stands."""
+
+    def above(x):
+        return 1.0 / (1.0 + math.exp(-x / tau)) if tau > 0 else float(x > 0)
+
+    ahead = [above(x - 0.5) for x in range(-40, 41)]
+    tied = [above(x + 0.5) - above(x - 0.5) for x in range(-40, 41)]
+    return ahead, tied
 
 
 _TABLES = {}
+NOW = 0.0  # the softness of a scoring that happens now: ranks as they stand
 
 
-def _ahead_table(tau):
+def chance_tables(tau):
     key = round(tau, 2)
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = _sigmoids(key)
-    return table
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = _TABLES[key] = _chances(key)
+    return tables
 
 
-def area_points(counts, values, table, king_bonus, homes):
+_HARD = chance_tables(NOW)
+
+
+def area_points(counts, values, tables, king_bonus, homes):
     """Each seat's expected points from one scoring of an area (rank points and bonuses).
 
-    counts: caballeros by seat; values: the values in play (0 beyond them); table: _ahead_table;
+    counts: caballeros by seat; values: the values in play (0 beyond them); tables: chance_tables;
     king_bonus: whether the sole leader takes the King's bonus; homes: the seats whose Grande
     stands there (booleans by seat), or None for the Castillo.
+
+    A colour's expected rank position is the chance of each other colour ending above it (one
+    absent now included: it may come before the scoring), plus the chance that it ends tied (a
+    tied group takes the next value, RULES.md); between two positions its points are
+    interpolated. Counted colour by colour, a group of three or more tied above a colour would
+    push it down by its size instead of by two: that case is set right by the exact points of the
+    board as it stands (`_tie_correction`).
     """
+    points = _pairwise(counts, values, tables, king_bonus, homes)
+    present = [s for s in range(len(counts)) if counts[s]]
+    if len(present) >= 3:
+        _tie_correction(counts, values, king_bonus, homes, points, present)
+    return points
+
+
+def _pairwise(counts, values, tables, king_bonus, homes):
+    ahead, tied = tables
     n = len(counts)
     points = [0.0] * n
     present = [s for s in range(n) if counts[s]]
@@ -71,12 +99,15 @@ def area_points(counts, values, table, king_bonus, homes):
     for p in present:
         cp = counts[p] - 40
         position = 0.0
+        alone = 1.0
         leads = 1.0
-        for o in present:
+        for o in range(n):  # a colour absent now may still come before the scoring
             if o != p:
-                chance = table[counts[o] - cp]
-                position += chance
-                leads *= 1.0 - chance
+                x = counts[o] - cp
+                position += ahead[x]
+                alone *= 1.0 - tied[x]
+                leads *= 1.0 - ahead[x] - tied[x]
+        position += 1.0 - alone
         index = int(position)
         if index >= last:
             value = values[last] * (1 - (position - last)) if position < last + 1 else 0.0
@@ -89,6 +120,19 @@ def area_points(counts, values, table, king_bonus, homes):
                 value += BONUS * bonuses * leads
         points[p] = value
     return points
+
+
+def _tie_correction(counts, values, king_bonus, homes, points, present):
+    level = [counts[s] for s in present]
+    if all(level.count(c) < 3 for c in level):
+        return
+    exact = rank_points(dict(enumerate(counts)), values, len(counts))
+    leader = sole_leader({s: counts[s] for s in present})
+    if homes is not None and leader is not None:
+        exact[leader] = exact.get(leader, 0) + BONUS * ((1 if king_bonus else 0) + (1 if homes[leader] else 0))
+    counted = _pairwise(counts, values, _HARD, king_bonus, homes)
+    for s in present:
+        points[s] += exact.get(s, 0) - counted[s]
 
 
 class Horizon:
@@ -122,9 +166,9 @@ class Horizon:
         self.later = later_weight
         self.castillo_weight = 1.0 if remaining else 0.0
         self.tables = (
-            _ahead_table(self.near[1]),
-            _ahead_table(self.near[2]),
-            _ahead_table(LATER_SOFTNESS),
+            chance_tables(self.near[1]),
+            chance_tables(self.near[2]),
+            chance_tables(LATER_SOFTNESS),
         )
 
 
