@@ -11,6 +11,8 @@ the one that helps most (`_build`). Bids are judged by the turn they are likely 
 card's caballeros to court, and the chance of choosing early among the cards on offer.
 """
 
+import random
+
 from games.engine import IllegalMove, apply_move, legal_moves, to_act
 from games.engine.board import AREA_INDEX, AREAS, POWER_CARD_CABALLEROS
 from games.engine.cards import CARDS
@@ -35,7 +37,7 @@ def greedy_move(state, seat, rng):
     """The greedy player's move for `seat` on a position it may see whole (a sampled one)."""
     phase = state.phase
     if phase == "bid":
-        return _bid(state, seat, rng)
+        return _bid(state, seat)
     if phase == "court":
         return best_of(state, seat, _court_options(state, seat, rng), rng)[1]
     if phase == "card":
@@ -473,11 +475,11 @@ def _finish_choices(state, rng):
 # --- bids -----------------------------------------------------------------------------------------
 
 
-def _bid(state, seat, rng):
-    return bid_scores(state, seat, rng)[0][1]
+def _bid(state, seat):
+    return bid_scores(state, seat)[0][1]
 
 
-def bid_scores(state, seat, rng):
+def bid_scores(state, seat):
     """(value, move) of each bid, best first. A bid is judged by the turn it buys: the chance of
     choosing early among the cards on offer (each card worth the best turn it allows, with the
     caballeros the bid brings to court), less the worth of the power card spent."""
@@ -493,7 +495,7 @@ def bid_scores(state, seat, rng):
         level = min(court, FULL_COURT)
         if level not in worth:
             worth[level] = sorted(
-                (_turn_worth(state, seat, offered, level, rng) for offered in dict.fromkeys(state.display)),
+                (_turn_worth(state, seat, offered, level) for offered in dict.fromkeys(state.display)),
                 reverse=True,
             )
         extra = court_value(court, bids) - court_value(level, bids)
@@ -521,14 +523,49 @@ def _expected_pick(state, seat, card, values):
     return sum(chance * values[min(k, len(values) - 1)] for k, chance in enumerate(ahead))
 
 
-def _turn_worth(state, seat, card, court, rng):
-    """The value of the seat's turn if it came now, with `court` caballeros and `card` taken."""
+def _turn_worth(state, seat, card, court):
+    """The value of the seat's turn if it came now, with `court` caballeros and `card` taken
+    (hands left out: the bid weighs the power card itself). Remembered for the board: the bids
+    that follow in a search meet the same boards."""
+    key = (_board_key(state), seat, tuple(state.played[seat]), card, court)
+    worth = _WORTHS.get(key)
+    if worth is None:
+        if len(_WORTHS) > 20_000:
+            _WORTHS.clear()
+        # Its own fixed draws (secret disks met in the plan): the worth depends on the board alone.
+        worth = _WORTHS[key] = _plan_worth(state, seat, card, court, random.Random(0))
+    return worth
+
+
+_WORTHS = {}
+
+
+def _board_key(state):
+    """Everything but hands and bids that a turn's worth depends on."""
+    return (
+        state.num_players,
+        state.short_game,
+        state.round,
+        state.king,
+        tuple(map(tuple, state.caballeros)),
+        tuple(state.court),
+        tuple(state.provinces),
+        tuple(state.scores),
+        tuple(state.grandes),
+        tuple(state.mobile),
+        tuple(state.display),
+        tuple(map(tuple, state.vetoes)),
+    )
+
+
+def _plan_worth(state, seat, card, court, rng):
     turn = state.clone()
     turn.phase = "action"
     turn.turn_order = [seat] + [s for s in range(state.num_players) if s != seat]
     turn.turn_index = 0
-    turn.bids = [bid if bid is not None else 1 for bid in state.bids]
+    turn.bids = [1] * state.num_players  # whoever follows has a court move to make: the turn ends there
     turn.placed = turn.special_done = False
+    turn.hands = [[] for _ in range(state.num_players)]
     turn.provinces[seat] -= court - state.court[seat]
     turn.court[seat] = court
     display = list(state.display)

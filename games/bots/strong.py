@@ -82,7 +82,7 @@ def _candidates(state, seat, rng):
     """The moves worth a search, the greedy player's first; None where the greedy player decides."""
     phase = state.phase
     if phase == "bid":
-        ranked = bid_scores(state, seat, rng)
+        ranked = bid_scores(state, seat)
         return [move for _value, move in ranked[:BID_CANDIDATES]]
     if phase == "card":
         return legal_moves(state, seat)
