@@ -111,7 +111,10 @@ def report(results, pairings, players_list):
                 f" {f'{score_b:.1f} ± {half_b:.1f}':>13}"
             )
     print()
-    print(f"{'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}   (CPU time of one decision)")
+    print(
+        f"{'level':<8} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'total s':>8}"
+        "   (CPU time of one decision, one core)"
+    )
     levels = []
     for level_a, level_b in pairings:
         levels += [level for level in (level_a, level_b) if level not in levels]
@@ -120,7 +123,7 @@ def report(results, pairings, players_list):
         if times:
             print(
                 f"{level:<8} {len(times):>9} {percentile(times, 0.5) * 1000:>8.1f} "
-                f"{percentile(times, 0.95) * 1000:>8.1f} {max(times) * 1000:>8.1f}"
+                f"{percentile(times, 0.95) * 1000:>8.1f} {max(times) * 1000:>8.1f} {sum(times):>8.0f}"
             )
 
 

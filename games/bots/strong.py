@@ -29,7 +29,8 @@ MAX_CANDIDATES = 6
 
 class Budget:
     """Time (CPU seconds of this thread) or a number of iterations. With time, a new iteration
-    starts only if one as long as the last still fits: the budget is kept, not overrun by one."""
+    starts only if one as long as the last still fits, and the first stops once the time is out:
+    a decision overruns its budget by one play-out at most."""
 
     def __init__(self, seconds, iterations):
         self.iterations = iterations
@@ -41,6 +42,9 @@ class Budget:
         if self.iterations is not None:
             return self.done < self.iterations
         return time.thread_time() + self.last < self.deadline
+
+    def over(self):
+        return self.iterations is None and time.thread_time() >= self.deadline
 
     def spend(self, seconds):
         self.done += 1
@@ -64,8 +68,13 @@ def strong_move(view, rng, budget=DEFAULT_BUDGET, iterations=None):
     while True:
         started = time.thread_time()
         seed = rng.getrandbits(64)
-        for index in alive:
+        for done, index in enumerate(alive, 1):
             totals[index] += _play_out(position, seat, candidates[index], random.Random(seed))
+            if not sweeps and clock.over():
+                # Out of time in the first sweep: the candidates played out so far compete (the
+                # greedy player's best is the first of them).
+                alive = alive[:done]
+                break
         sweeps += 1
         clock.spend(time.thread_time() - started)
         if not clock.more():
