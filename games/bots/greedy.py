@@ -117,12 +117,14 @@ def _court_options(state, seat, rng):
 
 
 def _take_card(state, seat, rng):
-    best = None
-    for move in legal_moves(state, seat):
-        value = plan_turn(apply_move(state, seat, move), seat, rng)[0]
-        if best is None or value > best[0]:
-            best = (value, move)
-    return best[1]
+    return card_scores(state, seat, rng)[0][1]
+
+
+def card_scores(state, seat, rng):
+    """(value, move) of each card on offer, best first: a card is worth the best turn it allows."""
+    scored = [(plan_turn(apply_move(state, seat, move), seat, rng)[0], move) for move in legal_moves(state, seat)]
+    scored.sort(key=lambda entry: -entry[0])
+    return scored
 
 
 def plan_turn(state, seat, rng):

@@ -19,7 +19,7 @@ import time
 from games.engine import IllegalMove, apply_move, legal_moves, to_act
 
 from .evaluate import evaluate
-from .greedy import bid_scores, greedy_move, plan_options
+from .greedy import bid_scores, card_scores, greedy_move, plan_options
 from .sampling import sample_state
 
 DEFAULT_BUDGET = 1.0  # seconds of one core per decision
@@ -94,7 +94,7 @@ def _candidates(state, seat, rng):
         ranked = bid_scores(state, seat)
         return [move for _value, move in ranked[:BID_CANDIDATES]]
     if phase == "card":
-        return legal_moves(state, seat)
+        return [move for _value, move in card_scores(state, seat, rng)]
     if phase == "action":
         options = plan_options(state, seat, rng)
         moves = []
@@ -103,7 +103,8 @@ def _candidates(state, seat, rng):
                 moves.append(move)
         return moves[:MAX_CANDIDATES]
     if phase == "castillo" or (phase == "special" and state.action["stage"] == "choices"):
-        return legal_moves(state, seat)
+        first = greedy_move(state, seat, rng)
+        return [first] + [move for move in legal_moves(state, seat) if move != first]
     return None
 
 
