@@ -22,7 +22,7 @@ import math
 
 from games.engine.board import CASTILLO_INDEX, REGIONS
 from games.engine.operations import area_values
-from games.engine.scoring import rank_points, sole_leader, values_in_play
+from games.engine.scoring import rank_groups, rank_points, sole_leader, values_in_play
 
 AREAS_COUNT = len(REGIONS) + 1
 
@@ -127,7 +127,7 @@ def _tie_correction(counts, values, king_bonus, homes, points, present):
     if all(level.count(c) < 3 for c in level):
         return
     exact = rank_points(dict(enumerate(counts)), values, len(counts))
-    leader = sole_leader({s: counts[s] for s in present})
+    leader = sole_leader(rank_groups({s: counts[s] for s in present}))
     if homes is not None and leader is not None:
         exact[leader] = exact.get(leader, 0) + BONUS * ((1 if king_bonus else 0) + (1 if homes[leader] else 0))
     counted = _pairwise(counts, values, _HARD, king_bonus, homes)

@@ -10,7 +10,7 @@ from games.bots import choose_move
 from games.bots.evaluate import NOW, area_points, chance_tables, evaluate
 from games.engine import apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import REGIONS
-from games.engine.scoring import rank_points, sole_leader, values_in_play
+from games.engine.scoring import rank_groups, rank_points, sole_leader, values_in_play
 from tests.engine.builders import at_action, lay_out
 
 # --- the evaluation ---------------------------------------------------------------------------------
@@ -28,7 +28,7 @@ def test_ranks_of_a_scoring_that_happens_now_are_the_rules_ranks():
         homes = tuple(rng.random() < 0.3 for _ in range(n))
         points = area_points(counts, values, chance_tables(NOW), king, homes)
         exact = rank_points(dict(enumerate(counts)), values, n)
-        leader = sole_leader({s: c for s, c in enumerate(counts) if c})
+        leader = sole_leader(rank_groups({s: c for s, c in enumerate(counts) if c}))
         for s in range(n):
             bonus = 2 * (king + homes[s]) if s == leader else 0
             assert points[s] == pytest.approx(exact.get(s, 0) + bonus), (counts, values)
