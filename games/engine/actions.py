@@ -251,7 +251,7 @@ def answer_veto(state, seat, move):
     elif kind == "veto":
         action["answers"][seat] = _cut(action, move) if action["stage"] == "veto" else 0
     else:
-        raise IllegalMove("Answer the veto question: allow, or veto.")
+        raise IllegalMove("answer_veto")
     action["awaiting"].remove(seat)
     if action["awaiting"]:
         return False
@@ -266,8 +266,8 @@ def _cut(action, move):
     last = len(action["steps"]) - 1 if action["window"] == "plan" else 0
     if isinstance(cut, bool) or not isinstance(cut, int) or not 0 <= cut <= last:
         if last == 0:
-            raise IllegalMove("This veto stops the rest of the action: its cut can only be 0.")
-        raise IllegalMove(f"The cut must be a step number from 0 (veto the whole) to {last}.")
+            raise IllegalMove("veto_cut_only_zero")
+        raise IllegalMove("veto_cut_range", last=last)
     return cut
 
 

@@ -6,31 +6,17 @@ from .board import (
     CASTILLO_INDEX,
     MOBILE_SCOREBOARDS,
     MOBILE_VALUES,
-    REGION_NAMES,
     REGIONS,
     SORTED_NEIGHBOUR_INDICES,
     area_index,
 )
-from .errors import IllegalMove
+from .errors import IllegalMove, given
 from .scoring import awards_of_groups, groups_of, sole_leader
 from .state import COURT, PROVINCES, added, replaced
 
 # How a rank is named in a scoring's awards: a lone colour at position p takes the value of that
 # rank; a tied group takes the next one ("tied_second" for a tie for first).
 RANK_NAMES = ("first", "second", "third", "fourth", "fifth", "sixth")
-
-
-def colour_name(state, seat):
-    return state.colours[seat].capitalize()
-
-
-def place_name(location):
-    """A location's English name, for the reasons IllegalMove gives."""
-    if location == COURT:
-        return "court"
-    if location == PROVINCES:
-        return "the provinces"
-    return REGION_NAMES[AREAS[location]]
 
 
 def location_id(location):
@@ -40,10 +26,6 @@ def location_id(location):
     if location == PROVINCES:
         return "provinces"
     return AREAS[location]
-
-
-def plural(count, word="caballero"):
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 # --- where things may go ----------------------------------------------------------------------
@@ -76,29 +58,29 @@ def placement_areas(state):
 def parse_area(value, what="region"):
     index = area_index(value)
     if index is None:
-        raise IllegalMove(f"There is no {what} called {value!r}.")
+        raise IllegalMove("no_such_area", value=given(value))
     return index
 
 
 def parse_region(value, what="region"):
     index = parse_area(value, what)
     if index == CASTILLO_INDEX:
-        raise IllegalMove(f"The Castillo cannot be chosen as {what} here.")
+        raise IllegalMove("castillo_not_allowed")
     return index
 
 
 def parse_count(value, what="number of caballeros", minimum=0):
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove(f"The {what} must be a whole number, not {value!r}.")
+        raise IllegalMove("count_not_whole", value=given(value))
     if value < minimum:
-        raise IllegalMove(f"The {what} cannot be {value}.")
+        raise IllegalMove("count_too_small", value=value, least=minimum)
     return value
 
 
 def parse_colour(state, value):
     if isinstance(value, str) and value in state.colours:
         return state.colours.index(value)
-    raise IllegalMove(f"No player in this game plays {value!r}.")
+    raise IllegalMove("no_such_colour", value=given(value))
 
 
 def parse_area_counts(value, what="placement"):
@@ -116,7 +98,7 @@ def parse_area_counts(value, what="placement"):
     elif isinstance(value, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
         pairs, ordered = value, True
     else:
-        raise IllegalMove(f"The {what} must map regions to numbers of caballeros.")
+        raise IllegalMove("counts_malformed")
     counts = {}
     for area_id, count in pairs:
         area = parse_area(area_id)
@@ -135,12 +117,11 @@ def parse_order(state, value, seats, what="order", others=()):
     if value is None:
         return list(seats)
     if not isinstance(value, list):
-        raise IllegalMove(f"The {what} must be a list of colours.")
+        raise IllegalMove("order_not_list")
     order = [parse_colour(state, colour) for colour in value]
     named = [seat for seat in order if seat not in others or seat in seats]
     if len(set(order)) != len(order) or sorted(named) != sorted(seats):
-        names = ", ".join(state.colours[seat] for seat in seats) or "nobody"
-        raise IllegalMove(f"The {what} must name each of these players once: {names}.")
+        raise IllegalMove("order_each_player", colours=[state.colours[seat] for seat in seats])
     return named
 
 
@@ -166,7 +147,7 @@ def shift(state, seat, source, target, count):
     available = count_at(state, seat, source)
     if available < count:
         raise IllegalMove(
-            f"{colour_name(state, seat)} has only {plural(available)} in {place_name(source)}, not {count}."
+            "caballeros_short", colour=state.colours[seat], count=available, place=location_id(source), asked=count
         )
     _add(state, seat, source, -count)
     _add(state, seat, target, count)

@@ -15,9 +15,9 @@ from .board import (
     START_IN_PROVINCES,
 )
 from .cards import CARDS, KING_CARD, STACKS, stack_cards
-from .errors import IllegalMove
+from .errors import IllegalMove, given
 from .events import record
-from .operations import parse_area_counts, parse_count, place_name, placement_areas, plural, score_area, shift
+from .operations import parse_area_counts, parse_count, placement_areas, score_area, shift
 from .state import COURT, PROVINCES, GameState, replaced
 
 
@@ -119,48 +119,39 @@ def apply_move(state, seat, move):
     """Apply one seat's move and return the new state. A bad move raises IllegalMove and the
     given state is left exactly as it was (the work is done on a copy)."""
     if not isinstance(move, dict):
-        raise IllegalMove("A move must be a dict with a 'type'.")
+        raise IllegalMove("move_not_dict")
     if state.phase == "over":
-        raise IllegalMove("The game is over.")
+        raise IllegalMove("game_over")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
-        raise IllegalMove(f"There is no seat {seat!r} in this game.")
+        raise IllegalMove("no_such_seat", seat=given(seat))
     if seat not in to_act(state):
-        raise IllegalMove("It is not your turn to act.")
+        raise IllegalMove("not_your_turn")
     kind = move.get("type")
     handler = _HANDLERS.get((state.phase, kind)) if isinstance(kind, str) else None
     if handler is None:
-        raise IllegalMove(_expected(state, kind))
+        raise _expected(state, kind)
     new = state.successor()
     handler(new, seat, move)
     return new
 
 
 def _expected(state, kind):
-    wanted = {
-        "bid": "play a power card (bid)",
-        "court": "move caballeros from the provinces to court (court)",
-        "card": "take one of the face-up action cards (take_card)",
-        "action": "place caballeros (place), use the special action (special) or decline it (decline)",
-        "castillo": "choose a region for your Castillo caballeros (choose_region)",
-    }.get(state.phase)
+    """The refusal of a move of the wrong kind: `expected` names what the seat must do now."""
+    expected = state.phase
     if state.phase == "special":
         stage = state.action["stage"]
-        wanted = {
-            "veto": "answer the veto question (allow or veto)",
-            "counter_veto": "answer the veto question (allow or veto)",
-            "share": "send your caballeros to the provinces (share)",
-        }.get(stage, "choose a region (choose_region)")
-    return f"A {kind!r} move is not possible now: you must {wanted}."
+        expected = {"veto": "veto", "counter_veto": "veto", "share": "share"}.get(stage, "choose_region")
+    return IllegalMove("wrong_move", move=given(kind) if not isinstance(kind, str) else kind, expected=expected)
 
 
 def _bid(state, seat, move):
     card = move.get("card")
     if isinstance(card, bool) or not isinstance(card, int) or card not in POWER_CARDS:
-        raise IllegalMove(f"There is no power card {card!r}; they go from 1 to 13.")
+        raise IllegalMove("no_such_power_card", card=given(card))
     if card not in state.hands[seat]:
-        raise IllegalMove(f"Power card {card} is not in your hand.")
+        raise IllegalMove("power_card_not_in_hand", card=card)
     if card in state.bids:
-        raise IllegalMove(f"Power card {card} has already been played this round.")
+        raise IllegalMove("power_card_already_played", card=card)
     state.hands = replaced(state.hands, seat, [other for other in state.hands[seat] if other != card])
     state.played = replaced(state.played, seat, state.played[seat] + [card])
     state.bids = replaced(state.bids, seat, card)
@@ -196,27 +187,25 @@ def court_allowance(state, seat):
 
 def _court(state, seat, move):
     allowance = court_allowance(state, seat)
-    count = parse_count(move.get("count"), "number of caballeros to move to court")
+    count = parse_count(move.get("count"))
     if count > allowance:
-        raise IllegalMove(f"Your power card lets you move at most {plural(allowance)} to court.")
-    from_regions = parse_area_counts(move.get("from_regions") or {}, "list of regions to take from")
+        raise IllegalMove("court_too_many", most=allowance)
+    from_regions = parse_area_counts(move.get("from_regions") or {})
     from_board = sum(from_regions.values())
     from_provinces = count - from_board
     if from_provinces < 0:
-        raise IllegalMove("You take more caballeros from regions than you move to court.")
+        raise IllegalMove("court_regions_exceed_count")
     if from_provinces > state.provinces[seat]:
-        raise IllegalMove(
-            f"Your provinces hold only {plural(state.provinces[seat])}; say which regions make up the rest."
-        )
+        raise IllegalMove("provinces_hold_only", count=state.provinces[seat])
     if from_board and from_provinces != state.provinces[seat]:
-        raise IllegalMove("Caballeros may come from regions only once the provinces are empty.")
+        raise IllegalMove("court_regions_before_provinces_empty")
     for region, number in from_regions.items():
         if region == CASTILLO_INDEX:
-            raise IllegalMove("Nothing leaves the Castillo before the general scoring.")
+            raise IllegalMove("castillo_closed")
         if region == state.king:
-            raise IllegalMove("Nothing enters or leaves the King's region.")
+            raise IllegalMove("king_region_closed")
         if state.caballeros[region][seat] < number:
-            raise IllegalMove(f"You have only {plural(state.caballeros[region][seat])} in {place_name(region)}.")
+            raise IllegalMove("region_holds_only", count=state.caballeros[region][seat], area=AREAS[region])
     if from_provinces:
         shift(state, seat, PROVINCES, COURT, from_provinces)
     for region, number in from_regions.items():
@@ -229,8 +218,7 @@ def _court(state, seat, move):
 def _take_card(state, seat, move):
     card = move.get("card")
     if card not in state.display:
-        offered = ", ".join(state.display)
-        raise IllegalMove(f"{card!r} is not among the cards on offer ({offered}).")
+        raise IllegalMove("card_not_on_offer", card=given(card), offered=list(state.display))
     display = state.display[:]
     display.remove(card)
     state.display = display
@@ -241,20 +229,18 @@ def _take_card(state, seat, move):
 
 def _place(state, seat, move):
     if state.placed:
-        raise IllegalMove("You have already placed caballeros this turn.")
+        raise IllegalMove("already_placed")
     limit = CARDS[state.taken[seat]].placement
     spread = parse_area_counts(move.get("to") or {})
     total = sum(spread.values())
     if total > limit:
-        raise IllegalMove(f"This card lets you place at most {plural(limit)}.")
+        raise IllegalMove("place_too_many", most=limit)
     if total > state.court[seat]:
-        raise IllegalMove(f"Your court holds only {plural(state.court[seat])}.")
+        raise IllegalMove("court_holds_only", count=state.court[seat])
     allowed = placement_areas(state)
     for area in spread:
         if area not in allowed:
-            raise IllegalMove(
-                f"{place_name(area)} is not next to the King; place in the King's neighbours or the Castillo."
-            )
+            raise IllegalMove("place_not_next_to_king", area=AREAS[area])
     for area, count in spread.items():
         shift(state, seat, COURT, area, count)
     state.placed = True
@@ -265,14 +251,14 @@ def _place(state, seat, move):
 
 def _special(state, seat, move):
     if state.special_done:
-        raise IllegalMove("You have already used or declined the special action this turn.")
+        raise IllegalMove("special_already_done")
     if actions.announce(state, seat, state.taken[seat], move):
         after_special(state)
 
 
 def _decline(state, seat, move):
     if state.special_done:
-        raise IllegalMove("You have already used or declined the special action this turn.")
+        raise IllegalMove("special_already_done")
     card = state.taken[seat]
     record(state, "decline", seat=seat, card=card)
     state.special_done = True
@@ -289,21 +275,21 @@ def after_special(state):
 
 def _choose(state, seat, move):
     if state.action["stage"] != "choices":
-        raise IllegalMove(_expected(state, move.get("type")))
+        raise _expected(state, move.get("type"))
     if actions.choose(state, seat, move):
         after_special(state)
 
 
 def _share(state, seat, move):
     if state.action["stage"] != "share":
-        raise IllegalMove(_expected(state, move.get("type")))
+        raise _expected(state, move.get("type"))
     if actions.share(state, seat, move):
         after_special(state)
 
 
 def _answer_veto(state, seat, move):
     if state.action["stage"] not in ("veto", "counter_veto"):
-        raise IllegalMove(_expected(state, move.get("type")))
+        raise _expected(state, move.get("type"))
     if actions.answer_veto(state, seat, move):
         after_special(state)
 
@@ -349,7 +335,7 @@ def _begin_general_scoring(state):
 def _castillo_choice(state, seat, move):
     region = move.get("region")
     if region not in REGIONS:
-        raise IllegalMove(f"Choose one of the nine regions on the disk, not {region!r}.")
+        raise IllegalMove("castillo_choice_not_region", region=given(region))
     pending = state.castillo_choices
     pending["choices"][seat] = REGIONS.index(region)
     pending["awaiting"].remove(seat)

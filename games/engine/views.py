@@ -15,7 +15,6 @@ from .board import (
     COLOUR_LABELS,
     MOBILE_SCOREBOARDS,
     NEIGHBOURS,
-    REGION_NAMES,
     REGIONS,
     SCOREBOARDS,
 )
@@ -111,7 +110,6 @@ def _region(state, region):
     mobile = [board for board, where in zip(MOBILE_SCOREBOARDS, state.mobile) if where == region]
     return {
         "id": region_id,
-        "name": REGION_NAMES[region_id],
         "order": region + 1,
         "neighbours": sorted(AREAS[n] for n in NEIGHBOURS[region_id]),
         "king": region == state.king,
@@ -132,7 +130,6 @@ def _castillo(state, seat, reveal=False):
     mobile = [board for board, where in zip(MOBILE_SCOREBOARDS, state.mobile) if where == CASTILLO_INDEX]
     return {
         "id": CASTILLO,
-        "name": REGION_NAMES[CASTILLO],
         "scoreboard": list(SCOREBOARDS[CASTILLO]),
         "mobile": mobile[0] if mobile else None,
         "values": list(area_values(state, CASTILLO_INDEX)),
@@ -147,7 +144,7 @@ def _castillo(state, seat, reveal=False):
 
 def _card(card_id):
     kind = CARDS[card_id]
-    return {"id": kind.id, "stack": kind.stack, "title": kind.title, "text": kind.text, "placement": kind.placement}
+    return {"id": kind.id, "stack": kind.stack, "placement": kind.placement}
 
 
 def _pending(state, seat, reveal=False):

@@ -122,7 +122,7 @@ def test_intrigue_court_2_refuses_more_than_the_court_holds():
 def test_intrigue_court_2_once_begun_puts_both():
     # Begun means whole (RULES.md, seed 001 rule 4): the card says 2, not "up to 2".
     refused(board("intrigue_court_2"), 0, {"type": "special", "to": {"galicia": 1}},
-            match="Once begun, this action is carried out in full: put 2 caballeros from court")
+            match="in_full_court .*count=2")
 
 
 def test_intrigue_court_2_with_one_in_court_puts_that_one():
@@ -285,16 +285,16 @@ def test_intrigue_2_own_2_foreign_refuses(plan):
 @pytest.mark.parametrize(
     "plan, match",
     [
-        ([step("aragon", "galicia", "red"), step("granada", "castillo", "green", 2)], "move 2 caballeros of your own"),
-        ([step("granada", "castillo", "green", 2)], "move 2 caballeros of your own"),
-        ([step("aragon", "galicia", "red", 2)], "move 2 caballeros of other players"),
-        ([step("aragon", "galicia", "red", 2), step("aragon", "galicia", "yellow")], "move 2 caballeros of other"),
+        ([step("aragon", "galicia", "red"), step("granada", "castillo", "green", 2)], "in_full_own .*count=2"),
+        ([step("granada", "castillo", "green", 2)], "in_full_own .*count=2"),
+        ([step("aragon", "galicia", "red", 2)], "in_full_foreign .*count=2"),
+        ([step("aragon", "galicia", "red", 2), step("aragon", "galicia", "yellow")], "in_full_foreign .*count=2"),
     ],
 )
 def test_intrigue_2_own_2_foreign_once_begun_is_carried_out_in_full(plan, match):
     # Begun means whole (RULES.md, seed 001 rule 4): the card does not say "up to".
     refused(board("intrigue_2_own_2_foreign"), 0, {"type": "special", "plan": plan},
-            match="Once begun, this action is carried out in full: " + match)
+            match=match)
 
 
 def test_intrigue_2_own_2_foreign_an_empty_plan_begins_nothing():
@@ -315,7 +315,7 @@ def test_intrigue_2_own_2_foreign_moves_as_many_as_the_board_allows():
     assert holdings(twice, "red") == {"basque": 1, "new_castile": 2, "castillo": 1, "court": 7, "provinces": 19}
     assert holdings(twice, "yellow")["seville"] == 2
     refused(state, 0, {"type": "special", "plan": foreign},
-            match="Once begun, this action is carried out in full: move 1 caballero of your own")
+            match="in_full_own .*count=1")
     # No foreign caballero outside the King's region and the Castillo: the own ones alone are whole.
     alone = at_action("intrigue_2_own_2_foreign", caballeros={
         "aragon": {"red": 2}, "new_castile": {"yellow": 2}, "castillo": {"blue": 1}})
@@ -420,10 +420,10 @@ def test_intrigue_cards_refuse_a_move_from_a_region_to_itself(card):
     colour = MOVE_CARD_COLOURS[card]
     state = board(card)
     refused(state, 0, {"type": "special", "plan": whole(card, [step("aragon", "aragon", colour)])},
-            match="must go elsewhere")
+            match="move_elsewhere")
     # Also after a legal entry: the whole plan is refused and nothing moves.
     refused(state, 0, {"type": "special", "plan": whole(card, [
-        step("aragon", "galicia", colour), step("aragon", "aragon", colour)])}, match="must go elsewhere")
+        step("aragon", "galicia", colour), step("aragon", "aragon", colour)])}, match="move_elsewhere")
     # The same entry with another target is legal.
     after = special(state, plan=whole(card, [step("aragon", "galicia", colour)]))
     assert after.caballeros[0][state.colours.index(colour)] == 1

@@ -163,7 +163,7 @@ def test_king_returns_shares_are_sent_in_turn_clockwise_from_the_takers_left():
     decision = view_for(state, 2)["decision"]
     assert decision["kind"] == "share" and decision["needed"] == 3
     assert decision["sources"] == [{"id": "court", "max": 2}, {"id": "granada", "max": 5}]
-    refused(state, 1, {"type": "share", "from": {"court": 1, "aragon": 2}}, match="not your turn")
+    refused(state, 1, {"type": "share", "from": {"court": 1, "aragon": 2}}, match="not_your_turn")
     state = apply_move(state, 2, {"type": "share", "from": {"court": 2, "granada": 1}})
     assert state.phase == "action" and to_act(state) == [0]
     assert shift_seats(state.events) == [2, 3]

@@ -56,7 +56,7 @@ def test_king_returns_shares_are_sent_one_after_another_clockwise_from_the_taker
         assert view_for(state, SEAT[colour])["decision"]["kind"] == "share"
         for other in ("yellow", "blue", "green"):
             if other != colour:
-                refused(state, SEAT[other], {"type": "share", "from": {"court": 2, "aragon": 1}}, "not your turn")
+                refused(state, SEAT[other], {"type": "share", "from": {"court": 2, "aragon": 1}}, "not_your_turn")
         state = apply_move(state, SEAT[colour], {"type": "share", "from": {"court": 2, "aragon": 1}})
         # The share is sent at once, for everyone to see.
         assert holdings(state, colour)["court"] == 0 and count(state, colour, "aragon") == 1
@@ -95,10 +95,10 @@ def test_a_sharer_without_a_choice_sends_at_once_and_one_with_nothing_sends_noth
 
 def test_a_share_must_send_exactly_three_from_the_sharers_own_places():
     state = apply_move(king_returns_position(), 0, {"type": "special"})
-    refused(state, SEAT["yellow"], {"type": "share", "from": {"court": 2}}, "exactly 3")
-    refused(state, SEAT["yellow"], {"type": "share", "from": {"court": 3}}, "do not have")
-    refused(state, SEAT["yellow"], {"type": "share", "from": {"granada": 1, "court": 2}}, "do not have")
-    refused(state, SEAT["yellow"], {"type": "choose_region", "region": "aragon"}, "share")
+    refused(state, SEAT["yellow"], {"type": "share", "from": {"court": 2}}, "share_exactly .*count=3")
+    refused(state, SEAT["yellow"], {"type": "share", "from": {"court": 3}}, "share_source_short")
+    refused(state, SEAT["yellow"], {"type": "share", "from": {"granada": 1, "court": 2}}, "share_source_short")
+    refused(state, SEAT["yellow"], {"type": "choose_region", "region": "aragon"}, "wrong_move .*expected='share'")
 
 
 def test_a_holder_may_stop_the_king_returns_before_any_players_share():
@@ -131,7 +131,7 @@ def test_king_returns_decisions_have_legal_and_random_moves_for_timeouts():
 
 def test_begun_means_whole_intrigue_court_2_puts_exactly_two_from_court():
     state = at_action("intrigue_court_2", court={"red": 5})
-    refused(state, 0, {"type": "special", "to": {"aragon": 1}}, "carried out in full: put 2 caballeros")
+    refused(state, 0, {"type": "special", "to": {"aragon": 1}}, "in_full_court .*count=2")
     after = apply_move(state, 0, {"type": "special", "to": {"aragon": 1, "castillo": 1}})
     assert holdings(after, "red")["court"] == 3
 
@@ -145,13 +145,13 @@ def test_begun_means_whole_an_empty_court_spread_begins_nothing():
 def test_begun_means_whole_intrigue_court_2_with_one_in_court_puts_that_one():
     state = at_action("intrigue_court_2", court={"red": 1})
     assert view_for(state, 0)["decision"]["special"]["count"] == 1
-    refused(state, 0, {"type": "special", "to": {"aragon": 2}}, "only 1 caballero")
+    refused(state, 0, {"type": "special", "to": {"aragon": 2}}, "court_holds_only .*count=1")
     assert holdings(apply_move(state, 0, {"type": "special", "to": {"aragon": 1}}), "red")["court"] == 0
 
 
 def test_begun_means_whole_the_court_option_of_intrigue_court_2_or_own_region():
     state = at_action("intrigue_court_2_or_own_region", court={"red": 4}, caballeros={"aragon": {"red": 2}})
-    refused(state, 0, {"type": "special", "option": "court", "to": {"galicia": 1}}, "carried out in full")
+    refused(state, 0, {"type": "special", "option": "court", "to": {"galicia": 1}}, "in_full_court")
     after = apply_move(state, 0, {"type": "special", "option": "court", "to": {"galicia": 2}})
     assert count(after, "red", "galicia") == 2
 
@@ -166,9 +166,9 @@ def move(source, target, colour, count=1):
 
 def test_begun_means_whole_intrigue_2_own_2_foreign_moves_two_and_two():
     state = two_and_two(caballeros={"aragon": {"red": 3, "yellow": 3}})
-    refused(state, 0, {"type": "special", "plan": [move("aragon", "galicia", "red")]}, "2 caballeros of your own")
+    refused(state, 0, {"type": "special", "plan": [move("aragon", "galicia", "red")]}, "in_full_own .*count=2")
     refused(state, 0, {"type": "special", "plan": [move("aragon", "galicia", "red", 2),
-                                                   move("aragon", "galicia", "yellow")]}, "of other players")
+                                                   move("aragon", "galicia", "yellow")]}, "in_full_foreign")
     after = apply_move(state, 0, {"type": "special", "plan": [move("aragon", "galicia", "red", 2),
                                                               move("aragon", "basque", "yellow", 2)]})
     assert count(after, "red", "galicia") == 2 and count(after, "yellow", "basque") == 2
@@ -231,7 +231,7 @@ def test_a_veto_before_the_secret_disks_stops_the_action_before_anyone_sets_a_di
     assert view_for(asked, SEAT["blue"])["decision"]["window"] == "disks"
     assert legal_moves(asked, SEAT["blue"]) == [ALLOW, {"type": "veto", "cut": 0}]
     refused(asked, SEAT["blue"], {"type": "choose_region", "region": "aragon"})
-    refused(asked, SEAT["blue"], {"type": "veto", "cut": 1}, "only be 0")
+    refused(asked, SEAT["blue"], {"type": "veto", "cut": 1}, "veto_cut_only_zero")
     stopped = apply_move(asked, SEAT["blue"], VETO)
     assert stopped.special_done and stopped.phase == "action" and stopped.vetoes == []
     assert stopped.caballeros == state.caballeros and stopped.scores == state.scores

@@ -347,7 +347,7 @@ def test_only_players_with_castillo_caballeros_choose():
     assert view["decision"]["count"] == 3
     assert view_for(state, SEAT["green"])["decision"] is None
     for colour in ("yellow", "green"):
-        with pytest.raises(IllegalMove, match="not your turn"):
+        with pytest.raises(IllegalMove, match="not_your_turn"):
             apply_move(state, SEAT[colour], {"type": "choose_region", "region": "aragon"})
 
 

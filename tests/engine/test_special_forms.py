@@ -310,7 +310,7 @@ def test_the_mobile_scoreboard_options_leave_out_the_kings_region_and_the_other_
     boards = CARDS["mobile_scoreboard"].options(state, 0)["scoreboards"]
     assert [(board["id"], board["where"]) for board in boards] == [("8/4/0", "aragon"), ("4/0/0", None)]
     assert "aragon" not in boards[1]["targets"] and "new_castile" not in boards[1]["targets"]
-    refused(state, 0, {"type": "special", "scoreboard": "4/0/0", "to": "aragon"}, match="same place")
+    refused(state, 0, {"type": "special", "scoreboard": "4/0/0", "to": "aragon"}, match="scoreboards_same_place")
 
 
 def test_the_share_a_player_is_asked_for_matches_the_legal_shares():

@@ -498,15 +498,15 @@ def test_a_spent_veto_is_gone_for_later_actions():
 def test_veto_answers_by_seats_not_asked_are_refused():
     state = apply_move(intrigue_position(num_players=4), 0, FOUR_MOVES)
     for seat in (0, SEAT["yellow"], SEAT["green"]):
-        refused(state, seat, ALLOW, "not your turn")
-        refused(state, seat, veto(0), "not your turn")
-    refused(state, 0, {"type": "place", "to": {}}, "not your turn")
+        refused(state, seat, ALLOW, "not_your_turn")
+        refused(state, seat, veto(0), "not_your_turn")
+    refused(state, 0, {"type": "place", "to": {}}, "not_your_turn")
 
 
 def test_a_holder_cannot_answer_twice():
     state = apply_move(intrigue_position(holders=("yellow", "green"), num_players=4), 0, FOUR_MOVES)
     state = apply_move(state, SEAT["yellow"], ALLOW)
-    refused(state, SEAT["yellow"], veto(0), "not your turn")
+    refused(state, SEAT["yellow"], veto(0), "not_your_turn")
 
 
 @pytest.mark.parametrize("cut", [4, 5, -1, True, False, "1", 1.5, None, [1]])

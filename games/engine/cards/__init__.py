@@ -1,7 +1,10 @@
-"""The action cards: the catalogue (catalogue.py) and the rules of each family of cards."""
+"""The action cards: the catalogue (catalogue.py) and the rules of each family of cards.
+
+Cards are known by id; their titles and texts, in each language, are the web side's (games/texts.py).
+"""
 
 from .base import CardKind
-from .catalogue import CATALOGUE, TEXTS
+from .catalogue import CATALOGUE
 from .intrigue import EitherOf
 
 
@@ -10,8 +13,7 @@ def _build():
     for row in CATALOGUE:
         fields = dict(row)
         kind = fields.pop("kind")
-        title, text = TEXTS[fields["id"]]
-        cards[fields["id"]] = kind(title=title, text=text, **fields)
+        cards[fields["id"]] = kind(**fields)
     for card in cards.values():
         if isinstance(card, EitherOf):
             card.resolve(cards)

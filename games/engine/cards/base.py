@@ -12,7 +12,7 @@ before its steps exist, and turns plan and choices into steps. A step is plain d
 Steps are the units a veto may cut before (seed 001, rule 9).
 """
 
-from ..board import AREAS, CASTILLO_INDEX, REGION_NAMES
+from ..board import AREAS, CASTILLO_INDEX
 from ..errors import IllegalMove
 from ..operations import parse_region
 
@@ -33,12 +33,10 @@ class CardKind:
     choice = None
     up_to = False
 
-    def __init__(self, *, id, stack, copies, title="", text=""):
+    def __init__(self, *, id, stack, copies):
         self.id = id
         self.stack = stack
         self.copies = copies
-        self.title = title
-        self.text = text
 
     @property
     def placement(self):
@@ -60,10 +58,10 @@ class CardKind:
     def check_choice(self, state, seat, plan, move):
         """Validate a chooser's move and return the choice as plain data."""
         if move.get("type") != "choose_region":
-            raise IllegalMove("Choose a region for this action.")
+            raise IllegalMove("choose_region_expected")
         region = parse_region(move.get("region"))
         if region not in self.choice_options(state, seat, plan):
-            raise IllegalMove(f"{REGION_NAMES[AREAS[region]]} is not a choice you can make here.")
+            raise IllegalMove("region_not_a_choice", area=AREAS[region])
         return region
 
     def steps(self, state, taker, plan, choices):
@@ -82,8 +80,8 @@ class CardKind:
 
 def check_special_move(state, source, target):
     if source == CASTILLO_INDEX:
-        raise IllegalMove("Nothing leaves the Castillo before the general scoring.")
+        raise IllegalMove("castillo_closed")
     if source == state.king or target == state.king:
-        raise IllegalMove("Nothing enters or leaves the King's region.")
+        raise IllegalMove("king_region_closed")
     if source == target:
-        raise IllegalMove(f"A caballero moved from {REGION_NAMES[AREAS[source]]} must go elsewhere.")
+        raise IllegalMove("move_elsewhere", area=AREAS[source])

@@ -4,7 +4,7 @@ Begun means whole (seed 001, rule 4): a card without "up to" is carried out in f
 or as far as the board allows when it holds too few.
 """
 
-from ..board import AREAS, REGION_NAMES, REGIONS
+from ..board import AREAS, REGIONS
 from ..errors import IllegalMove
 from ..operations import (
     clockwise_from_left,
@@ -16,7 +16,6 @@ from ..operations import (
     parse_count,
     parse_order,
     parse_region,
-    plural,
 )
 from ..state import COURT
 from .base import CardKind, check_special_move, ids
@@ -61,17 +60,17 @@ class MoveCaballeros(CardKind):
     def plan(self, state, taker, move):
         entries = move.get("plan")
         if not isinstance(entries, list):
-            raise IllegalMove("List the caballeros to move under 'plan'.")
+            raise IllegalMove("plan_missing")
         moves = []
         for entry in entries:
             if not isinstance(entry, dict):
-                raise IllegalMove("Each entry of the plan must say from, to, colour and count.")
+                raise IllegalMove("plan_entry_malformed")
             seat = parse_colour(state, entry.get("colour"))
             source = parse_area(entry.get("from"))
             target = parse_area(entry.get("to"))
             count = parse_count(entry.get("count", 1), minimum=1)
             if len(moves) + count > self.total:
-                raise IllegalMove(f"This card moves at most {plural(self.total)}.")
+                raise IllegalMove("moves_too_many", most=self.total)
             moves.extend([[seat, source, target]] * count)
         self._check_moves(state, taker, moves)
         return {"moves": moves}
@@ -81,25 +80,20 @@ class MoveCaballeros(CardKind):
         own = sum(1 for seat, _s, _t in moves if seat == taker)
         foreign = len(moves) - own
         if not limits["foreign"][1] and foreign:
-            raise IllegalMove("This card moves only your own caballeros.")
+            raise IllegalMove("own_caballeros_only")
         if not limits["own"][1] and own:
-            raise IllegalMove("This card moves only other players' caballeros.")
+            raise IllegalMove("foreign_caballeros_only")
         if self.own and self.foreign:
             if own > self.own:
-                raise IllegalMove(f"This card moves at most {plural(self.own)} of your own.")
+                raise IllegalMove("own_too_many", most=self.own)
             if foreign > self.foreign:
-                raise IllegalMove(f"This card moves at most {plural(self.foreign)} of other players.")
+                raise IllegalMove("foreign_too_many", most=self.foreign)
         if moves and own < limits["own"][0]:
-            raise IllegalMove(
-                f"Once begun, this action is carried out in full: move {plural(limits['own'][0])} of your own."
-            )
+            raise IllegalMove("in_full_own", count=limits["own"][0])
         if moves and foreign < limits["foreign"][0]:
-            raise IllegalMove(
-                f"Once begun, this action is carried out in full: move {plural(limits['foreign'][0])} "
-                "of other players."
-            )
+            raise IllegalMove("in_full_foreign", count=limits["foreign"][0])
         if self.one_source and len({source for _seat, source, _t in moves}) > 1:
-            raise IllegalMove("All the caballeros must come from one region.")
+            raise IllegalMove("one_source_region")
         for _seat, source, target in moves:
             check_special_move(state, source, target)
 
@@ -134,18 +128,15 @@ class OwnRegion(CardKind):
     def plan(self, state, taker, move):
         region = parse_region(move.get("region"))
         if region == state.king:
-            raise IllegalMove("Nothing enters or leaves the King's region.")
+            raise IllegalMove("king_region_closed")
         present = state.caballeros[region][taker]
         if not present:
-            raise IllegalMove(f"You have no caballero in {REGION_NAMES[AREAS[region]]}.")
-        spread = parse_area_counts(move.get("to"), "redistribution")
+            raise IllegalMove("no_own_caballero_in_region", area=AREAS[region])
+        spread = parse_area_counts(move.get("to"))
         if sum(spread.values()) != present:
-            raise IllegalMove(
-                f"All {plural(present)} you have in {REGION_NAMES[AREAS[region]]} must be "
-                f"redistributed, not {sum(spread.values())}."
-            )
+            raise IllegalMove("redistribute_all", count=present, area=AREAS[region], given=sum(spread.values()))
         if state.king in spread:
-            raise IllegalMove("Nothing enters or leaves the King's region.")
+            raise IllegalMove("king_region_closed")
         moves = []
         for target, count in spread.items():
             if target != region:
@@ -176,13 +167,13 @@ class CourtToRegions(CardKind):
         total = sum(spread.values())
         needed = self.needed(state, taker)
         if total > self.count:
-            raise IllegalMove(f"This card puts {plural(self.count)} from court, no more.")
+            raise IllegalMove("court_card_too_many", most=self.count)
         if total > state.court[taker]:
-            raise IllegalMove(f"Your court holds only {plural(state.court[taker])}.")
+            raise IllegalMove("court_holds_only", count=state.court[taker])
         if total and total != needed:
-            raise IllegalMove(f"Once begun, this action is carried out in full: put {plural(needed)} from court.")
+            raise IllegalMove("in_full_court", count=needed)
         if state.king in spread:
-            raise IllegalMove("Nothing enters or leaves the King's region.")
+            raise IllegalMove("king_region_closed")
         moves = []
         for target, count in spread.items():
             moves.extend([target] * count)
@@ -216,7 +207,7 @@ class EitherOf(CardKind):
     def _option(self, move):
         name = move.get("option")
         if not isinstance(name, str) or name not in self.choices_of:
-            raise IllegalMove(f"Choose one option of this card: {' or '.join(self.choices_of)}.")
+            raise IllegalMove("choose_option", options=list(self.choices_of))
         return name
 
     def plan(self, state, taker, move):
@@ -245,7 +236,7 @@ class Eviction(CardKind):
     def plan(self, state, taker, move):
         region = parse_region(move.get("region"))
         if region == state.king:
-            raise IllegalMove("Nothing enters or leaves the King's region.")
+            raise IllegalMove("king_region_closed")
         others = clockwise_from_left(state, taker)
         present = [s for s in others if state.caballeros[region][s]]
         order = parse_order(state, move.get("order"), present, others=others)

@@ -2,7 +2,7 @@
 the King, the Grande, a power card taken back."""
 
 from ..board import AREAS, MOBILE_SCOREBOARDS, SORTED_NEIGHBOUR_INDICES
-from ..errors import IllegalMove
+from ..errors import IllegalMove, given
 from ..operations import movable_regions, parse_area, parse_region
 from .base import CardKind, ids
 
@@ -30,18 +30,18 @@ class MobileScoreboard(CardKind):
     def plan(self, state, taker, move):
         board = move.get("scoreboard")
         if board not in MOBILE_SCOREBOARDS:
-            raise IllegalMove(f"Choose a mobile scoreboard: {' or '.join(MOBILE_SCOREBOARDS)}.")
+            raise IllegalMove("choose_mobile_scoreboard", scoreboards=list(MOBILE_SCOREBOARDS))
         index = MOBILE_SCOREBOARDS.index(board)
         target = parse_area(move.get("to"))
         current = state.mobile[index]
         if current == state.king:
-            raise IllegalMove("A scoreboard in the King's region cannot leave it.")
+            raise IllegalMove("scoreboard_held_by_king")
         if target == state.king:
-            raise IllegalMove("A scoreboard cannot go into the King's region.")
+            raise IllegalMove("scoreboard_into_king_region")
         if target == current:
-            raise IllegalMove(f"The {board} scoreboard already lies there.")
+            raise IllegalMove("scoreboard_already_there", scoreboard=board, area=AREAS[target])
         if target == state.mobile[1 - index]:
-            raise IllegalMove("The two mobile scoreboards cannot lie on the same place.")
+            raise IllegalMove("scoreboards_same_place")
         return {"scoreboard": index, "area": target}
 
     def steps(self, state, taker, plan, choices):
@@ -74,8 +74,8 @@ class MoveKing(CardKind):
     def plan(self, state, taker, move):
         region = parse_region(move.get("to"))
         if region not in self.targets(state):
-            where = "a region next to the King" if self.neighbours_only else "another region"
-            raise IllegalMove(f"The King can only move to {where}.")
+            code = "king_to_neighbour_only" if self.neighbours_only else "king_to_other_region"
+            raise IllegalMove(code, area=AREAS[region])
         return {"region": region}
 
     def steps(self, state, taker, plan, choices):
@@ -96,11 +96,11 @@ class MoveGrande(CardKind):
     def plan(self, state, taker, move):
         region = parse_region(move.get("to"))
         if state.grandes[taker] == state.king:
-            raise IllegalMove("Your Grande stands in the King's region and cannot leave it.")
+            raise IllegalMove("grande_held_by_king")
         if region == state.king:
-            raise IllegalMove("Your Grande cannot enter the King's region.")
+            raise IllegalMove("grande_into_king_region")
         if region == state.grandes[taker]:
-            raise IllegalMove("Your Grande already stands there.")
+            raise IllegalMove("grande_already_there", area=AREAS[region])
         return {"region": region}
 
     def steps(self, state, taker, plan, choices):
@@ -114,7 +114,7 @@ class RetakePowerCard(CardKind):
     def plan(self, state, taker, move):
         card = move.get("card")
         if isinstance(card, bool) or not isinstance(card, int) or card not in state.played[taker]:
-            raise IllegalMove("You can take back only one of your own played power cards.")
+            raise IllegalMove("retake_own_played_only", card=given(card))
         return {"card": card}
 
     def steps(self, state, taker, plan, choices):

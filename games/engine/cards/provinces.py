@@ -1,6 +1,6 @@
 """Stack 2's cards that send caballeros to the provinces, and the Court card of stack 4."""
 
-from ..board import AREAS, CASTILLO_INDEX, REGION_NAMES
+from ..board import AREAS, CASTILLO_INDEX
 from ..errors import IllegalMove
 from ..operations import (
     clockwise_from_left,
@@ -11,7 +11,6 @@ from ..operations import (
     parse_count,
     parse_order,
     parse_region,
-    plural,
 )
 from ..state import COURT, PROVINCES
 from .base import CardKind, ids
@@ -80,25 +79,25 @@ class KingReturns(CardKind):
     def check_share(self, state, seat, move):
         """A sharer's move, as [[source, count], ...] in the order of the sources."""
         if move.get("type") != "share":
-            raise IllegalMove("Say where your caballeros come from: {'type': 'share', 'from': {...}}.")
+            raise IllegalMove("share_expected")
         raw = move.get("from")
         if not isinstance(raw, dict):
-            raise IllegalMove("'from' must map 'court' and regions to numbers of caballeros.")
+            raise IllegalMove("share_malformed")
         share = {}
         for place, count in raw.items():
             source = COURT if place == "court" else parse_area(place)
             if source == CASTILLO_INDEX:
-                raise IllegalMove("Nothing leaves the Castillo before the general scoring.")
+                raise IllegalMove("castillo_closed")
             if source == state.king:
-                raise IllegalMove("Nothing enters or leaves the King's region.")
+                raise IllegalMove("king_region_closed")
             count = parse_count(count)
             if count > count_at(state, seat, source):
-                raise IllegalMove(f"You do not have {plural(count)} there.")
+                raise IllegalMove("share_source_short", count=count, place=place)
             if count:
                 share[source] = share.get(source, 0) + count
         needed = self.needed(state, seat)
         if sum(share.values()) != needed:
-            raise IllegalMove(f"You must send exactly {plural(needed)} to the provinces.")
+            raise IllegalMove("share_exactly", count=needed)
         return [[source, count] for source, count in sorted(share.items())]
 
     def share_step(self, seat, share):
@@ -132,24 +131,21 @@ class OneEachToProvinces(CardKind):
     def plan(self, state, taker, move):
         picks = move.get("picks")
         if not isinstance(picks, list):
-            raise IllegalMove("List one pick per player under 'picks': {'colour', 'region'}.")
+            raise IllegalMove("picks_missing")
         chosen = []
         for pick in picks:
             if not isinstance(pick, dict):
-                raise IllegalMove("Each pick must name a colour and a region.")
+                raise IllegalMove("pick_malformed")
             seat = parse_colour(state, pick.get("colour"))
             region = parse_region(pick.get("region"))
             if region == state.king:
-                raise IllegalMove("Nothing enters or leaves the King's region.")
+                raise IllegalMove("king_region_closed")
             if not state.caballeros[region][seat]:
-                raise IllegalMove(
-                    f"{state.colours[seat].capitalize()} has no caballero in {REGION_NAMES[AREAS[region]]}."
-                )
+                raise IllegalMove("pick_no_caballero", colour=state.colours[seat], area=AREAS[region])
             chosen.append([seat, region])
         owners = self.owners(state)
         if sorted(seat for seat, _ in chosen) != owners:
-            names = ", ".join(state.colours[seat] for seat in owners) or "nobody"
-            raise IllegalMove(f"Pick exactly one caballero of each of these players: {names}.")
+            raise IllegalMove("picks_each_player", colours=[state.colours[seat] for seat in owners])
         return {"picks": chosen}
 
     def steps(self, state, taker, plan, choices):
