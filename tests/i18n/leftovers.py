@@ -1,0 +1,105 @@
+"""Finding English left on a translated page: the msgids of every catalogue (the site's own and,
+once merged, any other) that an English render shows, looked for again in the Italian or French
+render of the same page. Only msgids whose translation differs from the English count."""
+
+import re
+from functools import cache
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .po import read
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+# Elements that separate words; others (a, strong, span…) run on inside a sentence.
+BLOCKS = {
+    "p", "li", "td", "th", "div", "h1", "h2", "h3", "h4", "tr", "section", "br", "option", "button", "label",
+    "dt", "dd", "title", "legend", "summary", "nav", "ol", "ul", "table", "form", "header", "main", "figure",
+    "text", "g", "aside", "dialog", "fieldset", "input", "select", "textarea", "output", "tspan",
+}
+ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "aria-valuetext", "data-label")
+PLACEHOLDER = re.compile(r"%\(\w+\)0?\d*[sdr]|%[sd]|\{\w*\}")
+TAG = re.compile(r"<[^>]+>")
+# Words of three letters or more: shorter ones ("in", "a") are as likely Italian as English.
+WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+        for name, value in attrs:
+            if name in ATTRIBUTES and value:
+                self.parts.append(f"\n{value}\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+        if tag in BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def page_text(html):
+    """The words a reader meets on a page (its text and its tooltips and labels), one chunk per
+    line, spaces squeezed."""
+    parser = _Text()
+    parser.feed(html)
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+@cache
+def _patterns(language):
+    """[(English text, pattern)] for every msgid (and plural) of the catalogues of `language`
+    whose translation differs from it."""
+    entries = [
+        entry
+        for po in sorted(LOCALE.glob(f"{language}/LC_MESSAGES/*.po"))
+        for entry in read(po)
+        if entry.msgid and not entry.obsolete and entry.translated
+    ]
+    # The language's own words, as its translations use them: an English msgid made only of words
+    # that the language also uses ("%(score)s points", "place %(count)s" in French) cannot tell.
+    native = {word.lower() for entry in entries for text in entry.msgstr for word in WORD.findall(TAG.sub("", text))}
+    found = {}
+    for entry in entries:
+        english = [entry.msgid] + ([entry.msgid_plural] if entry.msgid_plural else [])
+        for text in english:
+            if text in entry.msgstr:
+                continue
+            shown = " ".join(TAG.sub("", text).split())
+            words = {word.lower() for word in WORD.findall(PLACEHOLDER.sub(" ", shown))}
+            if words <= native:
+                continue
+            found[shown] = _pattern(shown)
+    return sorted(found.items())
+
+
+def _pattern(text):
+    literals = PLACEHOLDER.split(text)
+    body = "[^\n]+?".join(re.escape(part) for part in literals).replace("%%", "%")
+    start = r"\b" if re.match(r"\w", text) else ""
+    end = r"\b" if re.search(r"\w$", text) else ""
+    return re.compile(start + body + end)
+
+
+def msgids_in(text, language):
+    """The English msgids (with a translation in `language`) that `text` (page_text) shows."""
+    return {english for english, pattern in _patterns(language) if pattern.search(text)}
+
+
+def left_in_translation(english_html, translated_html, language):
+    """The msgids shown on the English page that the translated page still shows in English."""
+    english = page_text(english_html)
+    translated = page_text(translated_html)
+    present = msgids_in(english, language)
+    return sorted(msgids_in(translated, language) & present), present
