@@ -1,0 +1,83 @@
+"""A person plays a short practice game against two computer players through the browser: the
+computer players' moves arrive by themselves (the embedded site's runner, after its pause), the
+page follows them over its WebSocket, and the game ends with its scores."""
+
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from tests.browser.conftest import MANAGE, ROOT
+from tests.browser.test_two_players import act, sign_up, version, wait_for_version
+
+pytestmark = pytest.mark.browser
+
+GAME_TIMEOUT = 600
+
+
+@pytest.fixture(scope="module")
+def site_database(tmp_path_factory):
+    """As the conftest's, with a shorter pause before a computer player's move."""
+    import shutil
+
+    from tests.browser.conftest import CHROMIUM
+
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    database = tmp_path_factory.mktemp("site") / "db.sqlite3"
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1", BOT_MOVE_DELAY="0.2")
+    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    return database, env
+
+
+@pytest.mark.timeout(GAME_TIMEOUT + 300)
+def test_a_short_game_against_two_computer_players(live_site, browser):
+    context = browser.new_context()
+    page = sign_up(context, live_site, "practiser")
+    page.goto(f"{live_site}/games/new/")
+    page.select_option("select[name=num_players]", "3")
+    page.check("input[name=short_game][value=True]")
+    page.fill("input[name=computer_greedy]", "1")
+    page.fill("input[name=computer_random]", "1")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    # (The "created and started" message may already be gone: a computer's first move, 0.2 s
+    # later, can refresh the page before this line reads it.)
+    assert page.locator(".options .badge.practice").count() == 1
+    page.wait_for_selector("svg.map")
+    page.evaluate("window.stillTheSamePage = true")
+
+    kinds, moves, scorings = set(), 0, 0
+    started = time.monotonic()
+    while not page.locator("p.over").count():
+        assert time.monotonic() - started < GAME_TIMEOUT, f"the game did not end in {GAME_TIMEOUT} s"
+        if not page.locator("#decision-panel").count():
+            page.wait_for_timeout(100)
+            continue
+        before = version(page)
+        try:
+            kinds.add(act(page))
+        except Exception:
+            # The panel changed under the click (a computer player answered first and the page
+            # refreshed): look again.
+            continue
+        wait_for_version(page, before + 1)
+        error = page.locator("#move-error").inner_text().strip() if page.locator("#move-error").count() else ""
+        assert error == "" or "moved on" in error, error
+        moves += 1
+    log = page.locator("#log").inner_text()
+    scorings = len(re.findall(r"scor", log, flags=re.IGNORECASE))
+    assert page.evaluate("window.stillTheSamePage") is True
+    assert page.locator("section.scores").is_visible()
+    assert {"bid", "card", "action"} <= kinds and moves > 10 and scorings
+    names = page.locator("section.scores").inner_text()
+    assert "Computer (greedy)" in names and "Computer (random)" in names
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path="/tmp/botsite-practice-1280.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path="/tmp/botsite-practice-390.png")
+    print(f"practice game over in {time.monotonic() - started:.0f} s, {moves} moves of the person")
+    context.close()
