@@ -5,6 +5,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django import forms
 from django.contrib import messages
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
@@ -15,7 +16,9 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
         # Deleted accounts are renamed deleted-<id>; nobody may take such a name before them.
         if username.lower().startswith(DELETED_PREFIX):
-            raise forms.ValidationError(f"A username may not start with “{DELETED_PREFIX}”.")
+            raise forms.ValidationError(
+                _("A username may not start with “%(prefix)s”.") % {"prefix": DELETED_PREFIX}
+            )
         return super().clean_username(username, shallow=shallow)
 
     def send_mail(self, template_prefix, email, context_data):
@@ -29,6 +32,9 @@ class AccountAdapter(DefaultAccountAdapter):
             if context.request is not None:
                 messages.error(
                     context.request,
-                    f"We could not send the mail to {email} just now: the mail server did not take it. "
-                    "Please ask for it again in a while.",
+                    _(
+                        "We could not send the mail to %(email)s just now: the mail server did not "
+                        "take it. Please ask for it again in a while."
+                    )
+                    % {"email": email},
                 )

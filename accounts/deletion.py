@@ -8,6 +8,7 @@ unusable (which also ends every session), and the account is inactive.
 from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from games import services
 from games.models import Game
@@ -23,10 +24,20 @@ class AccountInUse(Exception):
     def __init__(self, games):
         numbers = ", ".join(str(game.pk) for game in games[:GAMES_NAMED])
         if len(games) > GAMES_NAMED:
-            numbers += f" and {len(games) - GAMES_NAMED} more"
+            more = len(games) - GAMES_NAMED
+            numbers = ngettext("%(numbers)s and %(more)d more", "%(numbers)s and %(more)d more", more) % {
+                "numbers": numbers,
+                "more": more,
+            }
         super().__init__(
-            f"You are playing in game{'s' if len(games) != 1 else ''} {numbers}. Your opponents are counting "
-            "on you: finish them first, then delete your account."
+            ngettext(
+                "You are playing in game %(numbers)s. Your opponents are counting on you: finish it "
+                "first, then delete your account.",
+                "You are playing in games %(numbers)s. Your opponents are counting on you: finish them "
+                "first, then delete your account.",
+                len(games),
+            )
+            % {"numbers": numbers}
         )
         self.games = games
 

@@ -1,6 +1,9 @@
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from . import vacations
 from .models import User, time_zone_names
@@ -8,13 +11,14 @@ from .models import User, time_zone_names
 
 class SettingsForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
-        label="Time zone", help_text="Times on the site and in mails are shown in it.", choices=()
+        label=_("Time zone"), help_text=_("Times on the site and in mails are shown in it."), choices=()
     )
 
     class Meta:
         model = User
         fields = [
             "time_zone",
+            "language",
             "notify_your_move",
             "notify_live_your_move",
             "notify_reminder",
@@ -28,11 +32,13 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in sorted(time_zone_names())]
+        self.fields["language"].choices = [("", _("The browser's language")), *settings.LANGUAGES]
+        self.fields["language"].help_text = _("The site and the mails it sends you are written in it.")
 
 
 class VacationForm(forms.Form):
-    start = forms.DateField(label="First day", widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label="Last day", widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, user, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -47,7 +53,7 @@ class VacationForm(forms.Form):
 
 class DeleteAccountForm(forms.Form):
     password = forms.CharField(
-        label="Your password", widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
 
     def __init__(self, user, *args, **kwargs):
@@ -59,7 +65,7 @@ class DeleteAccountForm(forms.Form):
         # Through allauth, not check_password: its lock after five wrong passwords (login_failed)
         # then holds here too, so a borrowed session cannot guess the password without limit.
         if not get_adapter().reauthenticate(self.user, password):
-            raise forms.ValidationError("That is not your password.")
+            raise forms.ValidationError(_("That is not your password."))
         return password
 
 
@@ -70,7 +76,13 @@ class SignupForm(AllauthSignupForm):
 
     def save(self, request):
         user = super().save(request)
-        if user is not None and self.cleaned_data.get("time_zone") in time_zone_names():
-            user.time_zone = self.cleaned_data["time_zone"]
-            user.save(update_fields=["time_zone"])
+        if user is not None:
+            if self.cleaned_data.get("time_zone") in time_zone_names():
+                user.time_zone = self.cleaned_data["time_zone"]
+            # The language the player signed up in (the switcher's, or the browser's) becomes their
+            # setting, so that the mails to come are written in it too.
+            language = translation.get_language()
+            if language in dict(settings.LANGUAGES):
+                user.language = language
+            user.save(update_fields=["time_zone", "language"])
         return user

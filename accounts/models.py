@@ -6,8 +6,10 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
-DELETED_NAME = "deleted player"
+# Said in the reader's language wherever the player of a deleted account is named.
+DELETED_NAME = _("deleted player")
 
 
 @cache
@@ -17,7 +19,9 @@ def time_zone_names():
 
 def validate_time_zone(value):
     if value not in time_zone_names():
-        raise ValidationError(f"{value!r} is not a time zone we know (e.g. Europe/Madrid).")
+        raise ValidationError(
+            _("%(value)r is not a time zone we know (e.g. Europe/Madrid)."), params={"value": value}
+        )
 
 
 class User(AbstractUser):
@@ -25,20 +29,33 @@ class User(AbstractUser):
     zone times are shown in, which mails the player wants, and whether the account was deleted."""
 
     class Digest(models.TextChoices):
-        SINGLE = "single", "A mail for each event"
-        DAILY = "daily", "One daily digest of the games waiting for me"
+        SINGLE = "single", _("A mail for each event")
+        DAILY = "daily", _("One daily digest of the games waiting for me")
 
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
-    notify_your_move = models.BooleanField("Your move in a slow game", default=True)
-    notify_live_your_move = models.BooleanField("Your move in a live game", default=False)
-    notify_reminder = models.BooleanField("A reminder before your deadline", default=True)
-    notify_game_started = models.BooleanField("A game you joined has started", default=True)
-    notify_game_finished = models.BooleanField("A game you played has finished", default=True)
-    notify_invitation = models.BooleanField("An invitation to a private game", default=True)
-    digest = models.CharField("How to send them", max_length=6, choices=Digest, default=Digest.SINGLE)
+    # The site's and the mails' language (settings.LANGUAGES); blank until the player picks one
+    # (the header's switcher or the settings page), and then the browser's language is used.
+    language = models.CharField(
+        _("Language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES
+    )
+    notify_your_move = models.BooleanField(_("Your move in a slow game"), default=True)
+    notify_live_your_move = models.BooleanField(_("Your move in a live game"), default=False)
+    notify_reminder = models.BooleanField(_("A reminder before your deadline"), default=True)
+    notify_game_started = models.BooleanField(_("A game you joined has started"), default=True)
+    notify_game_finished = models.BooleanField(_("A game you played has finished"), default=True)
+    notify_invitation = models.BooleanField(_("An invitation to a private game"), default=True)
+    digest = models.CharField(_("How to send them"), max_length=6, choices=Digest, default=Digest.SINGLE)
     # Set when the player deleted the account: the row stays (their finished games keep their
     # seat), but nothing personal is left on it.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A computer player's account (games/computer.py): the level it plays at ("random", "greedy",
+    # "strong"), "" for a person. It cannot log in, has no address, gets no mail, never takes a
+    # vacation; it has a profile and ratings like anyone.
+    computer_level = models.CharField(max_length=8, blank=True, default="", editable=False)
+
+    @property
+    def is_computer(self):
+        return bool(self.computer_level)
 
     @property
     def zone(self):
@@ -49,9 +66,14 @@ class User(AbstractUser):
             return zoneinfo.ZoneInfo("UTC")
 
     @property
+    def mail_language(self):
+        """The language this player's mails are written in: their setting, else English."""
+        return self.language or settings.LANGUAGE_CODE
+
+    @property
     def display_name(self):
         """The name to show beside this player's seat anywhere on the site."""
-        return DELETED_NAME if self.deleted_at else self.username
+        return str(DELETED_NAME) if self.deleted_at else self.username
 
     def get_absolute_url(self):
         return reverse("profile", args=[self.username])

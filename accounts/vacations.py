@@ -10,6 +10,9 @@ from datetime import date, timedelta
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import User, Vacation
 
@@ -41,18 +44,24 @@ def days_left(user, year):
 def check(user, start, end, today):
     """Raise ValidationError, saying why, unless `user` may take a vacation start..end."""
     if end < start:
-        raise ValidationError("The last day of a vacation cannot come before its first.")
+        raise ValidationError(_("The last day of a vacation cannot come before its first."))
     if start < today:
-        raise ValidationError("A vacation cannot start in the past.")
+        raise ValidationError(_("A vacation cannot start in the past."))
     clash = Vacation.objects.filter(user=user, start__lte=end, end__gte=start).first()
     if clash is not None:
-        raise ValidationError(f"This overlaps your vacation {describe(clash)}.")
+        raise ValidationError(_("This overlaps your vacation %(dates)s.") % {"dates": describe(clash)})
     for year, days in days_by_year(start, end).items():
         left = days_left(user, year)
         if days > left:
             raise ValidationError(
-                f"That is {days} vacation day{'s' if days != 1 else ''} in {year}, but you have only "
-                f"{left} of your {DAYS_PER_YEAR} left for that year."
+                ngettext(
+                    "That is %(days)d vacation day in %(year)d, but you have only %(left)d of your "
+                    "%(allowed)d left for that year.",
+                    "That is %(days)d vacation days in %(year)d, but you have only %(left)d of your "
+                    "%(allowed)d left for that year.",
+                    days,
+                )
+                % {"days": days, "year": year, "left": left, "allowed": DAYS_PER_YEAR}
             )
 
 
@@ -72,9 +81,9 @@ def cancel(user, vacation_id, now=None):
     with transaction.atomic():
         vacation = Vacation.objects.select_for_update().filter(user=user, pk=vacation_id).first()
         if vacation is None:
-            raise ValidationError("You have no such vacation.")
+            raise ValidationError(_("You have no such vacation."))
         if vacation.end < today:
-            raise ValidationError("That vacation is over; it cannot be changed any more.")
+            raise ValidationError(_("That vacation is over; it cannot be changed any more."))
         if vacation.start >= today:
             vacation.delete()
         else:
@@ -119,8 +128,11 @@ def vacations_until(users, when=None):
 
 def describe(vacation):
     if vacation.start == vacation.end:
-        return f"on {vacation.start:%-d %B %Y}"
-    return f"from {vacation.start:%-d %B %Y} to {vacation.end:%-d %B %Y}"
+        return _("on %(day)s") % {"day": date_format(vacation.start, "j F Y")}
+    return _("from %(first)s to %(last)s") % {
+        "first": date_format(vacation.start, "j F Y"),
+        "last": date_format(vacation.end, "j F Y"),
+    }
 
 
 def _touching_year(user, year):

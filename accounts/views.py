@@ -1,10 +1,16 @@
 """The player's own pages beside allauth's: profile, settings (with vacations), account deletion."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import keyset
@@ -13,6 +19,24 @@ from . import deletion, profile, vacations
 from .emails import has_verified_email
 from .forms import DeleteAccountForm, SettingsForm, VacationForm
 from .models import User
+
+
+@require_POST
+def set_language(request):
+    """The header's language switcher: Django's set_language (the language cookie, then back to
+    the page), and for a signed-in player their setting too, so that their pages and mails follow.
+    A language the site does not offer changes nothing (Django's own would set any it knows)."""
+    language = request.POST.get("language")
+    if language not in dict(settings.LANGUAGES):
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+            target = "/"
+        return HttpResponseRedirect(target)
+    response = i18n.set_language(request)
+    if request.user.is_authenticated:
+        request.user.language = language
+        request.user.save(update_fields=["language"])
+    return response
 
 
 @require_GET
@@ -48,9 +72,21 @@ def settings_page(request):
     if request.method == "POST" and request.POST.get("action") == "settings":
         settings_form = SettingsForm(request.POST, instance=user)
         if settings_form.is_valid():
-            settings_form.save()
-            messages.success(request, "Your settings are saved.")
-            return redirect("settings")
+            user = settings_form.save()
+            if user.language:
+                translation.activate(user.language)
+            messages.success(request, _("Your settings are saved."))
+            response = redirect("settings")
+            if user.language:
+                # The same language once logged out, on this browser.
+                response.set_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    user.language,
+                    max_age=settings.LANGUAGE_COOKIE_AGE,
+                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                    secure=settings.LANGUAGE_COOKIE_SECURE,
+                )
+            return response
         status = 400
     elif request.method == "POST" and request.POST.get("action") == "add-vacation":
         vacation_form = VacationForm(user, request.POST)
@@ -60,12 +96,14 @@ def settings_page(request):
             except ValidationError as error:
                 vacation_form.add_error(None, error)
             else:
-                messages.success(request, f"Vacation taken {vacations.describe(vacation)}.")
+                messages.success(
+                    request, _("Vacation taken %(dates)s.") % {"dates": vacations.describe(vacation)}
+                )
                 return redirect("settings")
         status = 400
     elif request.method == "POST":
         status = 400
-        messages.error(request, "Nothing was changed: that form is unknown here.")
+        messages.error(request, _("Nothing was changed: that form is unknown here."))
     context = _settings_context(user, settings_form, vacation_form)
     return render(request, "accounts/settings.html", context, status=status)
 
@@ -83,7 +121,7 @@ def cancel_vacation(request, pk):
             _settings_context(request.user, SettingsForm(instance=request.user), VacationForm(request.user)),
             status=400,
         )
-    messages.success(request, "Vacation called off.")
+    messages.success(request, _("Vacation called off."))
     return redirect("settings")
 
 
@@ -100,7 +138,9 @@ def delete_account(request):
                 form.add_error(None, str(error))
             else:
                 logout(request)
-                messages.success(request, "Your account is deleted. Your finished games stay, under “deleted player”.")
+                messages.success(
+                    request, _("Your account is deleted. Your finished games stay, under “deleted player”.")
+                )
                 return redirect("lobby")
         return render(request, "accounts/delete.html", {"form": form, "playing": playing}, status=400)
     return render(request, "accounts/delete.html", {"form": form, "playing": playing})

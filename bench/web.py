@@ -9,8 +9,10 @@ games.services, then measures:
 - move to screen: from the start of a move's POST to the arrival of its version on the
   WebSocket of a spectator's page of that game;
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
-  keep-alive connection) re-fetch the play partial on each version notice, as static/game.js
-  does; from the start of each of `--watch-moves` moves' POST to every page's re-fetch done.
+  keep-alive connection) do as static/game.js does: they take the spectators' view that their
+  socket brings with a version (a gzip frame, games/consumers.py), or re-fetch the play partial
+  when a notice comes without it (`--fetch` makes every page ask for notices only, as before);
+  from the start of each of `--watch-moves` moves' POST to every page's new view in hand.
 
 Prints requests per second and p50/p95 latencies. Run from the repository root:
 
@@ -312,20 +314,24 @@ def bench_socket_burst(port, games, count):
 
 
 class Page:
-    """A logged-out spectator's game page: its WebSocket and the keep-alive connection on which
-    it re-fetches the play partial (HTTP/1.1, as htmx would)."""
+    """A logged-out spectator's game page: its WebSocket (taking the view in gzip frames unless
+    `fetch`) and the keep-alive connection on which it re-fetches the play partial (HTTP/1.1, as
+    htmx would)."""
 
-    def __init__(self, port, game_id):
-        self.port, self.game_id = port, game_id
+    def __init__(self, port, game_id, fetch=False):
+        self.port, self.game_id, self.fetch = port, game_id, fetch
         self.shown = -1
         self.fetched = {}  # version -> when its play partial had arrived
+        self.framed = self.refetched = 0  # versions shown from a frame, and from a re-fetch
+        self.frames = []
 
     async def open(self):
         import asyncio
 
         from websockets.asyncio.client import connect
 
-        self.socket = await connect(f"ws://{HOST}:{self.port}/ws/games/{self.game_id}/",
+        query = "" if self.fetch else "?play=gzip&lang=en"
+        self.socket = await connect(f"ws://{HOST}:{self.port}/ws/games/{self.game_id}/{query}",
                                     origin=f"http://{HOST}:{self.port}", open_timeout=120)
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         self.shown = int(json.loads(await self.socket.recv())["version"])
@@ -354,27 +360,54 @@ class Page:
             raise RuntimeError(f"the play partial answered {status}")
         self.shown = max(self.shown, int(match.group(1)))
         self.fetched.setdefault(version, time.perf_counter())
+        self.refetched += 1
 
     async def listen(self):
+        import zlib
+
         from websockets.exceptions import ConnectionClosed
 
         try:
             async for message in self.socket:
+                if isinstance(message, bytes):
+                    # The frame is in hand: its time is taken before it is unpacked, as a re-fetch's
+                    # is before the browser draws it. Only its head is read now (the version); the
+                    # whole is checked after the run (`check_frames`), not on this one client
+                    # process's clock that 500 pages share.
+                    head = zlib.decompressobj(31).decompress(message, 64)
+                    version = int(re.match(rb'\{"version": (\d+),', head).group(1))
+                    if version > self.shown:
+                        self.shown = version
+                        self.fetched.setdefault(version, time.perf_counter())
+                        self.framed += 1
+                        self.frames.append(message)
+                    continue
                 notice = json.loads(message)
                 if "version" in notice and notice["version"] > self.shown:
                     await self.refetch(notice["version"])
         except ConnectionClosed:
             pass
 
+    def check_frames(self):
+        """Every frame taken was gzip of {"version", "play": that version's play partial}."""
+        import gzip
+
+        for message in self.frames:
+            framed = json.loads(gzip.decompress(message))
+            match = re.search(r'data-version="(\d+)"', framed["play"])
+            if not match or int(match.group(1)) != framed["version"]:
+                raise RuntimeError("a frame without its version's play partial")
+
     async def close(self):
         await self.socket.close()
         self.writer.close()
 
 
-def bench_watchers(port, game_id, sessions, count, moves):
+def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
     """`count` logged-out spectators' pages of one game; a player makes `moves` moves one after
     another, each once every page has the one before. Returns the seconds from each move's POST
-    start to each page's re-fetch done, the worst page of each move, and the problems seen."""
+    start to each page's new view in hand (from a frame, or re-fetched), the worst page of each
+    move, how many views came in frames and how many were re-fetched, and the problems seen."""
     import asyncio
 
     from games.engine import GameState, random_move, to_act
@@ -383,7 +416,7 @@ def bench_watchers(port, game_id, sessions, count, moves):
     problems = []
 
     async def watch():
-        pages = [Page(port, game_id) for _ in range(count)]
+        pages = [Page(port, game_id, fetch) for _ in range(count)]
         for start in range(0, count, 100):  # connect in waves: the burst measures the rush
             results = await asyncio.gather(*(page.open() for page in pages[start:start + 100]),
                                            return_exceptions=True)
@@ -425,12 +458,22 @@ def bench_watchers(port, game_id, sessions, count, moves):
             worst.append(max(done, default=float("nan")))
             await asyncio.sleep(0.5)
         for task in listeners:
+            if task.done() and task.exception():
+                problems.append(f"a page failed: {task.exception()!r}")
             task.cancel()
         await asyncio.gather(*(page.close() for page in pages), return_exceptions=True)
-        return arrivals, worst
+        for page in pages:
+            try:
+                page.check_frames()
+            except Exception as error:
+                problems.append(f"a page's frame was wrong: {error!r}")
+                break
+        # The re-fetch of each page's opening is not a move's.
+        ways = (sum(page.framed for page in pages), sum(page.refetched - 1 for page in pages))
+        return arrivals, worst, ways
 
-    arrivals, worst = asyncio.run(watch())
-    return arrivals, worst, problems
+    arrivals, worst, ways = asyncio.run(watch())
+    return arrivals, worst, ways, problems
 
 
 def run_threads(target, count):
@@ -460,6 +503,8 @@ def main():
     parser.add_argument("--watchers", type=int, default=500,
                         help="spectators' pages of one game that re-fetch the play partial on each move (0: skip)")
     parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
+    parser.add_argument("--fetch", action="store_true",
+                        help="the watchers' pages take no views in frames and re-fetch on every notice")
     args = parser.parse_args()
     if args.workers > 1 and not os.environ.get("REDIS_URL"):
         parser.error("several workers share WebSocket groups only through Redis: set REDIS_URL")
@@ -492,7 +537,9 @@ def main():
         # Before the moves are measured: those may play the burst's game to its end.
         connected, delivered, left, problems = bench_socket_burst(port, games, args.sockets)
         if args.watchers:
-            watched, worst, watch_problems = bench_watchers(port, *games[-1], args.watchers, args.watch_moves)
+            watched, worst, ways, watch_problems = bench_watchers(
+                port, *games[-1], args.watchers, args.watch_moves, args.fetch
+            )
         submits, arrivals, refused, elapsed = bench_moves(port, games, args.seconds)
         report("move POST", submits, elapsed)
         report("move -> other client's WebSocket", arrivals, elapsed)
@@ -503,8 +550,9 @@ def main():
         if problems:
             print(f"burst problems: {'; '.join(problems)}; server log: {log.name}")
         if args.watchers:
-            print(f"{args.watchers} spectators of one game, {len(worst)} moves: move POST start -> every "
-                  f"spectator's re-fetch done p50 {percentile(watched, 0.5) * 1000:.0f} ms, "
+            print(f"{args.watchers} spectators of one game, {len(worst)} moves ({ways[0]} views came in "
+                  f"socket frames, {ways[1]} were re-fetched): move POST start -> every "
+                  f"spectator's new view in hand p50 {percentile(watched, 0.5) * 1000:.0f} ms, "
                   f"p95 {percentile(watched, 0.95) * 1000:.0f} ms; the last spectator of a move: "
                   f"p50 {percentile(worst, 0.5) * 1000:.0f} ms, worst {max(worst, default=float('nan')) * 1000:.0f} ms")
             if watch_problems:

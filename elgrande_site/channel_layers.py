@@ -28,17 +28,23 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         members of all the groups are asked for in one pipelined round trip per Redis host
         instead of two round trips per group, and only the groups that have members get the
         message, through `group_send` itself."""
+        listened = set(await self.groups_with_members({group for group, _ in notices}))
+        await asyncio.gather(*(self.group_send(group, message) for group, message in notices if group in listened))
+
+    async def groups_with_members(self, groups):
+        """Those of `groups` that somebody listens to (a member whose membership has not expired),
+        in one pipelined round trip per Redis host."""
         by_host = defaultdict(list)
-        for group, message in notices:
+        for group in groups:
             assert self.require_valid_group_name(group), "Group name not valid"
-            by_host[self.consistent_hash(group)].append((group, message))
+            by_host[self.consistent_hash(group)].append(group)
         expired = int(time.time()) - self.group_expiry
         listened = []
-        for index, sends in by_host.items():
+        for index, names in by_host.items():
             pipe = self.connection(index).pipeline(transaction=False)
-            for group, _ in sends:
+            for group in names:
                 # What group_send asks first: its members, the expired ones left out.
                 pipe.zcount(self._group_key(group), f"({expired}", "+inf")
             counts = await pipe.execute()
-            listened += [send for send, count in zip(sends, counts) if count]
-        await asyncio.gather(*(self.group_send(group, message) for group, message in listened))
+            listened += [group for group, count in zip(names, counts) if count]
+        return listened

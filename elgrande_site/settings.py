@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "elgrande_site.middleware.RefuseNulInPath",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the cookie, else Accept-Language, else English; a signed-in player's own
+    # setting then wins (accounts.middleware.UserTimeZoneMiddleware, after authentication).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -99,6 +102,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -169,7 +173,10 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/180s/key",
 }
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The site's languages (README: Languages). URLs stay the same in every one of them.
+LANGUAGES = [("en", "English"), ("it", "Italiano"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -279,6 +286,26 @@ if DEADLINE_SWEEP_BATCH < 1:
 STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600)
 if STATISTICS_SECONDS < 1:
     raise ImproperlyConfigured("STATISTICS_SECONDS must be a positive number of seconds.")
+
+# --- Computer players (games/computer.py) -----------------------------------------------------
+# Seconds between a change that leaves a computer player to act and its move, so a person can
+# follow; the strong player's CPU seconds per decision; how often a crashed decision is tried again
+# before the greedy, then the random player decides; and how long after its pause a computer
+# player's decision may wait (a worker died) before the deadline sweep plays it as a timeout.
+def _seconds(name, default):
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value < float("inf"):
+        raise ImproperlyConfigured(f"{name} must be a number of seconds, not {os.environ.get(name)!r}.")
+    return value
+
+
+BOT_MOVE_DELAY = _seconds("BOT_MOVE_DELAY", "1")
+BOT_STRONG_BUDGET = _seconds("BOT_STRONG_BUDGET", "1") or 1.0
+BOT_RETRIES = env_int("BOT_RETRIES", 2)
+BOT_STALL_SECONDS = _seconds("BOT_STALL_SECONDS", "60")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",

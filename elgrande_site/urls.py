@@ -5,6 +5,8 @@ from accounts import views as account_views
 
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
+    # The header's language switcher (accounts.views.set_language, Django's own plus the setting).
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     # <path:…>: a name made outside the sign-up form (the admin, a shell) may hold a "/", and every
     # page naming that player links to this profile.

@@ -21,6 +21,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from . import keyset
 from .models import Game, Move, Result, Seat
@@ -83,7 +86,7 @@ def copied_from(game):
     return {name: getattr(game, name) for name in copied_from.fields}
 
 
-copied_from.fields = ("finished_at", "num_players", "short_game", "veto", "rated", "private")
+copied_from.fields = ("finished_at", "num_players", "short_game", "veto", "rated", "private", "practice")
 
 
 # ---- reading: the filters, the cursor, a page -------------------------------------------------
@@ -99,13 +102,14 @@ class Filters:
     short_game: bool | None = None
     veto: bool | None = None
     rated: bool | None = None
+    practice: bool | None = None
     since: datetime | None = None
     until: datetime | None = None
 
     def apply(self, queryset):
         """Narrow a queryset of Game or of Result (which repeats these fields) to the options
         and dates asked for."""
-        for name in ("num_players", "short_game", "veto", "rated"):
+        for name in ("num_players", "short_game", "veto", "rated", "practice"):
             if getattr(self, name) is not None:
                 queryset = queryset.filter(**{name: getattr(self, name)})
         if self.since is not None:
@@ -147,26 +151,37 @@ def _with_players(results, players):
 
 # ---- the filters as a form: the archive's URL -------------------------------------------------
 
-YES_NO = [("", "either"), ("yes", "yes"), ("no", "no")]
+YES_NO = [("", gettext_lazy("either")), ("yes", gettext_lazy("yes")), ("no", gettext_lazy("no"))]
 
 
 class ArchiveForm(forms.Form):
     """The archive's query string: every filter and the page's cursor. Anything it refuses gets
     a 400 with the reason, and no list."""
 
-    player = forms.CharField(required=False, max_length=150, label="Player")
-    against = forms.CharField(required=False, max_length=150, label="Against")
+    player = forms.CharField(required=False, max_length=150, label=gettext_lazy("Player"))
+    against = forms.CharField(required=False, max_length=150, label=gettext_lazy("Against"))
     players = forms.TypedChoiceField(
-        required=False, label="Players", coerce=int, empty_value=None,
-        choices=[("", "any")] + [(str(n), str(n)) for n in range(2, 6)],
+        required=False, label=gettext_lazy("Players"), coerce=int, empty_value=None,
+        choices=[("", gettext_lazy("any"))] + [(str(n), str(n)) for n in range(2, 6)],
     )
     rounds = forms.TypedChoiceField(
-        required=False, label="Rounds", coerce=int, empty_value=None, choices=[("", "any"), ("9", "9"), ("6", "6")]
+        required=False,
+        label=gettext_lazy("Rounds"),
+        coerce=int,
+        empty_value=None,
+        choices=[("", gettext_lazy("any")), ("9", "9"), ("6", "6")],
     )
-    veto = forms.ChoiceField(required=False, label="Veto cards", choices=YES_NO)
-    rated = forms.ChoiceField(required=False, label="Rated", choices=YES_NO)
-    since = forms.DateField(required=False, label="Finished from", widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(required=False, label="to", widget=forms.DateInput(attrs={"type": "date"}))
+    veto = forms.ChoiceField(required=False, label=gettext_lazy("Veto cards"), choices=YES_NO)
+    rated = forms.ChoiceField(required=False, label=gettext_lazy("Rated"), choices=YES_NO)
+    practice = forms.ChoiceField(required=False, label=gettext_lazy("With computer players"), choices=YES_NO)
+    since = forms.DateField(
+        required=False, label=gettext_lazy("Finished from"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False,
+        label=pgettext_lazy("archive filter: finished from a date to another", "to"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
     after = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
     before = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
@@ -182,14 +197,15 @@ class ArchiveForm(forms.Form):
             return None
         user = get_user_model().objects.filter(username=username, deleted_at__isnull=True).first()
         if user is None:
-            raise forms.ValidationError(f"No player is called “{username}”.")
+            raise forms.ValidationError(_("No player is called “%(name)s”.") % {"name": username})
         return user
 
     def _date(self, name):
         value = self.cleaned_data[name]
         if value is not None and not FIRST_DATE <= value <= LAST_DATE:
             raise forms.ValidationError(
-                f"Give a date from {FIRST_DATE:%-d %B %Y} (El Grande was published in 1995) to {LAST_DATE.year}."
+                _("Give a date from %(first)s (El Grande was published in 1995) to %(last)s.")
+                % {"first": date_format(FIRST_DATE, "j F Y"), "last": LAST_DATE.year}
             )
         return value
 
@@ -206,7 +222,7 @@ class ArchiveForm(forms.Form):
         try:
             return keyset.Cursor.parse(token, older=older)
         except ValueError as error:
-            message = f"This page link is damaged: {error}. Start again from the first page."
+            message = _("This page link is damaged: %(reason)s. Start again from the first page.") % {"reason": error}
             raise forms.ValidationError(message) from None
 
     def clean_after(self):
@@ -219,12 +235,12 @@ class ArchiveForm(forms.Form):
         data = super().clean()
         player, against = data.get("player"), data.get("against")
         if player is not None and against is not None and player.pk == against.pk:
-            self.add_error("against", "Name two different players.")
+            self.add_error("against", _("Name two different players."))
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and since > until:
-            self.add_error("until", "The dates are the wrong way round: this one is before the first.")
+            self.add_error("until", _("The dates are the wrong way round: this one is before the first."))
         if data.get("after") is not None and data.get("before") is not None:
-            raise forms.ValidationError("A page goes on either after a game or before one, not both.")
+            raise forms.ValidationError(_("A page goes on either after a game or before one, not both."))
         return data
 
     def filters(self):
@@ -237,6 +253,7 @@ class ArchiveForm(forms.Form):
             short_game=None if data["rounds"] is None else data["rounds"] == 6,
             veto=_yes_no(data["veto"]),
             rated=_yes_no(data["rated"]),
+            practice=_yes_no(data["practice"]),
             since=datetime.combine(data["since"], time.min, zone) if data["since"] else None,
             until=datetime.combine(data["until"] + timedelta(days=1), time.min, zone) if data["until"] else None,
         )

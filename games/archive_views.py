@@ -24,7 +24,7 @@ def archive_page(request):
     choices = [
         {"name": name, "label": form.fields[name].label, "choices": form.fields[name].choices,
          "value": form.data.get(name, "")}
-        for name in ("players", "rounds", "veto", "rated")
+        for name in ("players", "rounds", "veto", "rated", "practice")
     ]
     if not form.is_valid():
         context = {"form": form, "choice_fields": choices, "error": form.error_text()}
@@ -81,6 +81,7 @@ def _game_json(request, row):
         "rounds": game.num_rounds,
         "veto": game.veto,
         "rated": game.rated,
+        "practice": game.practice,
         "private": game.private,
         "imported": game.imported,
         "players": [

@@ -10,7 +10,10 @@ of map) one unit of the viewBox is 358 / 676 = 0.53 px, so the smallest text (24
 
 import functools
 
+from django.utils.translation import gettext, gettext_lazy
+
 from games.engine.board import COLOURS
+from games.texts import area_name
 
 SIZE = 676  # the viewBox is SIZE x SIZE
 SPACE = 26  # one space of the scoring track, which runs around the edge
@@ -97,10 +100,10 @@ LANDS = {
                                     "roncesvalles", "hendaye")],
 }
 GEO_LABELS = [
-    {"text": "FRANCE", "x": 530, "y": 84, "rotate": 0},
-    {"text": "PORTUGAL", "x": 100, "y": 400, "rotate": -90},
-    {"text": "Bay of Biscay", "x": 310, "y": 52, "rotate": 0},
-    {"text": "Mediterranean", "x": 620, "y": 380, "rotate": 90},
+    {"text": gettext_lazy("FRANCE"), "x": 530, "y": 84, "rotate": 0},
+    {"text": gettext_lazy("PORTUGAL"), "x": 100, "y": 400, "rotate": -90},
+    {"text": gettext_lazy("Bay of Biscay"), "x": 310, "y": 52, "rotate": 0},
+    {"text": gettext_lazy("Mediterranean"), "x": 620, "y": 380, "rotate": 90},
 ]
 
 
@@ -129,10 +132,21 @@ ROUND_R = 14
 MARKER_R, MARKER_STEP = 13, 22  # a player's marker on the scoring track; markers side by side
 
 
-def board_map(view, seat_colour=None, placeable=()):
-    """The areas to draw, each with its outline, name and pieces laid out in SVG coordinates."""
+def board_map(view, seat_colour=None, placeable=(), placing=False):
+    """The areas to draw, each with its outline, name and pieces laid out in SVG coordinates.
+
+    When the seat is placing (`placing`), each area it may not place in says why (`place_why`),
+    for the map's script to show on hover or tap; the reasons come from the seat's own view."""
     labels = {player["colour"]: player["label"] for player in view["players"]}
     areas = [_area(region, region["caballeros"], labels, placeable, region["grandes"]) for region in view["regions"]]
+    if placing:
+        for area in areas:
+            if not area["placeable"]:
+                area["place_why"] = (
+                    gettext("The King's region: nobody may place caballeros here.")
+                    if area["king"]
+                    else gettext("Not next to the King: caballeros are placed next to the King or in the Castillo.")
+                )
     castillo = view["castillo"]
     shown = castillo["caballeros"]
     own = {}
@@ -150,15 +164,16 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
     area_id = area["id"]
     values = "/".join(str(value) for value in area["values"])
     top = CONTENT_TOP[area["id"]]
-    lines = [area["name"]]
+    name = area_name(area_id)
+    lines = [name]
     left, right = _band(area_id, top, top + PIECE_H)
-    if " " in area["name"] and _text_width(area["name"]) > right - left:
-        lines = area["name"].split(" ", 1)
+    if " " in name and _text_width(name) > right - left:
+        lines = name.split(" ", 1)
     # What the area shows, in rows: its name, the scoreboard in force (printed, or a mobile one),
     # the King, the Grandes, and each colour's caballeros. (kind, colour, text or count)
     items = [("name", None, line) for line in lines]
     if closed:
-        items.append(("closed", None, "closed"))
+        items.append(("closed", None, gettext("closed")))
     items.append(("scoreboard", None, values))
     if area.get("king"):
         items.append(("king", None, None))
@@ -184,7 +199,7 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
             drawn.append(_piece(colour, labels.get(colour, "?"), value, x, bottom - PIECE_H))
     return {
         "id": area["id"],
-        "name": area["name"],
+        "name": name,
         "texts": texts,
         "points": OUTLINE_POINTS[area_id],
         "king": area.get("king", False),
@@ -196,6 +211,7 @@ def _area(area, caballeros, labels, placeable, grandes, closed=False):
         "printed": "/".join(str(value) for value in area["scoreboard"]),
         "pieces": drawn,
         "placeable": area["id"] in placeable,
+        "place_why": "",
     }
 
 
@@ -336,7 +352,7 @@ def fixed_parts():
         "inner": SIZE - 2 * SPACE,
         "space": SPACE,
         "lands": [{"id": land, "points": _points(outline)} for land, outline in LANDS.items()],
-        "labels": GEO_LABELS,
+        "labels": [{**label, "text": str(label["text"])} for label in GEO_LABELS],
         "spaces": spaces,
     }
 

@@ -1,17 +1,24 @@
 """Channel group names, and the notices services send after a commit. Services and consumers both
 use this module; services never import the consumers.
 
-Notices carry no game data: a game page hears "version N exists" or "there is new table talk",
-a lobby "something changed"; each page then fetches what its own session may see over HTTP.
+Notices carry no private data: a game page hears "version N exists" or "there is new table talk",
+a lobby "something changed"; each page then fetches what its own session may see over HTTP. The
+one exception is public: the spectators' pages that take it (`spectators_group`) get the
+spectators' view of the new version in the notice itself, rendered once for all of them, so that
+hundreds of them fetch nothing.
 """
 
 import asyncio
+import gzip
+import json
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
 
 logger = logging.getLogger(__name__)
 
@@ -28,13 +35,35 @@ def user_group(user_id):
     return f"user-{user_id}"
 
 
+def spectators_group(game_id, language):
+    """The game's spectators' pages in `language` that take its view in the notice
+    (games/consumers.py): pages of visitors without a seat, shown the site's time zone, whose
+    script can unpack the frame. Only the spectators' view, in that language, is ever sent to it."""
+    return f"game-{game_id}-spectators-{language}"
+
+
+def spectators_groups(game_id):
+    """The game's spectators' groups, one per language of the site."""
+    return [spectators_group(game_id, code) for code, _name in settings.LANGUAGES]
+
+
+# The largest frame (the spectators' view, compressed) sent in a notice: a bigger one is left to
+# the pages' own re-fetch. A long game's view is some 50 kB of HTML, 7 kB compressed.
+MAX_FRAME = 64 * 1024
+
+
 def send_version(game_id, version):
-    _send([(game_group(game_id), {"type": "game.version", "version": version})])
+    """Version `version` of the game exists: its players' pages hear it and fetch their own view;
+    the spectators' pages get the spectators' view with it, when somebody is there to see it."""
+    _send([
+        (game_group(game_id), {"type": "game.version", "version": version}),
+        *((group, {"type": "game.version", "version": version}) for group in spectators_groups(game_id)),
+    ])
 
 
 def send_chat(game_id):
     """A game's chat has a new message; the notice carries none of it (nor who wrote it)."""
-    _send([(game_group(game_id), {"type": "game.chat"})])
+    _send([(group, {"type": "game.chat"}) for group in (game_group(game_id), *spectators_groups(game_id))])
 
 
 def send_lobby_changed(user_ids):
@@ -56,7 +85,7 @@ def held():
         if notices:
             try:
                 once = {(group, tuple(sorted(message.items()))): (group, message) for group, message in notices}
-                async_to_sync(_group_send)(list(once.values()))
+                _deliver(list(once.values()))
             except Exception:
                 logger.exception("%d notices could not be sent", len(notices))
 
@@ -64,9 +93,72 @@ def held():
 def _send(notices):
     held_notices = _held.get()
     if held_notices is None:
-        async_to_sync(_group_send)(notices)
+        _deliver(notices)
     else:
         held_notices.extend(notices)
+
+
+def _deliver(notices):
+    """Send `notices`. The version notices for spectators' groups are sent last, and only to the
+    groups somebody listens to (found in the same trip to the event loop as the other notices are
+    sent), each with the spectators' view of its game rendered once (the latest version when one
+    game has several notices), or as they came when that view cannot travel (`_frame`)."""
+    plain, watched = [], {}
+    for group, message in notices:
+        if message["type"] == "game.version" and "-spectators-" in group:
+            watched[group] = max(watched.get(group, 0), message["version"])
+        else:
+            plain.append((group, message))
+    listened = async_to_sync(_send_and_find_listened)(plain, list(watched))
+    if not listened:
+        return
+    framed = []
+    for group in listened:
+        _game, game_id, _spectators, language = group.split("-", 3)
+        framed.append((group, _frame(int(game_id), language) or {"type": "game.version", "version": watched[group]}))
+    async_to_sync(_group_send)(framed)
+
+
+def _frame(game_id, language):
+    """The notice that carries the spectators' view of the game as it stands:
+    {"type": "game.play", "version", "frame": gzip of {"version", "play": the body}}; None when the
+    view is not to be sent (views.spectators_play) or is too large. In `language`: the words of
+    the spectators of that group."""
+    # Here, not above: the views import the services, which import this module.
+    from .views import spectators_play
+
+    try:
+        with translation.override(language):
+            found = spectators_play(game_id)
+    except Exception:
+        logger.exception("the spectators' view of game %s could not be rendered", game_id)
+        return None
+    if found is None:
+        return None
+    version, body = found
+    frame = gzip.compress(json.dumps({"version": version, "play": body}).encode(), mtime=0)
+    if len(frame) > MAX_FRAME:
+        return None
+    return {"type": "game.play", "version": version, "frame": frame}
+
+
+async def _send_and_find_listened(notices, groups):
+    """Send `notices`, and return those of `groups` that have members."""
+    layer = get_channel_layer()
+    sent = _group_send(notices) if notices else asyncio.sleep(0)
+    _, listened = await asyncio.gather(sent, _groups_with_members(layer, groups))
+    return listened
+
+
+async def _groups_with_members(layer, groups):
+    if not groups:
+        return []
+    if hasattr(layer, "groups_with_members"):  # the Redis layer (elgrande_site/channel_layers.py)
+        return await layer.groups_with_members(groups)
+    members = getattr(layer, "groups", None)  # the in-memory layer: {group: {channel: expiry}}
+    if isinstance(members, dict):
+        return [group for group in groups if members.get(group)]
+    return list(groups)
 
 
 async def _group_send(notices):

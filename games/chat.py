@@ -11,6 +11,7 @@ import unicodedata
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Value
+from django.utils.translation import gettext as _
 
 from . import broadcast
 from .log_text import Names
@@ -45,21 +46,23 @@ def problem_with_text(text):
     text is refused by the form's field before this."""
     for character in text:
         if unicodedata.category(character) == "Cc" or character in BIDI_CONTROLS:
-            return f"A message is one line of plain text: it cannot hold the control character U+{ord(character):04X}."
+            return _(
+                "A message is one line of plain text: it cannot hold the control character %(character)s."
+            ) % {"character": f"U+{ord(character):04X}"}
     return None
 
 
 def writer_seat(game, seats, user):
     """The seat from which `user` may write in `game`'s chat; raises why they may not."""
     if not user.is_authenticated:
-        raise NotAllowed("Log in to talk at this table.")
+        raise NotAllowed(_("Log in to talk at this table."))
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("Only the players at this table can write here; spectators read.")
+        raise NotAllowed(_("Only the players at this table can write here; spectators read."))
     if game.status == Game.Status.OPEN:
-        raise Conflict("The table talk opens when the game starts.")
+        raise Conflict(_("The table talk opens when the game starts."))
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("This game is over: its table talk is kept to read, but closed.")
+        raise Conflict(_("This game is over: its table talk is kept to read, but closed."))
     return seat
 
 
@@ -85,8 +88,11 @@ def _count_against_rate_limit(game_id, user_id):
         count = 1
     if count > RATE_LIMIT:
         raise TooFast(
-            f"Slow down: at most {RATE_LIMIT} messages in {RATE_WINDOW} seconds. "
-            "Your message was not sent; send it again in a few seconds."
+            _(
+                "Slow down: at most %(count)d messages in %(seconds)d seconds. Your message was not "
+                "sent; send it again in a few seconds."
+            )
+            % {"count": RATE_LIMIT, "seconds": RATE_WINDOW}
         )
 
 
@@ -94,12 +100,12 @@ def set_muted(user, seats, seat_index, muted):
     """`user` mutes (or unmutes) the player in seat `seat_index` of a game whose `seats` (from
     `seats_with_mutes(user)`) are given; the seat's mark follows."""
     if not user.is_authenticated:
-        raise NotAllowed("Log in to mute a player.")
+        raise NotAllowed(_("Log in to mute a player."))
     seat = next((seat for seat in seats if seat.index == seat_index), None)
     if seat is None or seat.user_id is None:
-        raise GameError("There is no player to mute in that seat.")
+        raise GameError(_("There is no player to mute in that seat."))
     if seat.user_id == user.pk:
-        raise GameError("You cannot mute yourself.")
+        raise GameError(_("You cannot mute yourself."))
     if muted:
         ChatMute.objects.get_or_create(user=user, muted_user_id=seat.user_id)
     else:

@@ -5,6 +5,8 @@ its own, also for older messages), write in it, mute a player. Whoever may not s
 from django import forms
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import chat
@@ -21,9 +23,11 @@ class ChatForm(forms.Form):
     text = forms.CharField(
         max_length=ChatMessage.MAX_LENGTH,
         error_messages={
-            "required": "Write something before sending.",
-            "max_length": "A message is at most %(limit_value)d characters (this one has %(show_value)d).",
-            "null_characters_not_allowed": "A message cannot hold NUL characters.",
+            "required": gettext_lazy("Write something before sending."),
+            "max_length": gettext_lazy(
+                "A message is at most %(limit_value)d characters (this one has %(show_value)d)."
+            ),
+            "null_characters_not_allowed": gettext_lazy("A message cannot hold NUL characters."),
         },
     )
 
@@ -41,7 +45,9 @@ class OlderForm(forms.Form):
 
 class MuteForm(forms.Form):
     seat = forms.IntegerField(min_value=0, max_value=4)
-    muted = forms.TypedChoiceField(choices=[("1", "mute"), ("0", "unmute")], coerce=lambda value: value == "1")
+    muted = forms.TypedChoiceField(
+        choices=[("1", gettext_lazy("mute")), ("0", gettext_lazy("unmute"))], coerce=lambda value: value == "1"
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,7 +57,8 @@ def chat_view(request, pk):
         return _post(request, game, seats)
     older = OlderForm(request.GET)
     if not older.is_valid():
-        return _error(request, game, seats, "No such page of the table talk: " + _first_error(older), 400)
+        reason = _first_error(older)
+        return _error(request, game, seats, _("No such page of the table talk: %(reason)s") % {"reason": reason}, 400)
     return _render(request, game, seats, before=older.cleaned_data["before"])
 
 
@@ -73,7 +80,7 @@ def mute(request, pk):
     form = MuteForm(request.POST)
     try:
         if not form.is_valid():
-            raise GameError("This request could not be read: " + _first_error(form))
+            raise GameError(_("This request could not be read: %(reason)s") % {"reason": _first_error(form)})
         chat.set_muted(request.user, seats, form.cleaned_data["seat"], form.cleaned_data["muted"])
     except GameError as error:
         return _error(request, game, seats, error.message, error.status)
@@ -88,7 +95,7 @@ def _load(request, pk):
         pk=pk,
     )
     if not can_view(game, request.user, request.session):
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     return game, list(game.seats.all())
 
 

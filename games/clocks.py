@@ -11,6 +11,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Vacation
 from accounts.vacations import local_date
@@ -97,19 +98,43 @@ def vacations_shown(spans, viewer_zone):
     return {pk: timezone.localtime(end - last_moment, viewer_zone).date() for pk, (_, end) in spans.items()}
 
 
+def your_move_prefix():
+    """The page title's prefix while the reader has a move to make (static/clocks.js too)."""
+    return gettext("● Your move – ")
+
+
+def left_patterns():
+    """The countdown's patterns in the active language, as time_left_text and static/clocks.js
+    fill them in: %(days)d, %(hours)d, %(minutes)02d and the like."""
+    return {
+        "days": gettext("%(days)d d %(hours)d h left"),
+        "hours": gettext("%(hours)d h %(minutes)02d min left"),
+        "minutes": gettext("%(minutes)d min %(seconds)02d s left"),
+    }
+def countdown(deadline, now=None):
+    """What templates/games/partials/countdown.html shows of a deadline, which static/clocks.js
+    then counts down: {"deadline", "seconds" left, "left" in words}. The game page's clock and the
+    lobby's "my games" both say the time left this one way."""
+    seconds = max(0, int((deadline - (now or timezone.now())).total_seconds()))
+    return {"deadline": deadline, "seconds": seconds, "left": time_left_text(seconds)}
+
+
 def time_left_text(seconds):
-    """The time left as the page's countdown shows it (static/clocks.js says it the same way)."""
+    """The time left in words, as every countdown of the site says it (static/clocks.js, which
+    counts them down, says it the same way)."""
     seconds = int(seconds)
     if seconds <= 0:
-        return "time is up"
+        return gettext("time is up")
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, seconds = divmod(rest, 60)
+    values = {"days": days, "hours": hours, "minutes": minutes, "seconds": seconds}
+    patterns = left_patterns()
     if days:
-        return f"{days} d {hours} h left"
+        return patterns["days"] % values
     if hours:
-        return f"{hours} h {minutes:02d} min left"
-    return f"{minutes} min {seconds:02d} s left"
+        return patterns["hours"] % values
+    return patterns["minutes"] % values
 
 
 def _midnight(day, zone):

@@ -2,10 +2,11 @@
 
 Nothing about a deadline lives anywhere but in the game's row, so nothing is lost when a process
 dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
-(status, deadline) keeps that cheap) and moves them on, a batch at a time in one transaction,
-each keyed by the game's id and version (`services.expire`). A sweep that is lost, killed half-way,
-run twice at once or met by a database outage costs at most one interval plus the outage: the
-next sweep finds what is still overdue.
+(status, deadline) keeps that cheap) and moves them on, each in a transaction of its own keyed by
+the game's id and version, a batch at a time: what the games of a batch share is read once
+before, and their notices go out together after (`services.expire`). A sweep that is lost,
+killed half-way, run twice at once or met by a database outage costs at most one interval plus
+the outage: the next sweep finds what is still overdue.
 
 Who sweeps: with REDIS_URL set, Celery beat sends `games.tasks.sweep_deadlines` every interval to
 a worker, whose sweep sends the batches, when there are several, as tasks of their own to all the
@@ -19,7 +20,7 @@ import threading
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, close_old_connections, connections
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from . import broadcast, notifications, services
@@ -27,15 +28,16 @@ from .models import Game
 
 logger = logging.getLogger(__name__)
 
-# Overdue games expired in one transaction: the time a player moving in one of them may have to
-# wait for its lock. Their notices to pages and lobbies go out when the batch is committed.
+# Overdue games whose rows, seats and vacations are read together, and whose notices to pages and
+# lobbies go out together once the last of them is committed; with Celery, one task. Each game is
+# committed on its own all the same: a player moving in one of them waits at most for that one.
 SWEEP_BATCH = settings.DEADLINE_SWEEP_BATCH
 
 
 def sweep(now=None, spread=None):
     """One pass over the clocks: the default moves of every game whose deadline is at or before
-    `now`, in batches of SWEEP_BATCH games, each in one transaction (`services.expire`). Returns
-    how many games moved on in this process.
+    `now`, in batches of SWEEP_BATCH games, each game in a transaction of its own
+    (`services.expire`). Returns how many games moved on in this process.
 
     `spread`, when given, is a function that has the batches (lists of (game id, version))
     expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
@@ -59,14 +61,15 @@ def sweep(now=None, spread=None):
 
 
 def expire(batches):
-    """Expire the overdue games of `batches` (lists of (game id, version)), one batch at a time.
+    """Expire the overdue games of `batches` (lists of (game id, version)), one batch at a time,
+    each game in a transaction of its own (`services.expire`).
 
-    A game whose moves fail is logged and left for the next sweep, so that one broken game cannot
-    hold up the others; so is one whose rows the database refuses, once the batch it spoiled has
-    been tried again game by game. A lost database connection ends the sweep at once (every other
-    game would fail the same way) and the next sweep tries again.
+    A game whose moves fail, or whose rows the database refuses, is logged and left for the next
+    sweep, so that one broken game cannot hold up the others. A lost database connection ends
+    the sweep at once (every other game would fail the same way); the games committed before
+    stay so, their notices are still sent, and the next sweep tries the rest again.
     """
-    # One event loop for them all: the notices each batch sends after its commit (through
+    # One event loop for them all: the notices each batch sends after its commits (through
     # async_to_sync) then run on it, instead of starting a loop, a thread and channel-layer
     # connections per batch. The expiries themselves stay in this thread.
     return async_to_sync(sync_to_async(_expire_batches))(batches)
@@ -75,28 +78,10 @@ def expire(batches):
 def _expire_batches(batches):
     moved = 0
     for batch in batches:
-        # What the batch's commit tells pages and players (notices, mails) goes out together
-        # once it is made.
+        # What the batch's commits tell pages and players (notices, mails) goes out together
+        # once the last of them is made, or the batch is broken off.
         with broadcast.held(), notifications.held():
-            moved += _expire_batch(batch)
-    return moved
-
-
-def _expire_batch(batch):
-    try:
-        return services.expire(batch)
-    except (OperationalError, InterfaceError):
-        raise
-    except Exception:
-        logger.exception("the deadlines of %d games failed together; trying them one by one", len(batch))
-    moved = 0
-    for game_id, version in batch:
-        try:
-            moved += services.apply_default_moves(game_id, version)
-        except (OperationalError, InterfaceError):
-            raise
-        except Exception:
-            logger.exception("deadline of game %s at version %s failed", game_id, version)
+            moved += services.expire(batch)
     return moved
 
 

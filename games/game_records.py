@@ -23,6 +23,7 @@ from . import json_codec, services
 from .engine import IllegalMove, apply_move, new_game
 from .engine.rounds import final_ranking
 from .models import TIME_PER_MOVE_CHOICES, Game, Seat
+from .refusals import refusal_message
 
 FORMAT = "El Grande game record"
 VERSION = 1
@@ -220,7 +221,7 @@ def replay(record):
         try:
             state = apply_move(state, entry["seat"], entry["move"])
         except IllegalMove as error:
-            raise RecordError(f"{where} is illegal: {error}") from None
+            raise RecordError(f"{where} is illegal: {refusal_message(error)}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             # The engine validates moves itself; this is a malformed move it did not foresee.
             raise RecordError(f"{where} is malformed: {entry['move']!r:.200}") from None

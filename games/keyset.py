@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from .listing import games_with_seats, row
 
@@ -34,13 +35,13 @@ class Cursor:
         """Read a token made by `token()`; ValueError with the reason when it is not one."""
         match = _TOKEN.fullmatch(token)
         if match is None:
-            raise ValueError("it should be two numbers joined by a dash")
+            raise ValueError(_("it should be two numbers joined by a dash"))
         micros, game_id = int(match[1]), int(match[2])
         if game_id >= 2**63:
-            raise ValueError("its game number is too large")
+            raise ValueError(_("its game number is too large"))
         at = _EPOCH + timedelta(microseconds=micros)
         if at.year > LAST_YEAR:
-            raise ValueError("its time is out of range")
+            raise ValueError(_("its time is out of range"))
         return cls(at, game_id, older)
 
 
@@ -48,14 +49,16 @@ def cursor_in(query, after, before):
     """The cursor a query string names by its parameter `after` (to older games) or `before` (to
     newer ones), or None; ValueError with a reason the player can read."""
     if query.get(after) and query.get(before):
-        raise ValueError("A page goes on either after a game or before one, not both.")
+        raise ValueError(_("A page goes on either after a game or before one, not both."))
     token = query.get(after) or query.get(before)
     if not token:
         return None
     try:
         return Cursor.parse(token, older=bool(query.get(after)))
     except ValueError as error:
-        raise ValueError(f"This page link is damaged: {error}. Start again from the first page.") from None
+        raise ValueError(
+            _("This page link is damaged: %(reason)s. Start again from the first page.") % {"reason": error}
+        ) from None
 
 
 @dataclass
@@ -92,7 +95,7 @@ def page_of(found, cursor, size, viewer, time_field):
     found = found[:size]
     if backwards:
         found.reverse()
-    ids = [game_id for _, game_id in found]
+    ids = [game_id for _at, game_id in found]
     by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
     games = [by_id[game_id] for game_id in ids if game_id in by_id]
     page = Page(rows=[row(game, viewer) for game in games])

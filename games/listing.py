@@ -16,7 +16,7 @@ def games_with_seats():
     whether the account was deleted): decoding the other columns, dates above all, was most of the time
     a long list took."""
     seats = Seat.objects.select_related("user").only(
-        "game_id", "user_id", "name", "index", "autopilot", "user__username", "user__deleted_at"
+        "game_id", "user_id", "name", "index", "autopilot", "computer", "user__username", "user__deleted_at"
     )
     return Game.objects.defer("state", "first_events").prefetch_related(Prefetch("seats", queryset=seats))
 
@@ -52,4 +52,5 @@ def _player(game, seat, user):
         "you": seat.user_id is not None and seat.user_id == user.pk,
         "to_act": seat.index is not None and seat.index in game.to_act,
         "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,
+        "computer": seat.computer,
     }

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from .engine import visible_events
-from .engine.board import REGION_NAMES
+from .engine.board import AREAS
 from .engine.cards import CARDS
+from .texts import card_text, card_title
 
 COLOUR_WORDS = {
     "red": gettext_lazy("red"),
@@ -36,7 +37,7 @@ AREA_NAMES = {
     "valencia": gettext_lazy("Valencia"),
     "castillo": gettext_lazy("the Castillo"),
 }
-assert set(AREA_NAMES) == set(REGION_NAMES)
+assert set(AREA_NAMES) == set(AREAS)
 
 PLACES = {
     1: gettext_lazy("1st"),
@@ -103,8 +104,8 @@ def card_ref(kind):
         '<span class="card-explain" role="note"><span class="card-explain-title">{title}</span>: {text} '
         '<a href="{rules}#card-{id}">{more}</a></span></details>',
         id=kind.id,
-        title=kind.title,
-        text=kind.text,
+        title=card_title(kind.id),
+        text=card_text(kind.id),
         rules=reverse("rules"),
         more=_("Rules"),
     )

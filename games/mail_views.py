@@ -3,20 +3,26 @@ invitation form on a private game's page."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import notifications
+from .access import can_view
 from .models import Game
 
 
 @login_required
 @require_GET
 def play_link(request, pk):
-    """A mail's link: through the log-in page when needed, then to the game's decision panel."""
-    game = get_object_or_404(Game.objects.only("pk"), pk=pk)
+    """A mail's link: through the log-in page when needed, then to the game's decision panel.
+    A game the visitor may not see answers as one that does not exist (the same 404), so that
+    the link tells a stranger nothing, not even whether the game is there."""
+    game = Game.objects.filter(pk=pk).only("pk", "private", "creator_id").first()
+    if game is None or not can_view(game, request.user, request.session):
+        raise Http404("No such game.")
     return redirect(reverse("game", args=[game.pk]) + "#decision")
 
 

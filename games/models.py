@@ -3,18 +3,19 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from .engine.state import num_rounds
 from .fields import FastJSONField
 
 TIME_PER_MOVE_CHOICES = [
-    (int(timedelta(minutes=2).total_seconds()), "Live: 2 minutes"),
-    (int(timedelta(minutes=5).total_seconds()), "Live: 5 minutes"),
-    (int(timedelta(hours=12).total_seconds()), "Slow: 12 hours"),
-    (int(timedelta(days=1).total_seconds()), "Slow: 1 day"),
-    (int(timedelta(days=2).total_seconds()), "Slow: 2 days"),
-    (int(timedelta(days=3).total_seconds()), "Slow: 3 days"),
-    (int(timedelta(days=7).total_seconds()), "Slow: 7 days"),
+    (int(timedelta(minutes=2).total_seconds()), _("Live: 2 minutes")),
+    (int(timedelta(minutes=5).total_seconds()), _("Live: 5 minutes")),
+    (int(timedelta(hours=12).total_seconds()), _("Slow: 12 hours")),
+    (int(timedelta(days=1).total_seconds()), _("Slow: 1 day")),
+    (int(timedelta(days=2).total_seconds()), _("Slow: 2 days")),
+    (int(timedelta(days=3).total_seconds()), _("Slow: 3 days")),
+    (int(timedelta(days=7).total_seconds()), _("Slow: 7 days")),
 ]
 DEFAULT_TIME_PER_MOVE = int(timedelta(days=1).total_seconds())
 # Games with at least this much time per move are slow: a vacation stops their clocks.
@@ -29,10 +30,10 @@ class Game(models.Model):
     """
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In play"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     # None for an imported game (games/game_records.py), whose players need not be users here.
     creator = models.ForeignKey(
@@ -80,6 +81,9 @@ class Game(models.Model):
     # rated, no deadlines, no mail. `record_digest` identifies the game it records (its options,
     # seed and moves), so that the same game is imported once.
     imported = models.BooleanField(default=False)
+    # A practice game: at least one seat is a computer player's (games/computer.py). Never rated
+    # for its human players; the computer players are rated from it (ratings/rating.py).
+    practice = models.BooleanField(default=False)
     record_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
@@ -157,6 +161,9 @@ class Seat(models.Model):
     # After two timeouts in a row the site moves for the seat at once, every time it must act,
     # until the player moves himself again (services.take_back_seat, or a move).
     autopilot = models.BooleanField(default=False)
+    # The level of the computer player in this seat (games/bots.LEVELS); "" for a person. Its user
+    # is then that computer player's account (accounts.User.computer_level).
+    computer = models.CharField(max_length=8, blank=True, default="")
     # The game's version when its player last looked at the page: the log marks what came after.
     seen_version = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -211,6 +218,7 @@ class Result(models.Model):
     veto = models.BooleanField()
     rated = models.BooleanField()
     private = models.BooleanField()
+    practice = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-finished_at", "-game", "place", "seat"]
@@ -275,9 +283,9 @@ class Snapshot(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ROUND = "round", "Start of a round"
-        SCORING = "scoring", "Start of a general scoring"
-        END = "end", "End of the game"
+        ROUND = "round", _("Start of a round")
+        SCORING = "scoring", _("Start of a general scoring")
+        END = "end", _("End of the game")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     kind = models.CharField(max_length=7, choices=Kind)

@@ -4,6 +4,9 @@ Every mail is first recorded as a `Notification` row keyed by (recipient, game, 
 its message rendered from what the recipient's own seat may see (`view_for(state, seat)`, never the
 raw state). Deciding twice finds the row already there; sending twice finds it already sent.
 
+Each mail is written in its recipient's language (User.mail_language; an invitation to an address
+without an account in the inviter's), whatever the language of the request that caused it.
+
 Kinds and the User field that switches each off (accounts.emails.NOTIFICATION_FIELDS):
 your_move (live games: live_your_move), reminder_half and reminder_last (reminder), game_started,
 game_finished, invitation, and digest (your_move: it replaces the single "your move" mails of
@@ -24,14 +27,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import tasks
+from . import clocks, tasks
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, Notification, Seat
+from .texts import fill_view
 
 logger = logging.getLogger(__name__)
 
@@ -63,25 +69,33 @@ SETTING_OF_KIND = {
     "digest": "your_move",
 }
 SETTING_LABELS = {
-    "your_move": "“your move” mails (and the daily digest) for slow games",
-    "live_your_move": "“your move” mails for live games",
-    "reminder": "reminders before your deadlines",
-    "game_started": "mails when a game you joined starts",
-    "game_finished": "mails when a game you played ends",
-    "invitation": "invitations to private games",
+    "your_move": gettext_lazy("“your move” mails (and the daily digest) for slow games"),
+    "live_your_move": gettext_lazy("“your move” mails for live games"),
+    "reminder": gettext_lazy("reminders before your deadlines"),
+    "game_started": gettext_lazy("mails when a game you joined starts"),
+    "game_finished": gettext_lazy("mails when a game you played ends"),
+    "invitation": gettext_lazy("invitations to private games"),
 }
 
 # What a decision asks, by the `kind` of `view_for(...)["decision"]`.
 ASKED = {
-    "bid": "your bid",
-    "court": "your court move",
-    "card": "take a card",
-    "action": "your placement and special action",
-    "region": "choose a region",
-    "share": "send your King's-return share",
-    "veto": "answer a veto question",
-    "counter_veto": "answer a veto question",
-    "castillo": "your Castillo choice",
+    "bid": gettext_lazy("your bid"),
+    "court": gettext_lazy("your court move"),
+    "card": gettext_lazy("take a card"),
+    "action": gettext_lazy("your placement and special action"),
+    "region": gettext_lazy("choose a region"),
+    "share": gettext_lazy("send your King's-return share"),
+    "veto": gettext_lazy("answer a veto question"),
+    "counter_veto": gettext_lazy("answer a veto question"),
+    "castillo": gettext_lazy("your Castillo choice"),
+}
+# A player's place at the end of a game (2 to 5 players), in a mail's subject.
+PLACES = {
+    1: pgettext_lazy("place in a game", "1st"),
+    2: pgettext_lazy("place in a game", "2nd"),
+    3: pgettext_lazy("place in a game", "3rd"),
+    4: pgettext_lazy("place in a game", "4th"),
+    5: pgettext_lazy("place in a game", "5th"),
 }
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 
@@ -139,7 +153,7 @@ def games_saved(saved):
     if not to_decide:
         return
     seats_of = defaultdict(dict)
-    for seat in _seats_with_mail().filter(game_id__in=[game.pk for game, *_ in to_decide]):
+    for seat in _seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
         seats_of[seat.game_id][seat.index] = seat
     for game, state, started, newly_acting in to_decide:
         seats = seats_of[game.pk]
@@ -230,27 +244,37 @@ def send_due_reminders(now):
     games = list(
         slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
         .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=_seats_with_mail(), to_attr="seats_with_mail"))
+        .prefetch_related(Prefetch(
+            "seats", queryset=clocks.with_vacation_hint(_seats_with_mail(), now), to_attr="seats_with_mail"
+        ))
     )
+    # The deadline each game's reminders go by: the one its page counts down to, later than the
+    # stored one while a player to act is on a vacation that stops the clock (games/clocks.py).
+    # The stored one is as early or earlier, so the query above finds every game with a reminder
+    # due; those whose reminder is not due by the later deadline wait.
+    deadline_of = _reminder_deadlines(games, now)
+    games = [game for game in games if _reminder_due(game, deadline_of[game.pk], now)]
     # Who was reminded of each game's deadline already (at an earlier version of the same
     # decision): one query for all the games.
     decided = defaultdict(set)
     reminded = Notification.objects.filter(
         game__in=[game.pk for game in games],
         kind__in=["reminder_half", "reminder_last"],
-        scope__in={_reminder_scope(game) for game in games},
+        scope__in={_reminder_scope(deadline_of[game.pk]) for game in games},
     )
     for game_id, kind, scope, user_id in reminded.values_list("game_id", "kind", "scope", "user_id"):
         decided[game_id, kind, scope].add(user_id)
     for game in games:
         total = timedelta(seconds=game.time_per_move)
+        # The mails say this deadline (the game object is not saved).
+        game.deadline = deadline_of[game.pk]
         # The last reminder only when it comes after the halfway one; a sweep that finds both due
         # (it was stopped a while) sends the last alone.
         if game.deadline - now < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
             kind = "reminder_last"
         else:
             kind = "reminder_half"
-        scope = _reminder_scope(game)
+        scope = _reminder_scope(game.deadline)
         state = None
         seats = {seat.index: seat for seat in game.seats_with_mail}
         verified = _verified(seats.values())
@@ -274,9 +298,36 @@ def send_due_reminders(now):
     return len(created) + retry_due(now)
 
 
-def _reminder_scope(game):
+def _reminder_scope(deadline):
     # A simultaneous choice keeps its deadline across versions: remind once per deadline.
-    return f"deadline {game.deadline.isoformat()}"
+    return f"deadline {deadline.isoformat()}"
+
+
+def _reminder_deadlines(games, now):
+    """{game id: the deadline of its pending decision as its page shows it}: the stored one, or
+    where the vacations under way at `now` of the seats to act move it (`clocks.
+    deadline_after_vacations`, what the sweep stores once the stored one has passed). One query
+    for the vacations of all the games, none when no player to act may be on one."""
+    away = [
+        seat for game in games if game.clocks_stop_for_vacations
+        for seat in game.seats_with_mail if seat.maybe_away and seat.index in game.to_act
+    ]
+    spans = clocks.vacation_spans([seat.user for seat in away], now) if away else {}
+    deadlines = {}
+    for game in games:
+        postponed = clocks.deadline_after_vacations(game, [
+            spans[seat.user_id] for seat in game.seats_with_mail if seat.index in game.to_act and seat.user_id in spans
+        ])
+        deadlines[game.pk] = max(game.deadline, postponed) if postponed else game.deadline
+    return deadlines
+
+
+def _reminder_due(game, deadline, now):
+    """Whether a reminder of `game` is due at `now` by `deadline`: half its time gone, or less than
+    LAST_REMINDER_BEFORE left in a game with more than twice that per move."""
+    total = timedelta(seconds=game.time_per_move)
+    left = deadline - now
+    return left <= total / 2 or (total > 2 * LAST_REMINDER_BEFORE and left < LAST_REMINDER_BEFORE)
 
 
 def _reminded(kind):
@@ -294,35 +345,43 @@ def send_digests(now):
         local = timezone.localtime(now, user.zone)
         if local.hour < DIGEST_HOUR or not has_verified_email(user):
             continue
-        waiting = []
-        seats = (
-            Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__time_per_move__gte=LIVE_BELOW)
-            .select_related("game")
-            .order_by("game__deadline")
-        )
-        for seat in seats:
-            if seat.index in seat.game.to_act:
-                view = view_for(GameState.from_json(seat.game.state), seat.index)
-                waiting.append({
-                    "game": seat.game,
-                    "asked": asked(view),
-                    "url": play_url(seat.game),
-                    "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
-                })
-        if waiting:
-            day = local.date()
-            created += _record_message(
-                user=user,
-                game=None,
-                version=day.toordinal(),
-                kind="digest",
-                context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
-                subject=(
-                    f"{len(waiting)} games wait for your move" if len(waiting) > 1 else "A game waits for your move"
-                ),
-            )
+        with translation.override(user.mail_language):
+            created += _digest(user, local)
     _queue(created)
     return len(created)
+
+
+def _digest(user, local):
+    """The digest mail of `user` on the day of `local` (their time), recorded; [] when no game
+    waits for them."""
+    waiting = []
+    seats = (
+        Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__time_per_move__gte=LIVE_BELOW)
+        .select_related("game")
+        .order_by("game__deadline")
+    )
+    for seat in seats:
+        if seat.index in seat.game.to_act:
+            view = fill_view(view_for(GameState.from_json(seat.game.state), seat.index))
+            waiting.append({
+                "game": seat.game,
+                "asked": asked(view),
+                "url": play_url(seat.game),
+                "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
+            })
+    if not waiting:
+        return []
+    day = local.date()
+    return _record_message(
+        user=user,
+        game=None,
+        version=day.toordinal(),
+        kind="digest",
+        context={"waiting": waiting, "day": day, "time_zone": user.zone.key},
+        subject=ngettext(
+            "A game waits for your move", "%(count)d games wait for your move", len(waiting)
+        ) % {"count": len(waiting)},
+    )
 
 
 def invite(game, inviter, who):
@@ -334,37 +393,50 @@ def invite(game, inviter, who):
 
     who = (who or "").strip()
     if game.creator_id != inviter.pk or not game.private or game.status != Game.Status.OPEN:
-        raise PermissionError("Only the creator of a private game can invite, while it is open.")
+        raise PermissionError(_("Only the creator of a private game can invite, while it is open."))
     if not who:
-        raise ValueError("Name a player or an email address to invite.")
+        raise ValueError(_("Name a player or an email address to invite."))
     if Notification.objects.filter(game=game, kind="invitation").count() >= INVITATIONS_PER_GAME:
-        raise ValueError(f"A game can send at most {INVITATIONS_PER_GAME} invitations.")
+        raise ValueError(
+            _("A game can send at most %(count)d invitations.") % {"count": INVITATIONS_PER_GAME}
+        )
     user = User.objects.filter(
         Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True),
         deleted_at__isnull=True,
     ).first()
     context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
-    subject = f"{inviter.username} invites you to game {game.pk}"
+
+    def subject():
+        # In the language the mail is written in.
+        return _("%(inviter)s invites you to game %(number)s") % {"inviter": inviter.username, "number": game.pk}
+
+    not_by_mail = _("%(who)s does not take invitations by mail; send them the link yourself.") % {"who": who}
     # Every answer names the invitee as the inviter typed it: whose account an address belongs to
     # is not theirs to learn.
     if user is not None:
         if game.seats.filter(user=user).exists():
-            raise ValueError(f"{who} already has a seat in this game.")
+            raise ValueError(_("%(who)s already has a seat in this game.") % {"who": who})
         if not wants_mail(user, "invitation"):
-            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
-        created = _record_message(user=user, game=game, version=game.version, kind="invitation",
-                                  context=context, subject=subject)
+            raise ValueError(not_by_mail)
+        with translation.override(user.mail_language):
+            created = _record_message(user=user, game=game, version=game.version, kind="invitation",
+                                      context=context, subject=subject())
     else:
         try:
             validate_email(who)
         except ValidationError:
-            raise ValueError(f"There is no player called “{who}”, and it is not an email address.") from None
+            raise ValueError(
+                _("There is no player called “%(who)s”, and it is not an email address.") % {"who": who}
+            ) from None
         if MailOptOut.objects.filter(address__iexact=who).exists():
-            raise ValueError(f"{who} does not take invitations by mail; send them the link yourself.")
+            raise ValueError(not_by_mail)
+        # Someone without an account: in the inviter's language, who knows them.
         created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
-                                  context=context, subject=subject)
+                                  context=context, subject=subject())
     _queue(created)
-    return f"Invitation sent to {who}." if created else f"{who} was already invited."
+    if created:
+        return _("Invitation sent to %(who)s.") % {"who": who}
+    return _("%(who)s was already invited.") % {"who": who}
 
 
 # ---- rendering ----------------------------------------------------------------------------------
@@ -372,7 +444,7 @@ def invite(game, inviter, who):
 
 def asked(view):
     decision = view["decision"]
-    return ASKED.get(decision["kind"], "your move") if decision else None
+    return ASKED.get(decision["kind"], gettext_lazy("your move")) if decision else None
 
 
 def absolute(path):
@@ -400,20 +472,20 @@ def unsubscribe(token):
         setting = payload["k"]
         label = SETTING_LABELS[setting]
     except (signing.BadSignature, KeyError, TypeError):
-        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+        raise ValueError(_("This unsubscribe link is not valid (it may have been cut short).")) from None
     if "u" in payload:
         field = f"notify_{setting}"
         User.objects.filter(pk=payload["u"]).update(**{field: False})
     else:
         MailOptOut.objects.get_or_create(address=payload["a"])
-    return f"You will get no more {label}. You can switch them on again in your settings."
+    return _("You will get no more %(what)s. You can switch them on again in your settings.") % {"what": label}
 
 
 def describe_unsubscribe(token):
     try:
         return SETTING_LABELS[signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)["k"]]
     except (signing.BadSignature, KeyError, TypeError):
-        raise ValueError("This unsubscribe link is not valid (it may have been cut short).") from None
+        raise ValueError(_("This unsubscribe link is not valid (it may have been cut short).")) from None
 
 
 def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
@@ -421,7 +493,8 @@ def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
     the ids of the players with a verified address)."""
     if not _wants(user, SETTING_OF_KIND[kind], verified):
         return []
-    subject, text, html = game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
+    with translation.override(user.mail_language):
+        subject, text, html = game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
     return _store(user=user, game=game, version=game.version, kind=kind, scope=scope,
                   subject=subject, text=text, html=html)
 
@@ -429,7 +502,7 @@ def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
 def game_mail(kind, *, user, game, state, seat, seats):
     """(subject, text, html) of a mail about `game` for the player in `seat`. Everything in it comes
     from `view_for(state, seat)` and the game's public fields: what that seat may see."""
-    view = view_for(state, seat)
+    view = fill_view(view_for(state, seat))
     players = [
         {
             "label": player["label"],
@@ -460,20 +533,19 @@ def game_mail(kind, *, user, game, state, seat, seats):
 
 
 def _subject(kind, game, view, what, context):
-    where = f"Game {game.pk}, round {view['round']}"
+    values = {"number": game.pk, "round": view["round"], "asked": what}
     if kind == "game_started":
-        return f"Game {game.pk} has started: {what}" if what else f"Game {game.pk} has started"
+        if what:
+            return _("Game %(number)s has started: %(asked)s") % values
+        return _("Game %(number)s has started") % values
     if kind == "game_finished":
-        return f"Game {game.pk} is over: you placed {_ordinal(context['place'])}"
+        place = PLACES.get(context["place"], context["place"])
+        return _("Game %(number)s is over: you placed %(place)s") % {**values, "place": place}
     if kind == "reminder_half":
-        return f"{where}: {what} (half your time is gone)"
+        return _("Game %(number)s, round %(round)s: %(asked)s (half your time is gone)") % values
     if kind == "reminder_last":
-        return f"{where}: {what} (less than 12 hours left)"
-    return f"{where}: {what}"
-
-
-def _ordinal(place):
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+        return _("Game %(number)s, round %(round)s: %(asked)s (less than 12 hours left)") % values
+    return _("Game %(number)s, round %(round)s: %(asked)s") % values
 
 
 def render_mail(kind, *, user, game, context, subject, address=""):

@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from . import game_records, json_codec
@@ -22,7 +23,7 @@ _NUMBER = re.compile(r"[0-9]{1,10}")
 def download(request, pk):
     game = _game(request, pk)
     if game is None:
-        return _error("No such finished game.", 404)
+        return _error(_("No such finished game."), 404)
     response = _json(game_records.export(game), game)
     response["Content-Disposition"] = f'attachment; filename="el-grande-game-{game.pk}.json"'
     return response
@@ -39,7 +40,7 @@ def record_page(request, pk):
         return _error(str(error), 400)
     game = _game(request, pk)
     if game is None:
-        return _error("No such finished game.", 404)
+        return _error(_("No such finished game."), 404)
     moves = game_records.moves(game, after=after, limit=limit + 1)
     next_url = None
     if len(moves) > limit:

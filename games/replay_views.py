@@ -13,6 +13,8 @@ import re
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import chat
 from .engine import revealed_view, view_for
@@ -20,6 +22,7 @@ from .log_text import EVERYONE, Names, move_log
 from .models import Game
 from .replays import END, ROUND, SCORING, NotReplayable, position, replayable
 from .score_chart import score_chart
+from .texts import fill_view
 
 
 class BadPosition(Exception):
@@ -28,7 +31,7 @@ class BadPosition(Exception):
         self.message = message
 
 
-POSITION_HELP = (
+POSITION_HELP = gettext_lazy(
     "A position is a whole number of moves: ?at=0 is the setup, ?at=57 the position after the 57th move "
     "(?back=3: three moves before the last)."
 )
@@ -73,7 +76,7 @@ def requested(query):
     brought in range later; what is not a whole number raises BadPosition."""
     at, back = _number(query, "at"), _number(query, "back")
     if at is not None and back is not None:
-        raise BadPosition("Ask for one position: ?at= or ?back=, not both.")
+        raise BadPosition(_("Ask for one position: ?at= or ?back=, not both."))
     return at, back
 
 
@@ -84,7 +87,7 @@ def _number(query, name):
     match = _NUMBER.fullmatch(raw)
     if match is None:
         shown = raw[:20].encode("unicode_escape").decode("ascii")
-        raise BadPosition(f"{shown!r} is not a position. {POSITION_HELP}")
+        raise BadPosition(_("%(shown)s is not a position.") % {"shown": repr(shown)} + " " + str(POSITION_HELP))
     sign, digits = match.groups()
     value = int(digits[-_DIGITS:]) if len(digits.lstrip("0")) <= _DIGITS else 10**_DIGITS
     return -value if sign else value
@@ -97,7 +100,7 @@ def _context(request, game):
     finished = game.status == Game.Status.FINISHED
     found = position(game, at=at, back=max(back, 0) if back is not None else None)
     reader = EVERYONE if finished else (own.index if own is not None else None)
-    view = revealed_view(found.state) if finished else view_for(found.state, reader)
+    view = fill_view(revealed_view(found.state) if finished else view_for(found.state, reader))
     # A past position is looked at, never decided again.
     view["decision"] = None
     by_index = {seat.index: seat for seat in seats}
@@ -157,12 +160,12 @@ def _controls(game, found, view, own, finished):
     earlier = [start for start in starts if start < at]
     later = [start for start in starts if start > at]
     steps = [
-        ("first", "|◀", "The setup (Home)", 0 if at > 0 else None),
-        ("previous-round", "«", "The start of the previous round (Page Up)", earlier[-1] if earlier else None),
-        ("previous", "◀", "The previous position (←)", at - 1 if at > 0 else None),
-        ("next", "▶", "The next position (→)", at + 1 if at < last else None),
-        ("next-round", "»", "The start of the next round (Page Down)", later[0] if later else None),
-        ("last", "▶|", "The last position (End)", last if at < last else None),
+        ("first", "|◀", _("The setup (Home)"), 0 if at > 0 else None),
+        ("previous-round", "«", _("The start of the previous round (Page Up)"), earlier[-1] if earlier else None),
+        ("previous", "◀", _("The previous position (←)"), at - 1 if at > 0 else None),
+        ("next", "▶", _("The next position (→)"), at + 1 if at < last else None),
+        ("next-round", "»", _("The start of the next round (Page Down)"), later[0] if later else None),
+        ("last", "▶|", _("The last position (End)"), last if at < last else None),
     ]
     players = [
         {

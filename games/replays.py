@@ -17,6 +17,8 @@ Who may see what is decided by the caller (games/replay_views.py): this module o
 import logging
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from . import json_codec
 from .engine import GameState, IllegalMove, apply_move, new_game
 from .models import Snapshot
@@ -103,9 +105,9 @@ def position(game, at=None, back=None):
     `game` must come with its seats (prefetched) and its stored state. Raises NotReplayable."""
     if not replayable(game):
         raise NotReplayable(
-            "This game has not started: there is nothing to replay yet."
+            _("This game has not started: there is nothing to replay yet.")
             if game.state is None
-            else "This game was played under earlier rules: its past positions cannot be rebuilt."
+            else _("This game was played under earlier rules: its past positions cannot be rebuilt.")
         )
     seat_index = {seat.pk: seat.index for seat in game.seats.all()}
     marks = _marks(game)
@@ -174,7 +176,7 @@ def _walk(game, marks, seat_index):
     # Compared as stored JSON, so that a tuple kept by the engine equals the list read back.
     if json_codec.loads(json_codec.dumps(state.to_json())) != game.state:
         logger.warning("game %s: its moves do not replay to its stored state", game.pk)
-        raise NotReplayable("This game's moves no longer replay to its position: it cannot be replayed.")
+        raise NotReplayable(_("This game's moves no longer replay to its position: it cannot be replayed."))
     known = {(mark.kind, mark.position) for mark in marks}
     new = [mark for mark in new if (mark.kind, mark.position) not in known]
     if new:
@@ -223,4 +225,6 @@ def _apply(game, state, move):
         return apply_move(state, move.seat, move.move)
     except (IllegalMove, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         logger.warning("game %s: stored move %s does not replay: %s", game.pk, move.version, error)
-        raise NotReplayable("This game's moves no longer replay under today's rules: it cannot be replayed.") from error
+        raise NotReplayable(
+            _("This game's moves no longer replay under today's rules: it cannot be replayed.")
+        ) from error

@@ -3,26 +3,29 @@ card catalogue, games/engine/cards/catalogue.py), each with an anchor `#card-<id
 explanations on the game pages link to."""
 
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from .engine.board import AREAS, MOBILE_SCOREBOARDS, NEIGHBOURS, POWER_CARD_CABALLEROS, REGION_NAMES, SCOREBOARDS
+from .engine.board import AREAS, MOBILE_SCOREBOARDS, NEIGHBOURS, POWER_CARD_CABALLEROS, SCOREBOARDS
 from .engine.cards import CARDS
+from .texts import area_name, card_entry
 
 STACK_NAMES = {
-    1: "Stack 1: intrigue",
-    2: "Stack 2",
-    3: "Stack 3: scorings",
-    4: "Stack 4",
-    5: "The King card (on offer every round)",
+    1: _("Stack 1: intrigue"),
+    2: _("Stack 2"),
+    3: _("Stack 3: scorings"),
+    4: _("Stack 4"),
+    5: _("The King card (on offer every round)"),
 }
 
 
 def card_stacks():
-    """[{"number", "name", "cards": [card kinds]}] in the order of the catalogue."""
+    """[{"number", "name", "cards": [{id, stack, title, text, placement, copies}]}] in the order of the
+    catalogue, in the reader's language."""
     stacks = []
     for number, name in STACK_NAMES.items():
-        cards = [kind for kind in CARDS.values() if kind.stack == number]
-        stacks.append({"number": number, "name": name, "cards": cards})
+        cards = [{**card_entry(kind.id), "copies": kind.copies} for kind in CARDS.values() if kind.stack == number]
+        stacks.append({"number": number, "name": str(name), "cards": cards})
     return stacks
 
 
@@ -35,9 +38,9 @@ def regions():
             {
                 "id": area_id,
                 "order": order if area_id != "castillo" else None,
-                "name": REGION_NAMES[area_id],
+                "name": area_name(area_id),
                 "values": "/".join(str(value) for value in SCOREBOARDS[area_id]),
-                "neighbours": [REGION_NAMES[n] for n in neighbours],
+                "neighbours": [area_name(n) for n in neighbours],
             }
         )
     return rows

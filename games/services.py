@@ -13,17 +13,21 @@ import secrets
 from collections import defaultdict
 from datetime import timedelta
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.conf import settings
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
 from ratings.rating import rate_finished_game
 
-from . import archive, broadcast, clocks, notifications, rows
+from . import archive, broadcast, clocks, computer, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
+from .refusals import refusal_message
 
 logger = logging.getLogger(__name__)
 
@@ -62,10 +66,13 @@ def create_game(
     rated=False,
     private=False,
     vacations_allowed=True,
+    computers=(),
 ):
-    """Open a new game with its creator in the first seat taken."""
+    """Open a new game with its creator in the first seat taken, and a computer player of each
+    level of `computers` in a seat of its own (a practice game); it starts when they fill it."""
     if not 2 <= num_players <= 5:
-        raise GameError("A game has 2 to 5 players.")
+        raise GameError(_("A game has 2 to 5 players."))
+    _check_computers(computers, num_players, rated)
     if rated:
         _check_may_play_rated(user)
     with transaction.atomic():
@@ -81,9 +88,26 @@ def create_game(
             vacations_allowed=vacations_allowed,
             invite_token=secrets.token_urlsafe(24) if private else "",
             seed=secrets.randbelow(2**62),
+            practice=bool(computers),
         )
-        Seat.objects.create(game=game, user=user)
+        seats = [Seat.objects.create(game=game, user=user)]
+        if computers:
+            seats += computer.take_seats(game, computers)
+            if len(seats) == num_players:
+                game.version += 1
+                _start(game, seats)
     return game
+
+
+def _check_computers(computers, num_players, rated):
+    from .bots import LEVELS
+
+    if any(level not in LEVELS for level in computers):
+        raise GameError(gettext("A computer player plays at one of these levels: %s.") % ", ".join(LEVELS))
+    if len(computers) >= num_players:
+        raise GameError(gettext("Computer players can take at most every seat but yours."))
+    if computers and rated:
+        raise GameError(gettext("A game with computer players is a practice game: it cannot be rated."))
 
 
 def invitation_valid(game, token):
@@ -96,16 +120,16 @@ def join_game(game, user, token=""):
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.OPEN:
-            raise Conflict("This game is no longer open for players.")
+            raise Conflict(_("This game is no longer open for players."))
         if game.private and not invitation_valid(game, token):
-            raise NotAllowed("This game is private: you need its invitation link to join.")
+            raise NotAllowed(_("This game is private: you need its invitation link to join."))
         if game.rated:
             _check_may_play_rated(user)
         seats = list(game.seats.all())
         if any(seat.user_id == user.pk for seat in seats):
-            raise Conflict("You already have a seat in this game.")
+            raise Conflict(_("You already have a seat in this game."))
         if len(seats) >= game.num_players:
-            raise Conflict("This game is full.")
+            raise Conflict(_("This game is full."))
         seats.append(Seat.objects.create(game=game, user=user))
         game.version += 1
         if len(seats) == game.num_players:
@@ -120,12 +144,12 @@ def leave_game(game, user):
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.OPEN:
-            raise Conflict("You can only leave a game before it starts.")
+            raise Conflict(_("You can only leave a game before it starts."))
         if game.creator_id == user.pk:
-            raise Conflict("You created this game: cancel it instead of leaving.")
-        deleted, _ = game.seats.filter(user=user).delete()
+            raise Conflict(_("You created this game: cancel it instead of leaving."))
+        deleted, _by_model = game.seats.filter(user=user).delete()
         if not deleted:
-            raise Conflict("You have no seat in this game.")
+            raise Conflict(_("You have no seat in this game."))
         game.version += 1
         _save(game, also_tell=[user.pk])
     return game
@@ -134,9 +158,9 @@ def leave_game(game, user):
 def check_may_cancel(game, user):
     """Raise the reason why `user` may not cancel `game`, if there is one."""
     if game.creator_id != user.pk:
-        raise NotAllowed("Only the creator can cancel this game.")
+        raise NotAllowed(_("Only the creator can cancel this game."))
     if game.status != Game.Status.OPEN:
-        raise Conflict("Only a game that has not started can be cancelled.")
+        raise Conflict(_("Only a game that has not started can be cancelled."))
 
 
 def cancel_game(game, user):
@@ -149,33 +173,44 @@ def cancel_game(game, user):
     return game
 
 
-def submit_move(game, user, move, expected_version, seat_index=None):
+def submit_move(game, user, move, expected_version, seat_index=None, seats=None):
     """Apply `user`'s move if it was made against the current version; else change nothing.
+    Returns the saved game.
 
-    `seat_index`, when the form names a seat, must be the user's own.
+    `seat_index`, when the form names a seat, must be the user's own. With `seats` (the game's
+    seats, loaded with `clocks.with_vacation_hint` as games/selectors.py `game_for_move` does),
+    the caller's `game` and `seats` are used and changed in place when the row locked here is
+    still at the version loaded (each change of a game raises it: `_save`): the move's path then
+    reads the game once. Without, the game is read again under the lock and the caller's object
+    is left as it was. A `move` that is not a JSON object with a "type" is refused, after the
+    checks that do not depend on it (a move from a seat with no decision to make is None).
     """
-    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise GameError('A move is a JSON object with a "type", e.g. {"type": "bid", "card": 9}.')
     with transaction.atomic():
-        game = _lock(game)
+        game, current = _lock_loaded(game) if seats is not None else (_lock(game), False)
         if game.status == Game.Status.FINISHED:
-            raise Conflict("This game is over: no more moves.")
+            raise Conflict(_("This game is over: no more moves."))
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("This game has not started.")
-        seats, vacations = _seats_and_vacations(game, timezone.now())
+            raise Conflict(_("This game has not started."))
+        loaded = {seat.index: seat for seat in seats} if seats is not None and current else None
+        seats, vacations = _seats_and_vacations(game, timezone.now(), loaded)
         seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
-            raise NotAllowed("You have no seat in this game.")
+            raise NotAllowed(_("You have no seat in this game."))
         if seat_index is not None and seat_index != seat.index:
-            raise NotAllowed("You can only act for your own seat.")
+            raise NotAllowed(_("You can only act for your own seat."))
         if game.version != expected_version:
             raise StaleVersion(
-                f"The game has moved on (you saw version {expected_version}, it is now at "
-                f"{game.version}). Nothing was changed; look at the new position and decide again."
+                _(
+                    "The game has moved on (you saw version %(seen)s, it is now at %(now)s). Nothing "
+                    "was changed; look at the new position and decide again."
+                )
+                % {"seen": expected_version, "now": game.version}
             )
         state = GameState.from_json(game.state)
         if seat.index not in to_act(state):
-            raise Conflict("It is not your turn.")
+            raise Conflict(_("It is not your turn."))
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise GameError(_('A move is a JSON object with a "type", e.g. {"type": "bid", "card": 9}.'))
         state = _apply(state, seat.index, move)
         game.version += 1
         row = _move_row(game, seat, move, state)
@@ -205,9 +240,9 @@ def take_back_seat(game, user):
         game = _lock(game)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise NotAllowed("You have no seat in this game.")
+            raise NotAllowed(_("You have no seat in this game."))
         if game.status != Game.Status.ACTIVE or not seat.autopilot:
-            raise Conflict("Your seat is not on autopilot.")
+            raise Conflict(_("Your seat is not on autopilot."))
         seat.autopilot, seat.timeouts = False, 0
         seat.save(update_fields=["autopilot", "timeouts"])
         # The log says so after the last move made, the autopilot's own.
@@ -239,61 +274,85 @@ def apply_default_moves(game_id, version):
 
 
 def expire(pairs):
-    """`apply_default_moves` for each (game id, version) of `pairs` in one transaction: the deadline
-    sweep's batches. Returns how many games it changed.
+    """`apply_default_moves` for each (game id, version) of `pairs`, each game in a transaction of
+    its own: the deadline sweep's batches. Returns how many games it changed.
 
-    The games still running at their version with their deadline passed are locked in one query,
-    skipping those another transaction holds, and their seats read in another; then, however many
-    games and moves there are, one statement stores the seats' counts of timeouts (one per set of
-    values), one the moves and one the games (executed once per game, sent to PostgreSQL in one
-    round trip). A game whose moves fail (an engine bug) is logged and left as it was, for the
-    next sweep; an error of the database rolls the whole transaction back and is raised (the
-    sweep then tries the games one by one)."""
+    What the games of the batch share is read once, without locks, before any of them is
+    committed: their rows (those still running at the version listed with their deadline
+    passed), in one query; their seats, in another; and when a player may be on vacation, the
+    vacations, in two more. Each game's default moves are then played in memory and stored in a
+    transaction of its own that first claims the game, keyed by its id and version
+    (`rows.claim`): a game that moved on since it was read, or that another transaction holds (a
+    player moving right now, another sweep), is skipped, not waited for. On PostgreSQL that
+    transaction is one statement, and the batch's transactions are sent together, in one round
+    trip (`rows.claim_and_store_each`); elsewhere, and for a game it finishes (its ratings and
+    results), a transaction has a few statements (`_store_expired`). A game's notices are due
+    once it is committed (the sweep holds them to send a batch's together, games/deadlines.py).
+
+    A game whose moves fail (an engine bug) or whose rows the database refuses is logged and
+    left as it was, for the next sweep; the games before it stay committed, and the others are
+    still tried. A lost connection (OperationalError, InterfaceError) is raised at once: every
+    later game would fail the same way."""
     if not pairs:
         return 0
-    with transaction.atomic():
-        now = timezone.now()
-        games = _claim(pairs, now)
-        if not games:
-            return 0
-        seats_of = defaultdict(dict)
-        for seat in _seats_query(Seat.objects.filter(game_id__in=[game.pk for game in games]), now):
-            seats_of[seat.game_id][seat.index] = seat
-        expired, moves, timed_out = [], [], []
-        for game in games:
-            version = game.version
+    now = timezone.now()
+    games = _overdue_rows(pairs, now)
+    if not games:
+        return 0
+    seats_of = defaultdict(dict)
+    for seat in _seats_query(Seat.objects.filter(game_id__in=[game.pk for game in games]), now):
+        seats_of[seat.game_id][seat.index] = seat
+    vacations = _vacations([seat for game in games for seat in seats_of[game.pk].values()
+                            if game.clocks_stop_for_vacations], now)
+    expired = []
+    for game in games:
+        version, seats = game.version, seats_of[game.pk]
+        try:
+            expired.append((game, version, seats, *_expire(game, seats, vacations, now)))
+        except Exception:
+            logger.exception("deadline of game %s at version %s failed", game.pk, version)
+    # On PostgreSQL the games are sent together, each in a transaction of one statement; a game
+    # it finishes (ratings, results) has a transaction of a few, as everywhere else.
+    together, alone = [], []
+    for each in expired:
+        finishing = each[3] is not None and each[3].is_over
+        (alone if finishing or connection.vendor != "postgresql" else together).append(each)
+    moved = 0
+
+    def done(index, outcome):
+        nonlocal moved
+        game, version, seats, state, _, _ = together[index]
+        if isinstance(outcome, Exception):
+            logger.error("deadline of game %s at version %s failed", game.pk, version, exc_info=outcome)
+        elif outcome:
+            moved += 1
+            _tell_after_commit(game, state, seats=seats)
+
+    with rows.commits_without_waiting():
+        if together:
+            rows.claim_and_store_each(
+                [(game, _STATE_COLUMNS, _still_overdue(version, now), made, _counter_updates(late))
+                 for game, version, _, _, made, late in together],
+                done,
+            )
+        for game, version, seats, state, made, late in alone:
             try:
-                state, made, late = _expire(game, seats_of[game.pk], now)
-            except DatabaseError:
+                moved += _store_expired(game, version, now, state, made, late, seats)
+            except (OperationalError, InterfaceError):
                 raise
             except Exception:
                 logger.exception("deadline of game %s at version %s failed", game.pk, version)
-                continue
-            expired.append((game, state))
-            moves += made
-            timed_out += late
-        _save_counters(timed_out)
-        rows.insert(moves)
-        rows.update_each([game for game, _ in expired], _STATE_COLUMNS)
-        for game, state in expired:
-            if state is not None and state.is_over:
-                archive.record_results(game, seats_of[game.pk])
-        for game, state in expired:
-            # No `previous_to_act`: every seat of the expired decision has been played for, so
-            # whatever is pending now is a new decision with a full deadline of its own.
-            _tell_after_commit(game, state, seats=seats_of[game.pk])
-    return len(expired)
+    return moved
 
 
-def _expire(game, seats, now):
-    """The default moves of one game `_claim`ed, applied to `game` and `seats` ({index: Seat}) but
-    not stored: (the new state, or None when a vacation moved the deadline instead; the Move rows;
-    the seats that timed out)."""
+def _expire(game, seats, vacations, now):
+    """The default moves of one overdue game, applied to `game` and `seats` ({index: Seat}) in
+    memory, nothing stored: (the new state, or None when a vacation moved the deadline instead;
+    the Move rows; the seats that timed out). `vacations`: `clocks.vacation_spans` at `now` of
+    the players who may be on one."""
     version = game.version
     state = GameState.from_json(game.state)
     late = to_act(state)
-    # Who is on vacation, asked once for the passed deadline and for the next decision's.
-    seats, vacations = _seats_and_vacations(game, now, seats)
     postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
     if postponed is not None:
         game.deadline = postponed
@@ -305,45 +364,74 @@ def _expire(game, seats, now):
     for index in late:
         made = len(moves)
         while index in to_act(state):
-            move = default_move(state, index, rng)
+            move = default_move(state, index, rng, greedy=bool(seats[index].computer))
             state = apply_move(state, index, move)
             game.version += 1
             moves.append(_move_row(game, seats[index], move, state, automatic=True))
             if (state.round, state.current_player) != turn or index != state.current_player:
                 break
-        if len(moves) > made:
+        if len(moves) > made and not seats[index].computer:
             _count_timeout(seats[index], moves[-1], state)
             timed_out.append(seats[index])
     state = _play_autopilot(game, state, seats, moves)
-    _set_state(game, state, seats=seats, vacations=vacations)
+    # The ratings of a game this finishes are written in its transaction (`_store_expired`).
+    _set_state(game, state, seats=seats, vacations=vacations, rate=False)
     return state, moves, timed_out
+
+
+def _store_expired(game, version, now, state, moves, timed_out, seats):
+    """Commit what `_expire` made of one game in a transaction of its own, if the game is still
+    running at `version` with its deadline at or before `now` and nobody else holds it; then,
+    after the commit, tell its pages and players. Returns whether it was stored."""
+    with transaction.atomic():
+        stored = rows.claim(game, _STATE_COLUMNS, _still_overdue(version, now))
+        if stored:
+            _save_counters(timed_out)
+            rows.insert(moves)
+            if state is not None and state.is_over:
+                _finish_expired(game, seats)
+            # No `previous_to_act`: every seat of the expired decision has been played for, so
+            # whatever is pending now is a new decision with a full deadline of its own.
+            _tell_after_commit(game, state, seats=seats)
+    return stored
+
+
+def _still_overdue(version, now):
+    """What the claim of a game `_overdue_rows` read checks: it is as it was read."""
+    return [("version", "=", version), ("status", "=", Game.Status.ACTIVE), ("deadline", "<=", now)]
+
+
+def _counter_updates(timed_out):
+    return [(Seat, pks, {"timeouts": timeouts, "autopilot": autopilot})
+            for (timeouts, autopilot), pks in _counters(timed_out).items()]
+
+
+def _finish_expired(game, seats):
+    """In the transaction of a game a deadline finished, once its row and moves are stored: its
+    ratings (which may move `finished_at` just after the players' last rated game) and results."""
+    finished_at = game.finished_at
+    rate_finished_game(game, seats)
+    if game.finished_at != finished_at:
+        rows.update(Game, [game.pk], {"finished_at": game.finished_at})
+    archive.record_results(game, seats)
 
 
 # What _save writes of a game after a move, and what the sweep reads besides.
 _STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
-_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", *_STATE_COLUMNS)
+_SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", "practice", *_STATE_COLUMNS)
 
 
-def _claim(pairs, now):
-    """Lock, in one query, the games of `pairs` ((id, version)) still running at that version with
-    their deadline at or before `now`, skipping those another transaction holds. Returns them in
-    the order of `pairs`, with the fields the sweep uses.
-
-    On PostgreSQL this transaction's commit also skips the wait for the disk: should the database
-    lose it in a crash, the expired deadlines are still in the rows and the next sweep plays the
-    very same moves again (their random choices are seeded by the game and its version)."""
+def _overdue_rows(pairs, now):
+    """The games of `pairs` ((id, version)) still running at that version with their deadline at
+    or before `now`, in the order of `pairs`, with the fields the sweep uses: one query, no lock
+    (each game is claimed when it is stored)."""
     quote = connection.ops.quote_name
     meta = Game._meta
-    lock = ""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        lock = " FOR UPDATE SKIP LOCKED"
     columns = ", ".join(quote(meta.get_field(name).column) for name in ("id", *_SWEPT_FIELDS))
     keys = " OR ".join(["(id = %s AND version = %s)"] * len(pairs))
     deadline = meta.get_field("deadline").get_db_prep_value(now, connection)
     games = Game.objects.raw(
-        f"SELECT {columns} FROM {quote(meta.db_table)} WHERE ({keys}) AND status = %s AND deadline <= %s{lock}",
+        f"SELECT {columns} FROM {quote(meta.db_table)} WHERE ({keys}) AND status = %s AND deadline <= %s",
         [*(value for pair in pairs for value in pair), Game.Status.ACTIVE.value, deadline],
     )
     order = {game_id: index for index, (game_id, _) in enumerate(pairs)}
@@ -364,16 +452,25 @@ def _seats_and_vacations(game, now, seats=None):
     seats'."""
     if seats is None:
         seats = {seat.index: seat for seat in _seats_query(game.seats.all(), now)}
-    maybe_away = [seat for seat in seats.values() if seat.maybe_away]
-    if not game.clocks_stop_for_vacations or not maybe_away:
+    if not game.clocks_stop_for_vacations:
         return seats, {}
+    return seats, _vacations(seats.values(), now)
+
+
+def _vacations(seats, now):
+    """`clocks.vacation_spans` at `now` of the players of `seats` (from `_seats_query`) who have a
+    vacation about now: no query when nobody has, else two (their users, their vacations)."""
+    maybe_away = [seat for seat in seats if seat.maybe_away]
+    if not maybe_away:
+        return {}
     prefetch_related_objects(maybe_away, "user")
-    return seats, clocks.vacation_spans([seat.user for seat in maybe_away], now)
+    return clocks.vacation_spans([seat.user for seat in maybe_away], now)
 
 
 def _seats_query(seats, now):
     # Only what the hot paths use: the seat's own columns, not its game's nor its user's.
-    return clocks.with_vacation_hint(seats.only("game_id", "user_id", "index", "timeouts", "autopilot"), now)
+    columns = ("game_id", "user_id", "index", "timeouts", "autopilot", "computer")
+    return clocks.with_vacation_hint(seats.only(*columns), now)
 
 
 def _away(seats, acting, vacations):
@@ -388,13 +485,18 @@ def _count_timeout(seat, last_move, state):
         last_move.events = [*last_move.events, _site_event("autopilot_on", seat.index, state)]
 
 
-def _save_counters(seats):
-    """Store the timeouts and autopilot of `seats`: one UPDATE for those that hold the same
-    values (all of them, but in rare secret choices)."""
+def _counters(seats):
+    """{(timeouts, autopilot): the keys of those of `seats` that hold these values}."""
     by_values = defaultdict(list)
     for seat in seats:
         by_values[seat.timeouts, seat.autopilot].append(seat.pk)
-    for (timeouts, autopilot), pks in by_values.items():
+    return by_values
+
+
+def _save_counters(seats):
+    """Store the timeouts and autopilot of `seats`: one UPDATE for those that hold the same
+    values (all of them, but in rare secret choices)."""
+    for (timeouts, autopilot), pks in _counters(seats).items():
         rows.update(Seat, pks, {"timeouts": timeouts, "autopilot": autopilot})
 
 
@@ -406,11 +508,11 @@ def _play_autopilot(game, state, seats, moves):
     if not any(seat.autopilot for seat in seats.values()):
         return state
     rng = random.Random(f"{game.seed}-autopilot-{game.version}")
-    for _ in range(AUTOPILOT_MOVES_AT_MOST):
+    for _turn in range(AUTOPILOT_MOVES_AT_MOST):
         acting = [] if state.is_over else [index for index in to_act(state) if seats[index].autopilot]
         if not acting:
             break
-        move = default_move(state, acting[0], rng)
+        move = default_move(state, acting[0], rng, greedy=True)
         state = apply_move(state, acting[0], move)
         game.version += 1
         moves.append(_move_row(game, seats[acting[0]], move, state, automatic=True, autopilot=True))
@@ -422,10 +524,18 @@ def _site_event(kind, seat, state):
     return {"event": kind, "seat": seat, "round": state.round}
 
 
-def default_move(state, seat, rng):
+def default_move(state, seat, rng, greedy=False):
+    """What the site plays for a seat whose time ran out, or that is on autopilot: "allow" in a
+    veto window; else, with `greedy` (a seat on autopilot, or a computer seat the sweep stands
+    in for), the greedy computer player's move (from the seat's view only), and for a person's
+    single timeout a random legal move. The sweep plays a thousand timeouts in
+    well under two seconds only with the random one (bench/sweep.py): the greedy player's
+    decisions cost some 10 ms of CPU on average, with a long tail."""
     allow = {"type": "allow"}
     if allow in legal_moves(state, seat):
         return allow
+    if greedy:
+        return computer.greedy_default(state, seat, rng)
     return random_move(state, seat, rng)
 
 
@@ -447,7 +557,7 @@ def store_imported_game(replayed):
     (same options, seed and moves) already imported is refused."""
     earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
     if earlier is not None:
-        raise Conflict(f"This game was already imported, as game {earlier}.")
+        raise Conflict(_("This game was already imported, as game %(number)s.") % {"number": earlier})
     try:
         return _store_imported(replayed)
     except IntegrityError:
@@ -455,7 +565,7 @@ def store_imported_game(replayed):
         if earlier is None:
             raise
         # The same record imported at the same moment by another process.
-        raise Conflict(f"This game was imported meanwhile, as game {earlier}.") from None
+        raise Conflict(_("This game was imported meanwhile, as game %(number)s.") % {"number": earlier}) from None
 
 
 def _store_imported(replayed):
@@ -518,8 +628,10 @@ def notify_players(user_ids):
 def _check_may_play_rated(user):
     if not has_verified_email(user):
         raise NotAllowed(
-            "Rated games are for players with a verified email address: follow the link we mailed "
-            "you, or send a new one from your settings."
+            _(
+                "Rated games are for players with a verified email address: follow the link we mailed "
+                "you, or send a new one from your settings."
+            )
         )
 
 
@@ -527,16 +639,29 @@ def _lock(game):
     return Game.objects.select_for_update().get(pk=game.pk)
 
 
+def _lock_loaded(game):
+    """Lock the game's row: (`game` itself when the row is still at its version, else the row
+    read again; whether it was still current). Only the version is read when `game` was loaded
+    whole: a game at a version is the same game whoever reads it."""
+    if game.get_deferred_fields():
+        return _lock(game), False
+    locked = Game.objects.select_for_update().filter(pk=game.pk).order_by().values_list("version", flat=True)
+    version = next(iter(locked), None)
+    if version is not None and version == game.version:
+        return game, True
+    return _lock(game), False
+
+
 def _apply(state, seat, move):
     try:
         return apply_move(state, seat, move)
     except IllegalMove as error:
-        raise GameError(str(error)) from error
+        raise GameError(refusal_message(error)) from error
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         # The engine validates moves itself; a crash here is an engine bug met by a forged or
         # malformed move. The player gets a 4xx, the log gets the traceback.
         logger.exception("engine failed on move %r for seat %s", move, seat)
-        raise GameError("This move is malformed.") from error
+        raise GameError(_("This move is malformed.")) from error
 
 
 def _start(game, seats):
@@ -580,9 +705,10 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
     _tell_after_commit(game, state, previous_to_act, seats, also_tell)
 
 
-def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
+def _set_state(game, state, previous_to_act=None, seats=None, vacations=None, rate=True):
     """Set the fields of `game` that follow from its new `state`, the deadline of what is now
-    pending among them; nothing is stored but the ratings of a rated game it finishes."""
+    pending among them; nothing is stored but the ratings of a rated game it finishes (unless
+    `rate` is false: the caller rates it then, in the transaction that stores it)."""
     before = game.state
     game.state = state.to_json()
     acting = [] if state.is_over else to_act(state)
@@ -596,7 +722,8 @@ def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
         game.finished_at = timezone.now()
         # In the transaction that finishes the game, before its row is written: the rating
         # may move finished_at after the players' last rated game (ratings/rating.py).
-        rate_finished_game(game, seats)
+        if rate:
+            rate_finished_game(game, seats)
 
 
 def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=()):
@@ -611,6 +738,9 @@ def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
         transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
+    if state is not None and game.practice and (seats is None or computer.acting(seats, state)):
+        # A computer seat to act: its move is made in the background, after a pause.
+        transaction.on_commit(lambda: computer.queue_move(game_id, version), robust=True)
 
 
 def standings(state):
@@ -625,6 +755,13 @@ def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None)
     `before`) keep its running deadline."""
     if not acting:
         return None
+    now = timezone.now()
+    if game.practice:
+        known = seats if seats is not None else {seat.index: seat for seat in _seats_query(game.seats.all(), now)}
+        if all(known[index].computer for index in acting):
+            # Only computer players to act: should their move be lost (a worker's crash), the
+            # sweep plays it soon, as a timeout, rather than after the game's time per move.
+            return now + timedelta(seconds=settings.BOT_MOVE_DELAY + settings.BOT_STALL_SECONDS)
     if (
         previous_to_act
         and game.deadline is not None
@@ -633,7 +770,6 @@ def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None)
         and _decision(before) == _decision(game.state)
     ):
         return game.deadline
-    now = timezone.now()
     if not game.clocks_stop_for_vacations:
         return now + timedelta(seconds=game.time_per_move)
     if seats is None:

@@ -20,9 +20,10 @@ from django.db import connection
 from django.db.models import Avg, Count, Exists, OuterRef, Q
 from django.utils import timezone
 
-from .engine.board import REGION_NAMES, REGIONS
+from .engine.board import REGIONS
 from .engine.cards import CARDS
 from .models import Game, Result
+from .texts import area_name, card_title
 
 CACHE_KEY = "statistics"
 LOCK_KEY = "statistics-being-computed"
@@ -40,6 +41,16 @@ def current():
             snapshot = refresh()
         finally:
             cache.delete(LOCK_KEY)
+    return named(snapshot)
+
+
+def named(snapshot):
+    """The snapshot with regions and cards named in the reader's language (the cached one was
+    named in whatever language computed it); a copy, the cached rows are left alone."""
+    snapshot = dict(snapshot)
+    snapshot["homes"] = [{**row, "name": area_name(row["region"])} for row in snapshot.get("homes") or ()]
+    if "cards" in snapshot:
+        snapshot["cards"] = [{**row, "title": card_title(row["card"])} for row in snapshot["cards"]]
     return snapshot
 
 
@@ -141,7 +152,7 @@ def _homes(results):
     rows = [
         {
             "region": region,
-            "name": REGION_NAMES.get(region, region),
+            "name": area_name(region),
             "seats": total["seats"],
             "wins": total["wins"],
             "rate": _percent(total["wins"], total["seats"]),
@@ -162,7 +173,7 @@ def _cards(results):
     for card, count, by_winners in _taken_cards():
         rows.append({
             "card": card,
-            "title": CARDS[card].title if card in CARDS else card,
+            "title": card_title(card),
             "stack": CARDS[card].stack if card in CARDS else None,
             "taken": count,
             "per_game": count / games,

@@ -2,13 +2,12 @@
 occasion leaves the games as they should be."""
 
 import logging
-import queue
-import threading
 
 from celery import shared_task
 from django.conf import settings
-from django.db import close_old_connections
 from django.utils import timezone
+
+from .background import EmbeddedWorker
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +38,20 @@ def expire_deadlines(batch):
     from . import deadlines
 
     return deadlines.expire([[tuple(pair) for pair in batch]])
+
+
+# ---- computer players -------------------------------------------------------------------------
+#
+# Queued with a countdown (BOT_MOVE_DELAY) by games.computer.queue_move after each commit that leaves
+# a computer seat to act. Keyed by the game's version: a duplicate, or a task redelivered after its
+# worker died, finds the game moved on and does nothing; retries and fallbacks happen inside.
+
+
+@shared_task(ignore_result=True)
+def play_computer_move(game_id, version):
+    from . import computer
+
+    return computer.play(game_id, version)
 
 
 # ---- mail ---------------------------------------------------------------------------------------
@@ -92,35 +105,6 @@ def queue_notification(notification_id):
         embedded_mailer.add(notification_id)
 
 
-class EmbeddedMailer:
-    """One daemon thread sending queued mails in order, so a slow or absent mail server delays
-    no request."""
-
-    def __init__(self):
-        self._queue = queue.SimpleQueue()
-        self._thread = None
-        self._lock = threading.Lock()
-
-    def add(self, notification_id):
-        self._queue.put(notification_id)
-        with self._lock:
-            # A thread that died (of what `_run` does not catch, or left behind by a fork) is
-            # replaced: else every later mail would wait for the sweep's LOST_AFTER.
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="mailer", daemon=True)
-                self._thread.start()
-
-    def _run(self):
-        while True:
-            notification_id = self._queue.get()
-            try:
-                close_old_connections()
-                send_logged(notification_id)
-                close_old_connections()
-            except Exception:
-                logger.exception("the mailer's database connection failed")
-
-
 def send_logged(notification_id):
     """Send one mail where nothing may be raised (the mailer thread): a failure is logged, and the
     row says when to try again."""
@@ -133,6 +117,12 @@ def send_logged(notification_id):
     except Exception:
         # Anything else (the database away) leaves the row for the sweep too.
         logger.exception("mail %s was not sent", notification_id)
+
+
+def EmbeddedMailer():
+    """One thread sending queued mails in order, so a slow or absent mail server delays no
+    request (`send_logged` looked up at each mail)."""
+    return EmbeddedWorker("mailer", lambda notification_id: send_logged(notification_id))
 
 
 embedded_mailer = EmbeddedMailer()

@@ -10,7 +10,7 @@ times. Here it is built once and kept under a key that names everything that mak
   or the seat's index together with its user's id: a seat's view never reaches anyone else;
 - what can change without a new version: the seats' players, names and autopilot marks, the
   deadline, the vacations under way (they show as badges and move the deadline), the reader's
-  time zone (the deadline is written in it), the game's status.
+  time zone (the deadline is written in it) and language (every word of it), the game's status.
 
 Only running and finished games are kept: an open game's page holds per-user forms (join, leave,
 invite) and is seen by few. Replays are not cached here (games/replay_views.py).
@@ -27,7 +27,7 @@ import hashlib
 from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from . import clocks
@@ -61,6 +61,7 @@ def key(game, own_seat, seats, spans, zone):
             sorted((s.index, s.user_id, s.display_name, s.autopilot) for s in seats),
             sorted(spans.items()),
             str(zone),
+            translation.get_language(),  # every word of it: the site's, and the game's names and log
         )
     )
     digest = hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()
@@ -79,7 +80,7 @@ def get(cache_key):
 
 
 def render(template, context, cache_key):
-    """Render `template` with `context` (from views._game_context) with the reader's own parts
+    """Render `template` with `context` (from selectors.game_context) with the reader's own parts
     as placeholders, keep it under `cache_key`, and return the entry."""
     clock = context.get("clock")
     shared = {**context, "csrf_token": _CSRF}
@@ -91,11 +92,15 @@ def render(template, context, cache_key):
 
 
 def fill(request, entry):
-    """The body of a cached `entry` as `request`'s reader gets it now."""
+    """The body of a cached `entry` as `request`'s reader gets it now. Without a request (the
+    spectators' body sent over their sockets) the clock is filled in as of now, and a body with
+    a form, which would need its reader's CSRF token, gives None."""
     body, deadline = entry
     if deadline is not None:
         seconds = max(0, int((deadline - timezone.now()).total_seconds()))
         body = body.replace(_SECONDS, str(seconds)).replace(_LEFT, clocks.time_left_text(seconds))
     if _CSRF_FIELD in body:
+        if request is None:
+            return None
         body = body.replace(_CSRF_FIELD, f'name="csrfmiddlewaretoken" value="{get_token(request)}"')
     return body

@@ -1,26 +1,28 @@
 """Lobby, game page and its htmx partials, and the move endpoint. Thin: the engine decides,
-games.services writes, the templates draw."""
+games.selectors reads, games.moves_forms reads posted fields into moves, games.services writes,
+the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.emails import has_verified_email
 
-from . import chat, clocks, keyset, replay_views, services, view_cache
-from . import lobby as lobby_lists
+from . import chat, keyset, replay_views, selectors, services, view_cache
 from .access import can_view, invitation_session_key
-from .engine import GameState, view_for, visible_events
-from .forms import MoveForm, NewGameForm
-from .log_text import Names, event_html, move_log
-from .models import Game, Seat
-from .moves_forms import UnreadableFields, move_data
+from .forms import NewGameForm
+from .models import Game
+from .moves_forms import UnreadableFields, read_move
+from .selectors import LARGE, game_context, game_for_move, own_seat, seat_view, vacation_spans, viewable_game
 
 PARTIALS = {
     "play": "games/partials/play.html",
@@ -34,11 +36,11 @@ PARTIALS = {
 def lobby(request):
     user = request.user
     try:
-        mine = lobby_lists.my_games(user, request.GET.get("mine", 1))
+        mine = selectors.my_games(user, request.GET.get("mine", 1))
         open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
-    open_page = lobby_lists.open_games(user, open_cursor)
+    open_page = selectors.open_games(user, open_cursor)
     return render(
         request,
         "games/lobby.html",
@@ -49,7 +51,7 @@ def lobby(request):
             "waiting": mine.waiting,
             "open_games": open_page.rows,
             "open_page": open_page,
-            "finished": lobby_lists.finished_games(user),
+            "finished": selectors.finished_games(user),
         },
     )
 
@@ -59,9 +61,9 @@ def my_games(request):
     """The lobby's "my games" alone, which the lobby fetches again when its socket says that one
     of the player's games changed."""
     if not request.user.is_authenticated:
-        return HttpResponseForbidden("Log in to see your games.")
+        return HttpResponseForbidden(_("Log in to see your games."))
     try:
-        mine = lobby_lists.my_games(request.user, request.GET.get("mine", 1))
+        mine = selectors.my_games(request.user, request.GET.get("mine", 1))
     except ValueError as error:
         return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(
@@ -75,24 +77,27 @@ def my_games(request):
 def new_game(request):
     form = NewGameForm(request.POST or None)
     if not has_verified_email(request.user):
-        form.fields["rated"].help_text = "Rated games need a verified email address (see your settings)."
+        form.fields["rated"].help_text = _("Rated games need a verified email address (see your settings).")
     if request.method == "POST" and form.is_valid():
         try:
             game = services.create_game(request.user, **form.cleaned_data)
         except services.GameError as error:
             form.add_error(None, error.message)
             return render(request, "games/new.html", {"form": form}, status=error.status)
-        messages.success(request, "Game created. It starts when every seat is taken.")
+        if game.status == game.Status.ACTIVE:
+            messages.success(request, gettext("Practice game created and started."))
+        else:
+            messages.success(request, _("Game created. It starts when every seat is taken."))
         return redirect(game)
     return render(request, "games/new.html", {"form": form})
 
 
 @require_GET
 def game_page(request, pk):
-    game = _viewable_game(request, pk)
+    game = viewable_game(request, pk)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
-    context = _game_context(request, game)
+    context = game_context(request, game)
     context["chat"] = chat.chat_context(request.user, game, context["seats"])
     return render(request, "games/game.html", context)
 
@@ -100,14 +105,14 @@ def game_page(request, pk):
 @require_GET
 def game_partial(request, pk, name):
     if name == "replay":
-        return replay_views.partial(request, _viewable_game(request, pk))
+        return replay_views.partial(request, viewable_game(request, pk))
     if name not in PARTIALS:
-        raise Http404("No such part of the game page.")
+        raise Http404(_("No such part of the game page."))
     if name == "play":
-        return _play(request, _viewable_game(request, pk, defer=_LARGE))
+        return _play(request, viewable_game(request, pk, defer=LARGE))
     whole_log = name == "log" and request.GET.get("all") == "1"
-    context = _game_context(
-        request, _viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
+    context = game_context(
+        request, viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
     )
     return _render_partial(request, name, context)
 
@@ -116,7 +121,7 @@ def game_partial(request, pk, name):
 def invitation(request, pk, token):
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     if not services.invitation_valid(game, token):
-        raise Http404("This invitation link is not valid.")
+        raise Http404(_("This invitation link is not valid."))
     # The session remembers the invitation, so the page's partials and WebSocket work too.
     request.session[invitation_session_key(pk)] = True
     return redirect(game)
@@ -146,7 +151,7 @@ def cancel(request, pk):
     form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
     game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
     if not can_view(game, request.user, request.session):
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         return _act(request, lambda: services.cancel_game(game, request.user), game)
     try:
@@ -174,35 +179,43 @@ def _act(request, change, game):
 
 @require_POST
 def move(request, pk):
-    """Accept one move. htmx gets the refreshed play area, or an error fragment with a 4xx."""
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
-    if not can_view(game, request.user, request.session):
-        # As the page: a private game does not exist for those who may not see it.
-        raise Http404("No such game.")
+    """Accept one move, in a straight line (games/moves_forms.py): the game is loaded once, the
+    posted fields are read by the form of the seat's decision, services.submit_move applies the
+    move and hands the saved game back, and htmx gets the play area rendered from it (or an error
+    fragment with a 4xx); a plain post is redirected to the page."""
+    game = game_for_move(request, pk)
     if not request.user.is_authenticated:
-        return _move_error(request, game, "Log in to play.", 403)
+        return _move_error(request, game, _("Log in to play."), 403)
+    seats = list(game.seats.all())
+    own = own_seat(request, seats)
+    view = seat_view(game, own.index) if own is not None and game.status == Game.Status.ACTIVE else None
     try:
-        form = MoveForm(move_data(request.POST))
+        form = read_move(request.POST, view, game.version)
     except UnreadableFields as error:
-        return _move_error(request, game, f"This move could not be read ({error}).", 400)
+        return _move_error(request, game, _("This move could not be read (%(problem)s).") % {"problem": error}, 400)
     if not form.is_valid():
+        if set(form.errors) <= {NON_FIELD_ERRORS, "move"}:
+            # Sentences written for the player ("This is not one of the moves open to you now."):
+            # said as they are.
+            return _move_error(request, game, " ".join(e for errors in form.errors.values() for e in errors), 400)
         problems = "; ".join(
             " ".join(errors) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(errors)}"
             for field, errors in form.errors.items()
         )
-        return _move_error(request, game, f"This move could not be read ({problems}).", 400)
+        return _move_error(request, game, _("This move could not be read (%(problem)s).") % {"problem": problems}, 400)
     try:
-        services.submit_move(
+        game = services.submit_move(
             game,
             request.user,
-            form.cleaned_data["move"],
+            form.move(),
             form.cleaned_data["expected_version"],
             seat_index=form.cleaned_data["seat"],
+            seats=seats,
         )
     except services.GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
-        return _play(request, _viewable_game(request, pk, defer=_LARGE))
+        return _play(request, game)
     return redirect(game)
 
 
@@ -212,19 +225,41 @@ def _render_partial(request, name, context):
 
 def _play(request, game):
     """The play partial, from the cache when this reader's view of this version was rendered
-    before (games/view_cache.py). `game`: from `_viewable_game`, so a reader who may not see
-    the game has had his 404 before any cache lookup."""
+    before (games/view_cache.py). `game`: from `viewable_game` or `game_for_move`, so a reader
+    who may not see the game has had his 404 before any cache lookup."""
     if not view_cache.cacheable(game):
-        return _render_partial(request, "play", _game_context(request, game))
+        return _render_partial(request, "play", game_context(request, game))
+    return HttpResponse(view_cache.fill(request, _cached_play(request, game)))
+
+
+def _cached_play(request, game):
+    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
+    `_LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet."""
     seats = list(game.seats.all())
-    spans = _vacation_spans(game, seats)
-    key = view_cache.key(game, _own_seat(request, seats), seats, spans, timezone.get_current_timezone())
+    spans = vacation_spans(game, seats)
+    key = view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone())
     entry = view_cache.get(key)
     if entry is None:
-        game.refresh_from_db(fields=_LARGE)
-        context = {**_game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
+        if game.get_deferred_fields():
+            game.refresh_from_db(fields=LARGE)
+        context = {**game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
         entry = view_cache.render("games/partials/unlocalized.html", context, key)
-    return HttpResponse(view_cache.fill(request, entry))
+    return entry
+
+
+def spectators_play(game_id):
+    """The spectators' play partial of the game as it stands, for the sockets of its spectators'
+    pages (games/broadcast.py): (version, body), with the clock as of now; None when the game
+    is gone, is not kept in the view cache (an open or cancelled game: their pages re-fetch), or
+    its body has a part of a reader's own. Exactly what a logged-out visitor's request for the
+    play partial gets, from the same cache entry: no seat, no user, the site's time zone."""
+    games = Game.objects.defer(*LARGE).prefetch_related(chat.seats_with_mutes(AnonymousUser()))
+    game = games.filter(pk=game_id).first()
+    if game is None or not view_cache.cacheable(game):
+        return None
+    with timezone.override(None):
+        body = view_cache.fill(None, _cached_play(None, game))
+    return None if body is None else (game.version, body)
 
 
 def _move_error(request, game, message, status):
@@ -235,127 +270,3 @@ def _move_error(request, game, message, status):
         response["HX-Reswap"] = "innerHTML"
         return response
     return render(request, "games/move_error.html", context, status=status)
-
-
-# The game's columns that only a render needs, not a look in the cache: left for later there.
-_LARGE = ("state", "first_events")
-
-
-def _viewable_game(request, pk, defer=()):
-    """The game with its seats and their users (each marked `muted` when the reader mutes its
-    player in chat), if the requester may look at it; without the columns in `defer`."""
-    games = Game.objects.defer(*defer).prefetch_related(chat.seats_with_mutes(request.user))
-    game = get_object_or_404(games, pk=pk)
-    if not can_view(game, request.user, request.session):
-        raise Http404("No such game.")
-    return game
-
-
-def _own_seat(request, seats):
-    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
-    return next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
-
-
-def _vacation_spans(game, seats):
-    """The vacations under way that concern the page: its badges and its clock (one query)."""
-    if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
-        return clocks.vacation_spans([s.user for s in seats], timezone.now())
-    return {}
-
-
-def _game_context(request, game, whole_log=False, shows_log=True, spans=None):
-    """What the game page and every partial need, in a fixed number of queries: the game and
-    its seats (`_viewable_game`), and the events of the recent moves. The stored state is rendered
-    as is; history is never replayed here (the replay is games/replay_views.py). `spans`: the
-    `_vacation_spans` when the caller has them.
-
-    The log marks as new what other seats did since the reader last looked (`Seat.seen_version`),
-    which then becomes this version, when what is rendered `shows_log`."""
-    seats = list(game.seats.all())
-    own = _own_seat(request, seats)
-    seat = own.index if own is not None else None
-    context = {
-        "game": game,
-        "seats": seats,
-        "own_seat": own,
-        "seat": seat,
-        "view": None,
-        "your_move": False,
-        "invitation_url": None,
-    }
-    if game.private and own is not None:
-        context["invitation_url"] = request.build_absolute_uri(
-            reverse("invitation", args=[game.pk, game.invite_token])
-        )
-    if game.state is not None:
-        state = GameState.from_json(game.state)
-        view = view_for(state, seat)
-        by_index = {s.index: s for s in seats}
-        if spans is None:
-            spans = _vacation_spans(game, seats)
-        away = clocks.vacations_shown(spans, timezone.get_current_timezone())
-        for player in view["players"]:
-            seat_row = by_index.get(player["seat"])
-            player["user"] = seat_row.user if seat_row else None
-            player["name"] = seat_row.display_name if seat_row else ""
-            player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
-            player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
-        context["view"] = view
-        acting = [by_index[index].user_id for index in view["to_act"] if index in by_index]
-        postponed = clocks.deadline_after_vacations(game, [spans[pk] for pk in acting if pk in spans])
-        context["clock"] = _clock(game, view, postponed)
-        context["your_move"] = seat is not None and seat in view["to_act"]
-        names = Names.for_game(game, seats)
-        context["names"] = names
-        # The setup is round 0; it belongs with round 1 as long as round 1 is shown.
-        since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
-        context["log_entries"] = _log(game, seats, seat, names, since)
-        context["log_complete"] = since == 0
-        if own is not None and shows_log:
-            _mark_new(context["log_entries"], own)
-    return context
-
-
-def _clock(game, view, postponed):
-    """The time left on the pending decision: the server's first word, which static/clocks.js
-    then counts down. `postponed`: where vacations that began since move the deadline, which the
-    sweep does only once the stored one has passed."""
-    if game.deadline is None or view["is_over"] or not view["to_act"]:
-        return None
-    deadline = max(game.deadline, postponed) if postponed else game.deadline
-    seconds = max(0, int((deadline - timezone.now()).total_seconds()))
-    return {"deadline": deadline, "seconds": seconds, "left": clocks.time_left_text(seconds)}
-
-
-def _log(game, seats, seat, names, since):
-    """The log from round `since` on, as `seat` may read it (None: a spectator), oldest first:
-    [{"round", "html"}]. By default the page shows this round and the last, what a player coming
-    back to a slow game needs; the whole log is one click away (the log partial with ?all=1).
-    One query, bounded by the round stored with each move."""
-    index_of = {s.pk: s.index for s in seats}
-    entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
-    rendered = [{"round": event["round"], "html": event_html(event, names), "version": 0} for event in entries]
-    moves = (
-        game.moves.filter(round__gte=since)
-        .order_by("version")
-        .values_list("events", "automatic", "autopilot", "seat_id", "version")
-    )
-    for events, automatic, autopilot, seat_id, version in moves:
-        mover = index_of[seat_id]
-        lines = move_log(events, names, seat, mover=mover, automatic=automatic, autopilot=autopilot, since=since)
-        rendered += [{**line, "version": version, "mover": mover} for line in lines]
-    return rendered
-
-
-def _mark_new(entries, own):
-    """Mark the lines of moves made since the seat's player last looked, but his own moves, and
-    remember that he has now seen this version. One UPDATE, and only when there is something new."""
-    seen = own.seen_version
-    newest = seen
-    for entry in entries:
-        if entry["version"] > seen:
-            newest = max(newest, entry["version"])
-            entry["new"] = entry.get("mover") != own.index
-    if newest > seen:
-        Seat.objects.filter(pk=own.pk, seen_version__lt=newest).update(seen_version=newest)
-        own.seen_version = newest

@@ -8,14 +8,15 @@ same numbers (ratings/rating.py).
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Ladder(models.IntegerChoices):
-    ALL = 0, "All games"
-    TWO = 2, "2 players"
-    THREE = 3, "3 players"
-    FOUR = 4, "4 players"
-    FIVE = 5, "5 players"
+    ALL = 0, _("All games")
+    TWO = 2, _("2 players")
+    THREE = 3, _("3 players")
+    FOUR = 4, _("4 players")
+    FIVE = 5, _("5 players")
 
 
 # Fewer rated games than this on a ladder and the rating is shown as provisional.

@@ -9,6 +9,7 @@ they finished, with the same code, and so finds the stored floats bit for bit.
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import Q
 from openskill.models import PlackettLuce
 
 from games.models import Seat
@@ -46,15 +47,19 @@ def rate_finished_game(game, seats=None):
     after `game.finished_at` (another game committed meanwhile), `game.finished_at` moves just
     after it: the order of finishing is the order of rating, which `rebuild` follows.
     """
-    if not game.rated or RatingChange.objects.filter(game_id=game.pk).exists():
+    if not (game.rated or game.practice) or RatingChange.objects.filter(game_id=game.pk).exists():
         return
     if seats is None:
-        seats = {seat.index: seat for seat in Seat.objects.filter(game_id=game.pk).only("index", "user_id")}
+        seats = {
+            seat.index: seat for seat in Seat.objects.filter(game_id=game.pk).only("index", "user_id", "computer")
+        }
     places = _places(game.standings, {index: seat.user_id for index, seat in seats.items()})
     ladders = ladders_of(len(game.standings))
+    # A practice game rates its computer players only (see `_counted`).
+    counted = _counted(game, {seat.user_id for seat in seats.values() if seat.computer})
     # A player's first game on a ladder makes his row; in the order of the lock below, so that two
     # games making rows for the same players at once wait for each other rather than deadlock.
-    users = sorted(user_id for user_id, _ in places)
+    users = sorted(user_id for user_id, _ in places if counted(user_id))
     Rating.objects.bulk_create(
         [_new_rating(Rating, user_id, ladder) for user_id in users for ladder in sorted(ladders)],
         ignore_conflicts=True,
@@ -67,8 +72,12 @@ def rate_finished_game(game, seats=None):
     changes = []
     for ladder in ladders:
         changes += rate_ladder(
-            [rows[user_id, ladder] for user_id, _ in places], [place for _, place in places], game, RatingChange
+            [rows.get((user_id, ladder)) or _new_rating(Rating, user_id, ladder) for user_id, _ in places],
+            [place for _, place in places],
+            game,
+            RatingChange,
         )
+    changes = [change for change in changes if counted(change.user_id)]
     Rating.objects.bulk_update(list(rows.values()), _RATING_STATE)
     RatingChange.objects.bulk_create(changes)
 
@@ -103,6 +112,17 @@ def rate_ladder(rows, places, game, change_model):
 _RATING_STATE = ["mu", "sigma", "ordinal", "games", "wins", "last_game", "last_game_at"]
 
 
+def _counted(game, computers):
+    """Whose rating a finished game changes: everybody's in a rated game. A practice game (with a
+    computer player) counts for a person only if every other seat is a person's, which a practice
+    game never has: it rates its computer players alone, each person in it counting as a new
+    player (mu 25, sigma 25/3) whatever his own rating, so that the computer players' ratings
+    depend on nothing but their games' places and `rebuild` finds them again exactly."""
+    if game.rated:
+        return lambda user_id: True
+    return lambda user_id: user_id in computers
+
+
 def _new_rating(rating_model, user_id, ladder):
     start = MODEL.rating()
     return rating_model(user_id=user_id, ladder=ladder, mu=start.mu, sigma=start.sigma, ordinal=start.ordinal())
@@ -126,10 +146,18 @@ def rebuild(apps):
     seat_model = apps.get_model("games", "Seat")
     rating_model = apps.get_model("ratings", "Rating")
     change_model = apps.get_model("ratings", "RatingChange")
-    rated = game_model.objects.filter(rated=True, status="finished")
-    users = {}
-    for game_id, index, user_id in seat_model.objects.filter(game__in=rated).values_list("game_id", "index", "user_id"):
+    # The migration that made the ladders runs this on models that may predate practice games.
+    practice = any(field.name == "practice" for field in game_model._meta.get_fields())
+    counting = Q(rated=True) | Q(practice=True) if practice else Q(rated=True)
+    rated = game_model.objects.filter(counting, status="finished")
+    users, computers = {}, {}
+    seats = seat_model.objects.filter(game__in=rated).values_list(
+        "game_id", "index", "user_id", "computer" if practice else "user_id"
+    )
+    for game_id, index, user_id, computer in seats:
         users.setdefault(game_id, {})[index] = user_id
+        if practice and computer:
+            computers.setdefault(game_id, set()).add(user_id)
     ratings, changes = {}, []
 
     def rating(user_id, ladder):
@@ -137,13 +165,19 @@ def rebuild(apps):
             ratings[user_id, ladder] = _new_rating(rating_model, user_id, ladder)
         return ratings[user_id, ladder]
 
-    for game in rated.order_by("finished_at", "pk").only("pk", "finished_at", "standings").iterator(chunk_size=2000):
+    games = rated.order_by("finished_at", "pk").only("pk", "finished_at", "standings", "rated")
+    for game in games.iterator(chunk_size=2000):
         places = _places(game.standings, users.get(game.pk, {}))
         if len(places) < 2:
             continue
+        counted = _counted(game, computers.get(game.pk, set()))
         for ladder in ladders_of(len(game.standings)):
-            rows = [rating(user_id, ladder) for user_id, _ in places]
-            changes += rate_ladder(rows, [place for _, place in places], game, change_model)
+            rows = [
+                rating(user_id, ladder) if counted(user_id) else _new_rating(rating_model, user_id, ladder)
+                for user_id, _ in places
+            ]
+            made = rate_ladder(rows, [place for _, place in places], game, change_model)
+            changes += [change for change in made if counted(change.user_id)]
     return list(ratings.values()), changes
 
 

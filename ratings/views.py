@@ -2,6 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from . import selectors
@@ -16,7 +17,7 @@ def ladder(request, players=None):
     elif players in Ladder.values and players != Ladder.ALL:
         chosen = Ladder(players)
     else:
-        raise Http404("There is no such ladder: games have 2 to 5 players.")
+        raise Http404(_("There is no such ladder: games have 2 to 5 players."))
     return render(
         request,
         "ratings/ladder.html",

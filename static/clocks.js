@@ -4,7 +4,18 @@
 // clock on the player's machine does not matter, and follows [data-your-move] after each swap.
 (function () {
   "use strict";
-  const PREFIX = "● Your move – ";
+  // The words, in the page's language: base.html renders them into #clock-texts.
+  const source = document.getElementById("clock-texts");
+  const TEXTS = source ? JSON.parse(source.textContent) : {};
+  const PREFIX = TEXTS.prefix || "● Your move – ";
+
+  // Fills a pattern of games/clocks.py's left_patterns: %(name)d, or %(name)02d for two digits.
+  function fill(pattern, values) {
+    return pattern.replace(/%\((\w+)\)(02)?d/g, function (_all, name, two) {
+      const n = values[name];
+      return two && n < 10 ? "0" + n : String(n);
+    });
+  }
 
   function yourMove() { return document.querySelector("[data-your-move='1']") !== null; }
 
@@ -21,15 +32,16 @@
 
   // Says the time left as games/clocks.py's time_left_text does.
   function leftText(seconds) {
-    if (seconds <= 0) return "time is up";
-    const days = Math.floor(seconds / 86400);
-    const hours = Math.floor((seconds % 86400) / 3600);
-    const minutes = Math.floor((seconds % 3600) / 60);
-    const secs = seconds % 60;
-    const two = function (n) { return (n < 10 ? "0" : "") + n; };
-    if (days) return days + " d " + hours + " h left";
-    if (hours) return hours + " h " + two(minutes) + " min left";
-    return minutes + " min " + two(secs) + " s left";
+    if (seconds <= 0) return TEXTS.up || "time is up";
+    const values = {
+      days: Math.floor(seconds / 86400),
+      hours: Math.floor((seconds % 86400) / 3600),
+      minutes: Math.floor((seconds % 3600) / 60),
+      seconds: seconds % 60,
+    };
+    if (values.days) return fill(TEXTS.days || "%(days)d d %(hours)d h left", values);
+    if (values.hours) return fill(TEXTS.hours || "%(hours)d h %(minutes)02d min left", values);
+    return fill(TEXTS.minutes || "%(minutes)d min %(seconds)02d s left", values);
   }
 
   function tick() {

@@ -1,6 +1,9 @@
 // Keeps a game page current: a WebSocket says which version exists, and when it is newer than
 // the one shown, the page fetches its own view (with its own session) and swaps it in. It also
 // says when the table talk has something new: the page then fetches the chat its reader may read.
+// A spectator's socket (games/consumers.py) may bring the spectators' view of the new version
+// itself, as a gzip frame: the page swaps that in and fetches nothing. Whatever arrives, only a
+// version newer than the one shown is applied.
 (function () {
   "use strict";
   const game = document.getElementById("game");
@@ -12,6 +15,22 @@
 
   function refresh() {
     htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" });
+  }
+
+  // Browsers that cannot unpack gzip frames are sent notices only, and fetch.
+  const takesFrames = typeof DecompressionStream === "function";
+
+  // A frame: gzip of {"version", "play": the play partial}.
+  function unpack(data) {
+    const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  // The play partial a frame brought, swapped in as htmx would have swapped a fetched one.
+  function show(notice) {
+    const current = play();
+    if (!current || notice.version <= shownVersion()) return;
+    htmx.swap(current, notice.play, { swapStyle: "outerHTML" }, { eventInfo: { target: current, elt: current } });
   }
 
   function chat() { return document.getElementById("chat"); }
@@ -34,11 +53,30 @@
     if (lines && !document.querySelector("#chat .chat-log[data-before]")) lines.scrollTop = lines.scrollHeight;
   }
 
+  function handle(notice) {
+    if (notice.chat) {
+      refreshChat();
+      return;
+    }
+    const version = notice.version;
+    const replay = document.getElementById("replay");
+    if (replay) {
+      // A past position stays where the reader took it; he is only told the game moved on.
+      const note = document.getElementById("replay-moved-on");
+      if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
+      return;
+    }
+    if (version <= shownVersion()) return;
+    if (notice.play !== undefined) show(notice);
+    else refresh();
+  }
+
   let connectedBefore = false;
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const socket = new WebSocket(scheme + location.host + game.dataset.wsPath);
+    const socket = new WebSocket(scheme + location.host + game.dataset.wsPath + (takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) : ""));
+    socket.binaryType = "arraybuffer";
     socket.onopen = function () {
       retryDelay = 500;
       // Chat notices sent while the socket was down were missed.
@@ -46,20 +84,12 @@
       connectedBefore = true;
     };
     socket.onmessage = function (event) {
-      const notice = JSON.parse(event.data);
-      if (notice.chat) {
-        refreshChat();
+      if (typeof event.data !== "string") {
+        // If the frame cannot be read, the version it was for is fetched.
+        unpack(event.data).then(handle, refresh);
         return;
       }
-      const version = notice.version;
-      const replay = document.getElementById("replay");
-      if (replay) {
-        // A past position stays where the reader took it; he is only told the game moved on.
-        const note = document.getElementById("replay-moved-on");
-        if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
-        return;
-      }
-      if (version > shownVersion()) refresh();
+      handle(JSON.parse(event.data));
     };
     socket.onclose = function () {
       setTimeout(connect, retryDelay);

@@ -22,6 +22,17 @@ def password():
 
 
 @pytest.fixture(autouse=True)
+def english_to_begin_with():
+    """Each test starts in the site's default language, whatever an earlier test's request
+    switched the thread to (LocaleMiddleware leaves the language of its last request active)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -35,6 +46,28 @@ def queued_mail(monkeypatch):
     ids = []
     monkeypatch.setattr(tasks, "queue_notification", ids.append)
     return ids
+
+
+@pytest.fixture(autouse=True)
+def queued_computer_moves(monkeypatch, settings):
+    """(game id, version) of the computer players' moves queued during a test; none is made unless
+    the test makes it (`games.computer.play`) or asks for the real queue (`real_computer_moves`).
+    No pause between moves in tests."""
+    from games import computer
+
+    settings.BOT_MOVE_DELAY = 0
+    queued = []
+    monkeypatch.setattr(computer, "queue_move", lambda game_id, version: queued.append((game_id, version)))
+    return queued
+
+
+@pytest.fixture
+def real_computer_moves(monkeypatch, queued_computer_moves):
+    """The computer players' moves go to the real queue: a Celery worker with REDIS_URL, else the
+    embedded runner's thread."""
+    from games import computer
+
+    monkeypatch.setattr(computer, "queue_move", computer.real_queue_move)
 
 
 @pytest.fixture(autouse=True)

@@ -101,13 +101,27 @@ def test_a_form_row_number_with_too_many_digits_is_refused(start_game, fields):
     assert snapshot(game) == before
 
 
-def test_rows_numbered_up_to_999_are_still_read(start_game):
-    from games.moves_forms import build_move
+def test_rows_numbered_up_to_999_are_still_read():
+    from django.http import QueryDict
 
-    move = build_move({"move_form": "special", "plan-999-from": "aragon", "plan-999-to": "galicia",
-                       "plan-999-colour": "red", "order-12": "blue"})
-    assert move["plan"] == [{"from": "aragon", "to": "galicia", "colour": "red", "count": 1}]
-    assert move["order"] == ["blue"]
+    from games.moves_forms import read_move
+
+    special = {"action": "move_caballeros", "sources": ["aragon"], "destinations": ["galicia"], "colours": ["red"],
+               "most": 5, "own": [0, 5], "foreign": [0, 0], "one_source": False}
+    view = {
+        "colour": "red",
+        "regions": [{"id": "aragon", "name": "Aragon"}, {"id": "galicia", "name": "Galicia"}],
+        "castillo": {"id": "castillo", "name": "Castillo"},
+        "players": [{"colour": "red", "label": "R", "user": None}],
+        "decision": {"kind": "action", "can_place": False, "can_special": True, "special": special},
+    }
+    post = QueryDict(mutable=True)
+    post.update({"move_form": "special", "expected_version": "7", "plan-999-from": "aragon",
+                 "plan-999-to": "galicia", "plan-999-colour": "red"})
+    form = read_move(post, view, 7)
+    assert form.is_valid(), form.errors
+    row = {"from": "aragon", "to": "galicia", "colour": "red", "count": 1}
+    assert form.move() == {"type": "special", "plan": [row]}
 
 
 @pytest.mark.parametrize("token", ["%C3%A9", "%E2%82%AC" * 20, "abc%C3%A9def"])

@@ -10,6 +10,7 @@ from games import board_map
 from games.board_map import OUTLINES
 from games.engine import new_game, view_for
 from games.engine.board import COLOURS, NEIGHBOURS, REGION_NAMES, REGIONS, SCOREBOARDS
+from games.texts import fill_view
 
 
 def edges(polygon):
@@ -109,12 +110,12 @@ def test_five_colours_with_the_king_and_a_grande_fit_inside_every_area(area_id, 
 
 
 def test_a_closed_castillo_shows_only_the_seats_own_caballeros_and_says_it_is_closed():
-    view = view_for(new_game(num_players=3, seed=4), 1)
+    view = fill_view(view_for(new_game(num_players=3, seed=4), 1))
     view["castillo"]["own"] = 3
     castillo = board_map.board_map(view, seat_colour=view["colour"])[-1]
     assert [(piece["colour"], piece["count"]) for piece in castillo["pieces"]] == [(view["colour"], 3)]
     assert "closed" in [text["text"] for text in castillo["texts"]]
-    spectators = board_map.board_map(view_for(new_game(num_players=3, seed=4), None))[-1]
+    spectators = board_map.board_map(fill_view(view_for(new_game(num_players=3, seed=4), None)))[-1]
     assert spectators["pieces"] == [] and spectators["closed"]
 
 
@@ -138,7 +139,7 @@ def test_the_scoring_track_runs_once_round_the_edge_space_after_space():
 
 
 def test_each_player_has_a_marker_on_the_space_of_their_score_and_ties_stand_apart():
-    view = view_for(new_game(num_players=4, seed=2), None)
+    view = fill_view(view_for(new_game(num_players=4, seed=2), None))
     for player, score in zip(view["players"], (37, 37, 137, 0)):
         player["score"] = score
     markers = {marker["colour"]: marker for marker in board_map.score_track(view)["markers"]}
@@ -159,7 +160,7 @@ def test_each_player_has_a_marker_on_the_space_of_their_score_and_ties_stand_apa
 
 def test_the_round_track_marks_the_current_round_the_rounds_played_and_the_scorings():
     state = new_game(num_players=3, seed=1, short_game=True)
-    view = view_for(state, None)
+    view = fill_view(view_for(state, None))
     view["round"] = 4
     rounds = board_map.round_track(view)
     assert [r["number"] for r in rounds] == list(range(1, state.num_rounds + 1))
@@ -168,3 +169,54 @@ def test_the_round_track_marks_the_current_round_the_rounds_played_and_the_scori
     assert [r["number"] for r in rounds if r["scoring"]] == list(state.scoring_rounds)
     view["is_over"] = True
     assert all(r["done"] and not r["current"] for r in board_map.round_track(view))
+
+
+# --- what the map's script reads: targets and why not ---------------------------------------------
+
+
+def _placing_view():
+    """A seat's view at its action turn, while it may still place."""
+    import random
+
+    from games.engine import apply_move, random_move, to_act
+
+    state = new_game(num_players=3, seed=5)
+    rng = random.Random(5)
+    while True:
+        seat = to_act(state)[0]
+        decision = view_for(state, seat).get("decision") or {}
+        if decision.get("kind") == "action" and decision.get("can_place") and decision.get("place_limit"):
+            return view_for(state, seat)
+        state = apply_move(state, seat, random_move(state, seat, rng))
+
+
+def test_while_placing_each_area_that_takes_no_caballero_says_why_in_the_drawn_map():
+    from django.template.loader import render_to_string
+
+    view = _placing_view()
+    king = view["king"]
+    placeable = set(view["decision"]["place_areas"])
+    html = render_to_string("games/partials/board.html", {"view": view})
+    for area in [region["id"] for region in view["regions"]] + ["castillo"]:
+        tag = html.split(f'data-area="{area}"', 1)[1].split(">", 1)[0]
+        assert 'tabindex="0"' in tag, area
+        if area in placeable:
+            assert "data-place-why" not in tag, area
+        elif area == king:
+            assert "data-place-why=\"The King&#x27;s region: nobody may place caballeros here.\"" in tag
+        else:
+            assert 'data-place-why="Not next to the King' in tag, area
+    assert "castillo" in placeable
+    # Each colour's group says how many it holds, for the plan's counters.
+    region = next(region for region in view["regions"] if region["caballeros"])
+    colour, count = next(iter(region["caballeros"].items()))
+    assert f'data-count="{count}" data-colour="{colour}"' in html
+
+
+def test_no_reason_is_drawn_when_the_seat_is_not_placing():
+    from django.template.loader import render_to_string
+
+    bidding = view_for(new_game(num_players=3, seed=5), 0)
+    assert bidding["decision"]["kind"] == "bid"
+    assert "data-place-why" not in render_to_string("games/partials/board.html", {"view": bidding})
+    assert all(not area["place_why"] for area in board_map.board_map(bidding))

@@ -266,10 +266,10 @@ def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, c
     before = snapshot(broken)
     real = services._expire
 
-    def expire(game, seats, now):
+    def expire(game, *args):
         if game.pk == broken.pk:
             raise ValueError("an engine bug")
-        return real(game, seats, now)
+        return real(game, *args)
 
     monkeypatch.setattr(services, "_expire", expire)
     assert deadlines.sweep() == 1
@@ -280,33 +280,33 @@ def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, c
     assert deadlines.sweep() == 1, "the next sweep tries the broken game again"
 
 
-def test_a_game_the_database_refuses_is_tried_alone_and_the_others_of_its_batch_move_on(start_game, caplog):
-    broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
-    # A row already stored where the broken game's first default move goes: the batch's insert
-    # of the moves breaks a constraint, and the whole transaction is rolled back.
+def test_a_game_the_database_refuses_is_left_as_it_was_and_the_others_of_its_batch_move_on(start_game, caplog):
+    first, broken, last = overdue(start_game(3), by=15), overdue(start_game(3), by=10), overdue(start_game(3), by=5)
+    # A row already stored where the broken game's first default move goes: its insert of the
+    # moves breaks a constraint, and its transaction, only its own, is rolled back.
     Move.objects.create(game=broken, seat=broken.seats.first(), version=broken.version + 1, move={"type": "x"})
     before = snapshot(broken)
-    assert deadlines.sweep() == 1
-    assert "the deadlines of 2 games failed together; trying them one by one" in caplog.text
+    assert deadlines.sweep() == 2
     assert f"deadline of game {broken.pk} at version {broken.version} failed" in caplog.text
-    assert Move.objects.filter(game=fine, automatic=True).exists()
+    assert "IntegrityError" in caplog.text
+    assert Move.objects.filter(game=first, automatic=True).exists()
+    assert Move.objects.filter(game=last, automatic=True).exists()
     assert snapshot(broken) == before
 
 
 def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(start_game, monkeypatch):
     first, second = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
     monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
-    tried, alone = [], []
+    tried = []
 
     def expire(pairs):
         tried.append([game_id for game_id, _ in pairs])
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(services, "expire", expire)
-    monkeypatch.setattr(services, "apply_default_moves", lambda *pair: alone.append(pair))
     with pytest.raises(OperationalError):
         deadlines.sweep()
-    assert tried == [[first.pk]] and alone == []
+    assert tried == [[first.pk]]
     monkeypatch.undo()
     assert deadlines.sweep() == 2
     assert {first.pk, second.pk} == set(Move.objects.values_list("game", flat=True))
@@ -316,31 +316,41 @@ def sweep_queries(games):
     """The statements of a sweep over `games` (overdue), less its mail step's."""
     with CaptureQueriesContext(connection) as context:
         assert deadlines.sweep() == len(games)
-    # The test's own transaction turns each batch's into a savepoint; those are not queries.
+    # The test's own transaction turns each game's into a savepoint; those are not statements.
     return [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
 
 
-def test_a_sweep_costs_a_bounded_number_of_queries_per_batch(game_at, monkeypatch):
+def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(game_at, monkeypatch):
     court = lambda state: state.phase == "court"  # noqa: E731
     # The mail step after the expiries has its own count (tests/notifications/test_deciding.py).
     monkeypatch.setattr(notifications, "sweep", lambda now: None)
-    games = [game_at(court, num_players=n) for n in (4, 2, 3, 5)]
+    games = [game_at(court, num_players=n) for n in (4, 2, 3, 5, 4, 3)]
     queries = {len(some): sweep_queries([overdue(game) for game in some]) for some in (games[:1], games[1:])}
-    # However many games and moves (four or more each here): one to list the overdue games; on
-    # PostgreSQL one to let the commit skip the wait for the disk; one to lock the games still at
-    # their version, one for their seats (with whether a player may be on vacation: nobody is),
-    # one for the late seats' counts of timeouts, one for the moves, one for the games' rows.
-    assert Move.objects.filter(automatic=True).count() >= 4 * 4
-    expected = 7 if connection.vendor == "postgresql" else 6
-    assert len(queries[1]) == len(queries[3]) == expected, queries
-    [lock] = [sql for sql in queries[3] if sql.startswith("SELECT") and "version = " in sql]
-    assert lock.count("version = ") == 3
-    # One statement for the games' rows, executed once per game (Django logs it as "3 times: ...").
-    assert [sql for sql in queries[3] if 'UPDATE "games_game"' in sql] == [queries[3][-1]]
-    assert queries[3][-1].startswith('3 times: UPDATE "games_game"'), queries[3][-1]
-    if connection.vendor == "postgresql":
-        assert lock.endswith("FOR UPDATE SKIP LOCKED"), lock
-        assert "SET LOCAL synchronous_commit TO OFF" in queries[3], queries[3]
+    # However many moves (four or more a game here), a batch of N games takes a + b * N
+    # statements. Read once for the batch (a): the overdue games listed, their rows, their seats
+    # (with whether a player may be on vacation: nobody is); on PostgreSQL also the commits told
+    # not to wait for the disk, and then no more. For each game (b): on PostgreSQL one statement,
+    # the game's whole transaction (the claim keyed by id and version, the moves, the late
+    # seats' counts of timeouts); elsewhere a transaction of three: the claim, the counts, the
+    # moves (one statement executed for each move).
+    assert Move.objects.filter(automatic=True).count() >= 4 * 6
+    postgresql = connection.vendor == "postgresql"
+    shared, per_game = (5, 1) if postgresql else (3, 3)
+    for size, statements in queries.items():
+        assert len(statements) == shared + per_game * size, statements
+    claims = [sql for sql in queries[5] if sql.startswith(("UPDATE \"games_game\"", "WITH claimed"))]
+    assert len(claims) == 5, queries[5]
+    for claim in claims:
+        assert claim.count('"version" = ') == 2, claim  # the new version set, the one read checked
+    if postgresql:
+        assert all("FOR UPDATE SKIP LOCKED" in claim and 'INSERT INTO "games_move"' in claim for claim in claims)
+        # Set before the first game's claim, reset after the last.
+        at = [index for index, sql in enumerate(queries[5]) if sql.startswith("WITH claimed")]
+        assert queries[5][at[0] - 1] == "SET synchronous_commit TO OFF", queries[5]
+        assert queries[5][at[-1] + 1:] == ["RESET synchronous_commit"], queries[5]
+    else:
+        assert sum(sql.startswith('UPDATE "games_seat"') for sql in queries[5]) == 5
+        assert sum(" times: INSERT INTO \"games_move\"" in sql for sql in queries[5]) == 5
 
 
 class Lost(Exception):

@@ -17,6 +17,7 @@ from games import services
 from games.engine import random_move, to_act, view_for, visible_events
 from games.log_text import Names, event_html
 from games.models import Game, Move
+from games.texts import fill_view
 from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -32,11 +33,11 @@ def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client
     play(game, moves=5)
     response = client.get(reverse("game", args=[game.pk]))
     assert response.status_code == 200
-    view, expected = response.context["view"], view_for(state_of(game), None)
+    view, expected = response.context["view"], fill_view(view_for(state_of(game), None))
     assert {k: v for k, v in view.items() if k != "players"} == {k: v for k, v in expected.items() if k != "players"}
-    # The page adds each seat's user, its name and public marks (autopilot, vacation) to the
-    # engine's players; all else must be the engine's.
-    added = {"user", "name", "autopilot", "vacation_until"}
+    # The page adds each seat's user, its name and public marks (autopilot, vacation, computer
+    # player) to the engine's players; all else must be the engine's.
+    added = {"user", "name", "autopilot", "vacation_until", "computer"}
     assert [{k: v for k, v in player.items() if k not in added} for player in view["players"]] == expected["players"]
     assert [player["user"] for player in view["players"]] == [user_at(game, seat) for seat in range(3)]
     assert [player["name"] for player in view["players"]] == [user_at(game, seat).username for seat in range(3)]
@@ -62,7 +63,7 @@ def test_each_player_sees_their_own_seats_view(start_game):
         view = response.context["view"]
         assert view["seat"] == seat
         assert {k: v for k, v in view.items() if k != "players"} == {
-            k: v for k, v in view_for(state, seat).items() if k != "players"
+            k: v for k, v in fill_view(view_for(state, seat)).items() if k != "players"
         }
         assert response.context["your_move"] == (seat in to_act(state))
 
@@ -142,7 +143,31 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     assert queries() == at_start + 1
     assert queries() == at_start
     # The session's user, the game, its seats, vacations, the recent moves, the chat's messages.
-    assert at_start <= 6
+    assert at_start == 6
+
+
+def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game):
+    game = start_game(3)
+    play(game, moves=20)
+    game.refresh_from_db()
+    seat = game.to_act[0]
+    client = logged_in(user_at(game, seat))
+    client.get(reverse("game", args=[game.pk]))
+    move = random_move(state_of(game), seat, random.Random(1))
+    with CaptureQueriesContext(connection) as captured:
+        response = post_move(client, game, move)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert f'data-version="{game.version}"' in response.content.decode()
+    sql = [query["sql"] for query in captured.captured_queries]
+    # The session's user; the game and its seats, loaded once; the transaction: its savepoint, the
+    # row locked for its version alone, the move inserted, the game updated, the release; the
+    # render of the play area from the saved game: the vacations, the log's recent moves, the
+    # version the mover has now seen.
+    assert len(sql) == 11, sql
+    assert sum(query.startswith('SELECT "games_game"."id"') for query in sql) == 1
+    assert sum(query.startswith('SELECT "games_seat"') for query in sql) == 1
+    assert any(query.startswith('SELECT "games_game"."version"') for query in sql)
 
 
 def test_a_move_posted_with_htmx_returns_the_new_play_area(start_game):

@@ -7,19 +7,22 @@ import random
 import re
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
-from django.utils.html import strip_tags
+from django.utils.html import escape, strip_tags
 
-from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act, view_for
 from games.engine.board import CASTILLO_INDEX, REGION_NAMES
 from games.engine.cards import CARDS
 from games.engine.random_play import random_share, random_special
 from games.log_text import Names, step_html
 from games.models import Game
-from games.moves_forms import SPECIAL_FORMS, build_move
+from games.moves_forms import SPECIAL_FORMS, read_move
+from games.refusals import refusal_message
+from games.texts import fill_view
 from tests.game_forms import find_form, forms_in, move_buttons, special_fields
-from tests.helpers import HTMX, find_position, logged_in, state_of, user_at
+from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +59,7 @@ def panel_forms(client, game):
 
 
 def _decision_key(state, seat):
-    view = view_for(state, seat)
+    view = fill_view(view_for(state, seat))
     kind = view["decision"]["kind"]
     if kind == "action":
         if state.special_done:
@@ -116,6 +119,16 @@ def at(start_game):
         return game, seat, logged_in(user_at(game, seat))
 
     return build
+
+
+def posted_move(game, seat, data):
+    """The move the panel's form reads from `data`, as the move endpoint reads it."""
+    post = QueryDict(mutable=True)
+    for name, value in data.items():
+        post[name] = str(value)
+    form = read_move(post, view_for(state_of(game), seat), game.version)
+    assert form.is_valid(), form.errors
+    return form.move()
 
 
 def submit(client, game, form, data):
@@ -216,7 +229,7 @@ def test_the_board_draws_every_region_with_its_pieces_values_and_the_king(start_
     game = start_game(state.num_players)
     put_state(game, state)
     html = page(logged_in(user_at(game, seat)), game)
-    view = view_for(state, seat)
+    view = fill_view(view_for(state, seat))
     for region in view["regions"]:
         group = html.split(f'data-area="{region["id"]}"', 1)[1].split('data-area="', 1)[0]
         assert region["name"] in group and "/".join(map(str, region["values"])) in group
@@ -349,9 +362,14 @@ def test_every_cards_special_action_form_posts_a_move_the_engine_accepts(at, car
             values[f"{rows[pick['colour']]}-region"] = pick["region"]
     data = form.fill(values)
     expected = {"type": "special", **fields}
+    posted = posted_move(game, seat, data)
     if "picks" in fields:
         expected["picks"] = sorted(expected["picks"], key=lambda p: p["colour"])
-        assert sorted(build_move(data)["picks"], key=lambda p: p["colour"]) == expected["picks"]
+        posted["picks"] = sorted(posted["picks"], key=lambda p: p["colour"])
+    if "order" in posted and "order" not in fields:
+        # The order's selects start at the default order, which the engine takes when none is said.
+        assert posted.pop("order") == CARDS[card].options(state, seat)["order"]
+    assert posted == expected
     submit(client, game, form, data)
 
 
@@ -359,7 +377,7 @@ def test_every_card_that_takes_fields_has_a_special_form():
     state = new_game(num_players=3, seed=1)
     for card in CARDS.values():
         fields = random_special(state, 0, card, random.Random(0)) or {}
-        form = SPECIAL_FORMS[card.options(state, 0)["action"]]
+        form = SPECIAL_FORMS[card.options(state, 0)["action"]].name
         if fields:
             assert form not in ("confirm", "veto"), f"{card.id} takes fields {sorted(fields)} but has no form"
         else:
@@ -375,36 +393,103 @@ def test_the_share_form_posts_a_move_the_engine_accepts(at):
 
 
 def test_an_illegal_form_entry_shows_the_engines_reason(at):
+    # Each count is within its field's bounds; together they are more than the court may place.
+    game, seat, client = at(next(key for key in positions() if key[0] == "special" and key[1] != "veto"))
+    state = state_of(game)
+    decision = view_for(state, seat)["decision"]
+    form = find_form(panel_forms(client, game), move_form="place")
+    limit = decision["place_limit"]
+    data = form.fill({f"to-{area}": limit for area in decision["place_areas"][:2]})
+    move = {"type": "place", "to": {area: limit for area in decision["place_areas"][:2]}}
+    with pytest.raises(IllegalMove) as refused:
+        apply_move(state, seat, move)
+    before = snapshot(game)
+    response = client.post(form.action, data, **HTMX)
+    assert response.status_code == 400
+    assert escape(refusal_message(refused.value)) in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_choice_the_panel_does_not_offer_is_refused_by_its_form(at):
     game, seat, client = at(("special", "move_grande"))
     form = find_form(panel_forms(client, game), move_form="special")
     data = form.defaults()
     data["to"] = view_for(state_of(game), seat)["king"]
+    assert data["to"] not in form.options("to")
+    before = snapshot(game)
     response = client.post(form.action, data, **HTMX)
     assert response.status_code == 400
-    assert "King" in response.content.decode()
+    assert "This move could not be read (to: Select a valid choice." in response.content.decode()
+    assert snapshot(game) == before
 
 
-def test_form_fields_become_the_engines_move_vocabulary():
-    post = {
-        "move_form": "special",
-        "plan-0-from": "aragon", "plan-0-to": "castillo", "plan-0-colour": "red", "plan-0-count": "2",
-        "plan-1-from": "", "plan-1-to": "", "plan-1-colour": "", "plan-1-count": "1",
-        "order-0": "blue", "order-1": "green",
+def test_a_plan_row_half_filled_is_a_form_error_naming_the_row(at):
+    game, seat, client = at(("special", "intrigue_2_own_2_foreign"))
+    form = find_form(panel_forms(client, game), move_form="special")
+    state = state_of(game)
+    source = CARDS["intrigue_2_own_2_foreign"].options(state, seat)["sources"][0]
+    before = snapshot(game)
+    response = client.post(form.action, form.fill({"plan-1-from": source}), **HTMX)
+    assert response.status_code == 400
+    assert "Row 2: choose where from, where to and whose caballeros" in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_button_move_the_engine_does_not_list_is_refused_by_its_form(at):
+    game, seat, client = at(("bid", None))
+    # Fourteen: no power card has that number.
+    card = 14
+    assert {"type": "bid", "card": card} not in legal_moves(state_of(game), seat)
+    before = snapshot(game)
+    response = client.post(reverse("move", args=[game.pk]),
+                           {"move": json.dumps({"type": "bid", "card": card}), "expected_version": game.version},
+                           **HTMX)
+    assert response.status_code == 400
+    assert "This is not one of the moves open to you now." in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_a_forged_pick_colour_is_refused_by_its_row(at):
+    game, seat, client = at(("special", "one_each_to_provinces"))
+    form = find_form(panel_forms(client, game), move_form="special")
+    data = form.defaults()
+    data["picks-0-colour"] = "purple"
+    before = snapshot(game)
+    response = client.post(form.action, data, **HTMX)
+    assert response.status_code == 400
+    assert "picks-0-colour: Select a valid choice." in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_fields_that_answer_another_decision_are_refused(at):
+    game, seat, client = at(("bid", None))
+    before = snapshot(game)
+    response = client.post(reverse("move", args=[game.pk]),
+                           {"move_form": "place", "to-aragon": "1", "expected_version": game.version}, **HTMX)
+    assert response.status_code == 400
+    assert "These fields do not answer your decision now (a bid decision)" in response.content.decode()
+    assert snapshot(game) == before
+
+
+def test_form_fields_become_the_engines_move_vocabulary(at):
+    game, seat, client = at(("court", "from_regions"))
+    decision = view_for(state_of(game), seat)["decision"]
+    region = decision["regions"][0]
+    form = find_form(panel_forms(client, game), move_form="court")
+    data = form.fill({"count": decision["allowance"], f"from-{region}": 1})
+    assert posted_move(game, seat, data) == {
+        "type": "court", "count": decision["allowance"], "from_regions": {region: 1},
     }
-    assert build_move(post) == {
-        "type": "special",
-        "plan": [{"from": "aragon", "to": "castillo", "colour": "red", "count": 2}],
-        "order": ["blue", "green"],
-    }
-    assert build_move({"move_form": "place", "to-aragon": "2", "to-castillo": "0", "to-galicia": ""}) == {
-        "type": "place",
-        "to": {"aragon": 2},
-    }
-    assert build_move({"move_form": "court", "count": "4", "from-aragon": "1"}) == {
-        "type": "court",
-        "count": 4,
-        "from_regions": {"aragon": 1},
-    }
+    game, seat, client = at(("special", "intrigue_2_own_2_foreign"))
+    options = CARDS["intrigue_2_own_2_foreign"].options(state_of(game), seat)
+    form = find_form(panel_forms(client, game), move_form="special")
+    row = {"from": options["sources"][0], "to": options["destinations"][0], "colour": options["colours"][0]}
+    values = {f"plan-2-{name}": value for name, value in row.items()}
+    data = form.fill({**values, "plan-2-count": 2})
+    assert posted_move(game, seat, data) == {"type": "special", "plan": [{**row, "count": 2}]}
+    place = find_form(panel_forms(client, game), move_form="place")
+    areas = view_for(state_of(game), seat)["decision"]["place_areas"]
+    assert posted_move(game, seat, place.fill({f"to-{areas[0]}": 1})) == {"type": "place", "to": {areas[0]: 1}}
 
 
 # --- the panel in words: veto questions, the King's return, begun means whole ----------------------

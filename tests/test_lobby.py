@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
+from games.clocks import time_left_text
 from games.engine import new_game, view_for
 from games.engine.board import COLOUR_LABELS
 from games.models import Game
-from games.templatetags.lobby_tags import time_left
 from tests.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -287,29 +287,42 @@ def test_the_turn_column_says_whose_move_it_is_and_how_long_is_left(client, star
     game = start_game(3)
     acting = game.to_act[0]
     waiting = next(seat for seat in range(3) if seat not in game.to_act)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=5, minutes=30, seconds=30))
     client.force_login(user_at(game, acting))
-    assert "Your move · 23 h left" in lobby_text(client)
+    assert "Your move · 5 h 30 min left" in lobby_text(client)
     client.force_login(user_at(game, waiting))
-    assert f"{user_at(game, acting).username} to move · 23 h left" in lobby_text(client)
+    assert f"{user_at(game, acting).username} to move · 5 h 30 min left" in lobby_text(client)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=5))
-    assert f"{user_at(game, acting).username} to move · due now" in lobby_text(client)
+    assert f"{user_at(game, acting).username} to move · time is up" in lobby_text(client)
 
 
 @pytest.mark.parametrize(
     "left, text",
     [
-        (timedelta(hours=5, minutes=59), "5 h left"),
-        (timedelta(minutes=30, seconds=10), "30 min left"),
-        (timedelta(seconds=20), "1 min left"),
-        (timedelta(days=3, hours=2), "3 d left"),
-        (timedelta(hours=47), "47 h left"),
-        (timedelta(0), "due now"),
-        (-timedelta(hours=2), "due now"),
+        (timedelta(hours=5, minutes=59), "5 h 59 min left"),
+        (timedelta(minutes=30, seconds=10), "30 min 10 s left"),
+        (timedelta(seconds=20), "0 min 20 s left"),
+        (timedelta(days=3, hours=2), "3 d 2 h left"),
+        (timedelta(hours=47), "1 d 23 h left"),
+        (timedelta(0), "time is up"),
+        (-timedelta(hours=2), "time is up"),
     ],
 )
-def test_a_deadline_reads_as_the_time_left(left, text):
+def test_the_lobby_says_the_time_left_as_the_game_pages_clock_does(left, text, client, start_game, monkeypatch):
+    """One wording for the time left on the whole site: the lobby's "my games" shows the same
+    countdown element as the game page (games/partials/countdown.html), which static/clocks.js
+    counts down in the same words (games.clocks.time_left_text, tests/test_clock_pages.py)."""
+    game = start_game(3)
     now = timezone.now()
-    assert time_left(now + left, now) == text
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    Game.objects.filter(pk=game.pk).update(deadline=now + left)
+    client.force_login(user_at(game, game.to_act[0]))
+    lobby = client.get(reverse("lobby")).content.decode()
+    game_page = client.get(reverse("game", args=[game.pk])).content.decode()
+    countdown = re.compile(r'<time class="countdown" datetime="[^"]*" data-left="(\d+)">([^<]*)</time>')
+    [(seconds, said)] = countdown.findall(lobby)
+    assert said == text == time_left_text(int(seconds))
+    assert {said for _, said in countdown.findall(game_page)} == {text}
 
 
 def test_open_games_show_who_has_joined_and_the_seats_taken(client, make_user):

@@ -2,6 +2,8 @@
 (a veto question's retake step, legacy private entries), every partial of a private game for
 strangers, and profiles and lobby lists of private games for those who do not sit in them."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -111,9 +113,23 @@ def test_a_private_game_gives_strangers_no_page_partial_log_or_move(client, star
         # Refused as the page is, not with "You have no seat", which says that the game exists.
         assert response.status_code == 404
         assert "seat" not in response.content.decode().lower()
-    # A mail's link leads the logged out to the log-in page and a stranger to the closed game page.
+    # A mail's link leads the logged out to the log-in page, and answers a stranger as it answers
+    # a game that does not exist: the link does not tell whether the game is there.
     assert "/login/" in client.get(reverse("play_link", args=[game.pk]))["Location"]
-    assert stranger.get(reverse("play_link", args=[game.pk]), follow=True).status_code == 404
+    missing = Game.objects.order_by("-pk").first().pk + 1000
+    assert "/login/" in client.get(reverse("play_link", args=[missing]))["Location"]
+    hidden = stranger.get(reverse("play_link", args=[game.pk]))
+    nowhere = stranger.get(reverse("play_link", args=[missing]))
+    assert hidden.status_code == nowhere.status_code == 404
+    # The same page, but for the CSRF token, masked anew in every response.
+    token = re.compile(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"')
+    # The address asked for (in the language switcher's "next") is the visitor's own, nothing new.
+    hidden_page = hidden.content.decode().replace(reverse("play_link", args=[game.pk]), "ASKED")
+    nowhere_page = nowhere.content.decode().replace(reverse("play_link", args=[missing]), "ASKED")
+    assert token.sub("", hidden_page) == token.sub("", nowhere_page)
+    # Its players go on to the decision.
+    played = logged_in(user_at(game, 1)).get(reverse("play_link", args=[game.pk]))
+    assert played["Location"] == reverse("game", args=[game.pk]) + "#decision"
 
 
 def test_profiles_and_lobby_lists_keep_private_games_to_their_players(client, start_game, make_user):

@@ -1,18 +1,22 @@
-"""The sweep in batches: the games of a batch locked only at the version listed, and the notices of a
-batch sent together after its games are committed."""
+"""The sweep in batches: each game of a batch claimed only at the version listed and committed in a
+transaction of its own, and the notices of a batch sent together after its games are committed."""
 
 import asyncio
+import random
+import threading
+import time
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.utils import timezone
 
-from games import broadcast, deadlines, services
-from games.models import Game, Seat
-from tests.helpers import user_at
+from games import broadcast, deadlines, rows, services
+from games.engine import random_move
+from games.models import Game, Move, Seat
+from tests.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -115,3 +119,115 @@ def test_a_batch_moves_only_the_games_still_at_the_version_listed(start_game):
     assert deadlines.sweep() == 1
     seats = {seat.index: seat for seat in Seat.objects.filter(game=moved_on)}
     assert all(seats[index].timeouts == 1 for index in moved_on.to_act)
+
+
+def test_a_game_the_database_refuses_rolls_back_only_its_own_transaction(make_user, caplog):
+    _, (first, broken, last) = games_of(make_user, 3)
+    pages = {game.pk: listen(broadcast.game_group(game.pk)) for game in (first, broken, last)}
+    # Where the broken game's first default move goes, a row is already stored.
+    Move.objects.create(game=broken, seat=broken.seats.first(), version=broken.version + 1, move={"type": "x"})
+    before = snapshot(broken)
+    assert deadlines.sweep() == 2
+    assert f"deadline of game {broken.pk} at version {broken.version} failed" in caplog.text
+    assert snapshot(broken) == before
+    assert pages[broken.pk]() == []
+    for game in (first, last):
+        moved_on = Game.objects.get(pk=game.pk)
+        assert moved_on.version > game.version
+        assert pages[game.pk]() == [{"type": "game.version", "version": moved_on.version}]
+
+
+def test_a_connection_lost_in_the_second_games_transaction_leaves_the_first_committed(make_user, monkeypatch):
+    _, (first, second, third) = games_of(make_user, 3)
+    page = listen(broadcast.game_group(first.pk))
+    if connection.vendor == "postgresql":
+        # The second game's transaction, sent after the first's, ends the server's process.
+        real_sql = rows._claim_and_store_sql
+
+        def claim_and_store_sql(db, game, *args):
+            if game.pk == second.pk:
+                return "SELECT pg_terminate_backend(pg_backend_pid())", []
+            return real_sql(db, game, *args)
+
+        monkeypatch.setattr(rows, "_claim_and_store_sql", claim_and_store_sql)
+    else:
+        # The second game's moves, stored after its claim in its transaction, meet a lost connection.
+        real_insert = rows.insert
+
+        def insert(moves):
+            if moves and moves[0].game_id == second.pk:
+                raise OperationalError("server closed the connection unexpectedly")
+            return real_insert(moves)
+
+        monkeypatch.setattr(rows, "insert", insert)
+    with pytest.raises(OperationalError):
+        deadlines.sweep()
+    monkeypatch.undo()
+    connection.close()
+    moved_on = Game.objects.get(pk=first.pk)
+    assert moved_on.version > first.version, "the first game's commit stays"
+    assert Move.objects.filter(game=first, automatic=True).exists()
+    assert page() == [{"type": "game.version", "version": moved_on.version}]
+    for game in (second, third):
+        assert Game.objects.get(pk=game.pk).version == game.version
+        assert not Move.objects.filter(game=game).exists()
+    assert deadlines.sweep() == 2, "the next sweep moves the others on"
+
+
+def test_a_player_moves_in_a_swept_game_while_the_sweep_is_still_busy_with_the_others(make_user, monkeypatch):
+    _, (first, second, third) = games_of(make_user, 3)
+    slow = 3.0
+    if connection.vendor == "postgresql":
+        # The third game's transaction takes its time on the server, the batch's others sent with it.
+        real_sql = rows._claim_and_store_sql
+
+        def claim_and_store_sql(db, game, *args):
+            sql, params = real_sql(db, game, *args)
+            if game.pk == third.pk:
+                sql = sql.replace("WITH claimed AS", f"WITH slept AS (SELECT pg_sleep({slow})), claimed AS", 1)
+                sql = sql.replace(" SELECT count(*) FROM claimed", " SELECT count(*) FROM claimed, slept")
+            return sql, params
+
+        monkeypatch.setattr(rows, "_claim_and_store_sql", claim_and_store_sql)
+    else:
+        # SQLite writes one transaction at a time: the sweep takes its time between two games.
+        real_store = services._store_expired
+
+        def store_expired(game, *args):
+            if game.pk == third.pk:
+                time.sleep(slow)
+            return real_store(game, *args)
+
+        monkeypatch.setattr(services, "_store_expired", store_expired)
+    player = {}
+
+    def move_in_the_first_game():
+        try:
+            end = time.monotonic() + 10
+            while not Game.objects.filter(pk=first.pk, version__gt=first.version).exists():
+                assert time.monotonic() < end, "the first game was not committed on its own"
+                time.sleep(0.02)
+            game = Game.objects.get(pk=first.pk)
+            seat = game.to_act[0]
+            move = random_move(state_of(game), seat, random.Random(1))
+            started = time.monotonic()
+            services.submit_move(game, user_at(game, seat), move, game.version)
+            player["took"], player["done"] = time.monotonic() - started, time.monotonic()
+        except Exception as error:  # reported by the test's thread
+            player["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=move_in_the_first_game)
+    thread.start()
+    try:
+        started = time.monotonic()
+        assert deadlines.sweep() == 3
+        swept = time.monotonic()
+    finally:
+        thread.join(30)
+    assert "error" not in player, player
+    assert swept - started >= slow
+    assert player["done"] < swept, "the player's move waited for the sweep's other games"
+    assert player["took"] < slow / 2
+    assert Move.objects.filter(game=first, automatic=False).count() == 1

@@ -14,6 +14,7 @@ from games.engine import random_move, to_act
 from games.engine.board import AREAS, COLOURS, REGION_NAMES
 from games.engine.cards import CARDS
 from games.log_text import Names, event_html
+from games.texts import card_text, card_title
 from tests.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -54,8 +55,8 @@ def test_the_rules_page_lists_every_card_by_title_and_text_with_an_anchor():
     for kind in CARDS.values():
         anchor = html.index(f'id="card-{kind.id}"')
         entry = html[anchor : html.index("</div>", anchor)]
-        assert kind.title in entry.replace("&#x27;", "'")
-        assert kind.text.replace("'", "&#x27;") in entry
+        assert card_title(kind.id) in entry.replace("&#x27;", "'")
+        assert card_text(kind.id).replace("'", "&#x27;") in entry
     for name in REGION_NAMES.values():
         assert name in html
     assert "How to play El Grande" in html
@@ -75,9 +76,9 @@ def test_a_card_in_a_log_line_explains_itself_on_hover_and_on_tap():
     # Hover: the title attribute; tap, click or Enter: the <details> disclosure, which needs no script.
     summary = re.search(r'<details class="card-ref"[^>]*><summary title="([^"]*)">([^<]*)</summary>', str(html))
     assert summary, html
-    assert summary.group(1).replace("&#x27;", "'") == kind.text and summary.group(2) == kind.title
+    assert summary.group(1).replace("&#x27;", "'") == card_text(kind.id) and summary.group(2) == card_title(kind.id)
     explanation = str(html).split("</summary>", 1)[1]
-    assert kind.text in explanation.replace("&#x27;", "'")
+    assert card_text(kind.id) in explanation.replace("&#x27;", "'")
     assert f'href="{reverse("rules")}#card-{kind.id}"' in explanation
 
 

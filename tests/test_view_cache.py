@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import vacations
-from games import services, view_cache, views
+from games import selectors, services, view_cache, views
 from games.engine import random_move
 from games.models import Seat
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
@@ -71,7 +71,7 @@ def left(html):
     return {int(seconds) for seconds in re.findall(r'class="countdown" datetime="[^"]+" data-left="(\d+)"', html)}
 
 
-def test_every_spectator_gets_the_one_rendered_view_of_a_version(start_game, make_user, renders):
+def test_every_spectator_gets_the_one_rendered_view_of_a_version(clock, start_game, make_user, renders):
     game = start_game(3)
     anonymous = play_html(Client(), game)
     stranger = play_html(logged_in(make_user()), game)
@@ -81,7 +81,7 @@ def test_every_spectator_gets_the_one_rendered_view_of_a_version(start_game, mak
     assert you_at(anonymous) == [] and tokens(anonymous) == [] and 'data-your-move="0"' in anonymous
 
 
-def test_two_seats_and_a_spectator_of_one_version_each_get_their_own_view(start_game, renders):
+def test_two_seats_and_a_spectator_of_one_version_each_get_their_own_view(clock, start_game, renders):
     game = start_game(3)
     acting = game.to_act[0]
     other = next(index for index in range(3) if index not in game.to_act)
@@ -260,7 +260,7 @@ def test_the_cached_view_is_the_page_that_the_reader_would_have_had_rendered_for
         request = rf.get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
         request.user = user or AnonymousUser()
         request.session = SessionStore()
-        context = views._game_context(request, views._viewable_game(request, game.pk))
+        context = selectors.game_context(request, selectors.viewable_game(request, game.pk))
         direct = views._render_partial(request, "play", context).content.decode()
         assert without_tokens(cached) == without_tokens(direct)
 

@@ -1,15 +1,16 @@
-"""Tags for the game page: the board drawing, the decision panel's choices, the round track."""
+"""Tags for the game page: the board drawing, the round track, names in words. The decision panel is
+built with the page's context (games/moves_forms.py), not here."""
 
 import functools
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from games import board_map as drawing
-from games import log_text
-from games.engine.board import POWER_CARD_CABALLEROS, REGION_NAMES
+from games import log_text, texts
+from games.engine.board import POWER_CARD_CABALLEROS
 from games.log_text import step_html
-from games.moves_forms import decision_panel as panel
 
 register = template.Library()
 
@@ -18,12 +19,9 @@ register = template.Library()
 def board_map(view):
     decision = view.get("decision") or {}
     placeable = decision.get("place_areas", []) if decision.get("can_place") else []
-    return drawing.board_map(view, seat_colour=view.get("colour"), placeable=placeable)
-
-
-@register.simple_tag
-def decision_panel(view):
-    return panel(view)
+    return drawing.board_map(
+        view, seat_colour=view.get("colour"), placeable=placeable, placing=bool(decision.get("can_place"))
+    )
 
 
 @register.simple_tag
@@ -40,11 +38,12 @@ def score_track(view):
 def map_fixed():
     """The parts of the map that no position changes, drawn once per process (a hundred spaces of
     the scoring track would otherwise double the time the board takes to render)."""
-    return _fixed_markup()
+    return _fixed_markup(get_language())
 
 
 @functools.cache
-def _fixed_markup():
+def _fixed_markup(language):
+    """Once per language: the names of lands and seas are in the reader's."""
     return render_to_string("games/partials/map_fixed.html", {"fixed": drawing.fixed_parts()})
 
 
@@ -67,7 +66,9 @@ def colour_player(view, colour):
     capitalised, for a seat whose user is gone."""
     for player in view["players"]:
         if player["colour"] == colour:
-            return f"{player['name']} ({colour})" if player.get("name") else colour.capitalize()
+            # The colour in the reader's words, as the log says it (games/log_text.py).
+            word = str(log_text.COLOUR_WORDS.get(colour, colour))
+            return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
     return colour
 
 
@@ -85,7 +86,7 @@ def power_caballeros(card):
 
 @register.filter
 def area_name(area_id):
-    return REGION_NAMES.get(area_id, area_id)
+    return texts.area_name(area_id)
 
 
 @register.simple_tag(takes_context=True)

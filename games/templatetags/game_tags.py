@@ -2,7 +2,7 @@ import json
 
 from django import template
 
-from games.engine.board import REGION_NAMES
+from games.texts import area_name
 
 register = template.Library()
 
@@ -17,7 +17,7 @@ def json_attr(value):
 def move_label(move):
     """A move in words, for a kind of decision the panel has no form of its own for; areas by name."""
     fields = ", ".join(
-        f"{key} {REGION_NAMES.get(value, value) if isinstance(value, str) else value}"
+        f"{key} {area_name(value) if isinstance(value, str) else value}"
         for key, value in move.items()
         if key != "type"
     )

@@ -330,6 +330,7 @@ def test_the_json_shape(client, make_user):
             "rounds": 6,
             "veto": False,
             "rated": True,
+            "practice": False,
             "private": False,
             "imported": False,
             "players": [

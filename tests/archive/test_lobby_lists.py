@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import lobby, services
+from games import selectors, services
 from games.models import Game
 from tests.archive.factory import finished_game
 from tests.helpers import HTMX, logged_in
@@ -20,9 +20,9 @@ def ids(rows):
 
 @pytest.fixture
 def small_pages(monkeypatch):
-    monkeypatch.setattr(lobby, "MY_GAMES_PER_PAGE", 3)
-    monkeypatch.setattr(lobby, "OPEN_GAMES_PER_PAGE", 2)
-    monkeypatch.setattr(lobby, "RECENTLY_FINISHED", 2)
+    monkeypatch.setattr(selectors, "MY_GAMES_PER_PAGE", 3)
+    monkeypatch.setattr(selectors, "OPEN_GAMES_PER_PAGE", 2)
+    monkeypatch.setattr(selectors, "RECENTLY_FINISHED", 2)
 
 
 def running_with(me, start_game, my_move):
@@ -120,15 +120,15 @@ def test_recently_finished_is_the_archives_first_few_with_a_link_to_the_rest(sma
 def test_a_player_in_hundreds_of_games_gets_a_page_of_them(make_user, start_game):
     """The measurement of the issue: a player in 280 running games got a 187 KB lobby."""
     me = make_user()
-    games = [running_with(me, start_game, my_move=False) for _ in range(lobby.MY_GAMES_PER_PAGE + 5)]
+    games = [running_with(me, start_game, my_move=False) for _ in range(selectors.MY_GAMES_PER_PAGE + 5)]
     client = logged_in(me)
     with CaptureQueriesContext(connection) as captured:
         response = client.get(reverse("lobby"))
-    assert len(response.context["my_games"]) == lobby.MY_GAMES_PER_PAGE
+    assert len(response.context["my_games"]) == selectors.MY_GAMES_PER_PAGE
     assert len(captured) <= 12
     last = client.get(reverse("lobby"), {"mine": 2})
     assert ids(last.context["my_games"]) == [game.pk for game in games[:5]][::-1]
-    assert Game.objects.filter(seats__user=me).count() == lobby.MY_GAMES_PER_PAGE + 5
+    assert Game.objects.filter(seats__user=me).count() == selectors.MY_GAMES_PER_PAGE + 5
 
 
 def test_the_delete_page_names_a_bounded_number_of_running_games(make_user, start_game, password):

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 
 from games.engine import apply_move, new_game, random_move, to_act, view_for
 from games.engine.board import CASTILLO_INDEX, REGIONS
+from games.texts import fill_view
 from tests.browser.test_two_players import create_game, sign_up
 
 pytestmark = pytest.mark.browser
@@ -103,8 +104,9 @@ def board_page(view):
 
 
 def test_every_label_on_the_map_is_at_least_12_px_on_a_phone_and_every_piece_stays_in_its_area(browser):
-    views = [(REGIONS[king], view_for(crowded(king), 0)) for king in range(len(REGIONS))]
-    views.append(("hidden castillo", view_for(crowded(5, show_castillo=False), 2)))
+    # As the pages read it: filled with the names of areas and cards in the reader's language.
+    views = [(REGIONS[king], fill_view(view_for(crowded(king), 0))) for king in range(len(REGIONS))]
+    views.append(("hidden castillo", fill_view(view_for(crowded(5, show_castillo=False), 2))))
     for viewport in (PHONE, DESKTOP):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()

@@ -12,6 +12,12 @@ MOVE_TIMEOUT = 10_000
 
 def sign_up(context, site, name):
     page = context.new_page()
+    sign_up_on(page, site, name)
+    return page
+
+
+def sign_up_on(page, site, name):
+    """Sign `name` up in `page`, which ends on the lobby."""
     page.goto(f"{site}/accounts/signup/")
     page.fill("input[name=username]", name)
     page.fill("input[name=email]", f"{name}@example.org")
@@ -19,7 +25,6 @@ def sign_up(context, site, name):
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button[type=submit]")
     page.wait_for_url(f"{site}/")
-    return page
 
 
 def create_game(page, site, *, check=(), uncheck=()):
@@ -54,7 +59,9 @@ def act(page):
     panel = page.locator("#decision-panel")
     kind = panel.get_attribute("data-kind")
     if kind == "bid":
+        # A bid is chosen, then confirmed (static/decision.js): one stray click sends nothing.
         panel.locator("button[data-bid]").first.click()
+        panel.locator(".bid-confirm").click()
     elif kind == "court":
         panel.get_by_role("button", name="Move to court").click()
     elif kind == "card":
@@ -65,11 +72,13 @@ def act(page):
         target = page.locator("svg.map g.area.placeable text.area-name").first
         if target.count():
             target.click()
-        panel.get_by_role("button", name="Place", exact=True).click()
+        page.locator(".map-compose .map-confirm").click()
     elif kind == "action":
         panel.get_by_role("button", name="Decline the special action").click()
     elif kind in ("region", "castillo"):
+        # A secret choice clicked in the panel is shown on the map and sent by the map's Confirm.
         panel.locator(".region-choices button").first.click()
+        page.locator(".map-compose .map-confirm").click()
     elif kind == "share":
         page.evaluate(
             """() => {

@@ -2,15 +2,18 @@
 live games only when asked), game started, game finished, reminders, the daily digest."""
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.urls import reverse
+from django.utils import timezone
 
-from games import notifications, services
+from accounts import vacations
+from games import deadlines, notifications, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
-from games.models import Notification
-from tests.helpers import find_position, state_of
+from games.models import Game, Move, Notification
+from tests.helpers import find_position, logged_in, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +128,7 @@ def test_the_end_mails_the_ranking(started, committed, mailoutbox):
         finished = [m for m in sent_to(mailoutbox, user) if "is over" in m.subject]
         (message,) = finished
         place = next(place for place, s, _ in game.standings if s == seat)
-        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {notifications._ordinal(place)}"
+        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {notifications.PLACES[place]}"
         for place, s, score in game.standings:
             assert f"{place}. {users[s].username}" in message.body
             assert f"{score} point" in message.body
@@ -189,6 +192,51 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     # A new version of the same decision, with the same deadline: nobody is reminded again.
     notifications.send_due_reminders(deadline - timedelta(hours=34))
     assert len(mailoutbox) == len(waiting)
+
+
+def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
+    started, mailoutbox, monkeypatch
+):
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    (bidder,) = game.to_act
+    # The deadline at noon on 5 March (UTC, the players' time zone); the bidder's vacation is
+    # that whole day. When it began, 12 hours were left: his clock stops, and the deadline moves
+    # to noon on 6 March (what the page counts down to from the start of the vacation, and what
+    # the sweep stores once noon on 5 March has passed).
+    deadline = datetime(2026, 3, 5, 12, tzinfo=UTC)
+    moved = datetime(2026, 3, 6, 12, tzinfo=UTC)
+    Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    game.refresh_from_db()
+    vacations.add(users[bidder], date(2026, 3, 5), date(2026, 3, 5), now=datetime(2026, 3, 1, tzinfo=UTC))
+    mailoutbox.clear()
+
+    # 11 hours before the stored deadline, on vacation: 35 hours before the one that counts.
+    # No "less than 12 hours left"; "half your time is gone", with the deadline that counts.
+    on_vacation = datetime(2026, 3, 5, 1, tzinfo=UTC)
+    notifications.send_due_reminders(on_vacation)
+    (message,) = mailoutbox
+    assert message.to == [users[bidder].email]
+    assert message.subject.endswith("(half your time is gone)"), message.subject
+    assert "Your deadline: Friday 6 March, 12:00 (UTC)" in message.body
+    assert not Notification.objects.filter(kind="reminder_last").exists()
+    # As the page says it to him.
+    monkeypatch.setattr(timezone, "now", lambda: on_vacation)
+    page = logged_in(users[bidder]).get(reverse("game", args=[game.pk])).content.decode()
+    assert f'datetime="{moved.isoformat()}"' in page
+
+    # The stored deadline passes during the vacation: the sweep moves it, playing nobody.
+    monkeypatch.setattr(timezone, "now", lambda: deadline + timedelta(minutes=1))
+    assert deadlines.sweep() == 1
+    game.refresh_from_db()
+    assert game.deadline == moved and not Move.objects.filter(game=game).exists()
+    notifications.send_due_reminders(deadline + timedelta(minutes=2))
+    assert len(mailoutbox) == 1, "the same deadline: not reminded again"
+
+    # Back from vacation, with less than 12 hours left of the moved deadline.
+    notifications.send_due_reminders(moved - timedelta(hours=11))
+    assert len(mailoutbox) == 2
+    assert mailoutbox[1].subject.endswith("(less than 12 hours left)")
+    assert "Your deadline: Friday 6 March, 12:00 (UTC)" in mailoutbox[1].body
 
 
 def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):

@@ -56,7 +56,7 @@ def test_every_ladder_has_its_tab_and_the_current_one_is_marked(client, db):
         text = client.get(url).content.decode()
         assert f'href="{url}" aria-current="page">{ladder.label}</a>' in text
         for other in Ladder:
-            assert other.label in text
+            assert str(other.label) in text
     assert 'href="/ladders/">Ladders</a>' in client.get(reverse("lobby")).content.decode()
 
 

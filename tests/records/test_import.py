@@ -109,7 +109,7 @@ def test_a_record_with_a_wrong_ranking_or_colour_is_refused(tmp_path):
 def test_an_illegal_move_is_refused_with_the_engines_reason(tmp_path):
     record = a_record()
     record["moves"][0]["move"] = {"type": "bid", "card": 99}
-    refused(tmp_path, record, "Move 1 (version 3, seat 0) is illegal: There is no power card 99")
+    refused(tmp_path, record, "Move 1 (version 3, seat 0) is illegal: There is no such power card")
     record = a_record()
     record["moves"][3]["seat"] = (record["moves"][3]["seat"] + 1) % 3
     refused(tmp_path, record, "Move 4", "not your turn")

@@ -50,3 +50,17 @@ def test_an_imported_game_cannot_be_rated():
     with pytest.raises(IntegrityError), transaction.atomic():
         a_game(imported=True, rated=True)
     assert a_game(imported=True).creator is None
+
+
+def test_a_deleted_users_seat_is_named_in_the_readers_language(make_user):
+    from django.utils import timezone, translation
+
+    user = make_user("dora")
+    user.deleted_at = timezone.now()
+    user.save()
+    seat = Seat.objects.create(game=a_game(), user=user, index=0)
+    said = {}
+    for language in ("en", "it", "fr"):
+        with translation.override(language):
+            said[language] = seat.display_name
+    assert said == {"en": "deleted player", "it": "giocatore eliminato", "fr": "joueur supprimé"}

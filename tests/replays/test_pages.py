@@ -36,7 +36,7 @@ def test_a_finished_game_opens_as_a_replay_of_its_last_position_with_the_score_c
     assert response.status_code == 200 and response.context["replay"]["at"] == last
     assert 'id="play"' not in html
     # The only form is the slider's: a finished game takes no move.
-    assert [form for form in re.findall(r"<form[^>]*>", html) if "logout" not in form] == [
+    assert [form for form in re.findall(r"<form[^>]*>", html) if "logout" not in form and "setlang" not in form] == [
         re.search(r'<form class="replay-slider"[^>]*>', html).group(0)
     ]
     assert 'data-revealed-card' in html and "The game is over, so everything is shown" in html

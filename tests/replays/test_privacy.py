@@ -65,11 +65,16 @@ def rich_seed(num_players=3):
     raise LookupError("no seed has every kind of secret")
 
 
+PLACE_WHY = re.compile(r' data-place-why="[^"]*"')
+
+
 def board(html):
     """A board as drawn for comparison: without the running clock and the placing highlights,
     which only the live page has."""
     html = COUNTDOWN.sub("", html)
     html = html.replace(" placeable", "")
+    # The reasons an area takes no caballero, which the live map gives the seat placing.
+    html = PLACE_WHY.sub("", html)
     return " ".join(html.split())
 
 

@@ -1,0 +1,45 @@
+"""The game of the map's browser test (tests/browser/test_map_moves.py), made in the live site's
+database by `manage.py shell`: three players at the bidding of the last round of a short game, with
+an Eviction and an Intrigue that moves "up to" some caballeros on offer, so that one round shows
+every kind of move the map makes (placements, a plan, an eviction, secret choices)."""
+
+import json
+
+from tests.browser.phone_games import PASSWORD
+
+OPTIONS = {"veto": False, "short_game": True, "show_castillo": False}
+
+
+def _last_round_with_our_cards(state):
+    from games.engine.cards import CARDS
+    from games.engine.cards.intrigue import MoveCaballeros
+
+    if not (state.phase == "bid" and state.round == state.num_rounds):
+        return False
+    plans = [card for card in state.display if isinstance(CARDS[card], MoveCaballeros) and not CARDS[card].exact]
+    return "eviction" in state.display and bool(plans)
+
+
+def make(prefix="map"):
+    """Prints {"game": id, "players": [user names by seat], "plan_card": an Intrigue's id}."""
+    from accounts.models import User
+    from games import services
+    from games.engine.cards import CARDS
+    from games.engine.cards.intrigue import MoveCaballeros
+    from tests.helpers import find_position, state_of, user_at
+
+    seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)
+    names = [f"{prefix}{seat}" for seat in range(3)]
+    users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
+    game = services.create_game(users[0], num_players=3, **OPTIONS)
+    type(game).objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:]:
+        services.join_game(game, user, game.invite_token)
+    game.refresh_from_db()
+    for seat, move in history:
+        services.submit_move(game, user_at(game, seat), move, game.version)
+        game.refresh_from_db()
+    state = state_of(game)
+    assert _last_round_with_our_cards(state)
+    plan = next(card for card in state.display if isinstance(CARDS[card], MoveCaballeros) and not CARDS[card].exact)
+    print(json.dumps({"game": game.pk, "players": [user_at(game, s).username for s in range(3)], "plan_card": plan}))

@@ -1,0 +1,103 @@
+"""The map fills every kind of region field of a special action (static/decision.js), in Chromium on
+a page of its own: the King's and a Grande's destination, the picks of "one of each", the area to
+score, a mobile scoreboard's destination. Nothing is sent before Confirm, and Confirm sends the
+same fields the plain form posts."""
+
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.engine import apply_move, new_game, random_move, to_act, view_for
+from games.moves_forms import DecisionPanel
+
+pytestmark = pytest.mark.browser
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+# Forms post nowhere here: each submission is kept in window.sent, as the fields it would post.
+KEEP_SUBMISSIONS = """
+window.sent = [];
+document.addEventListener('submit', event => {
+    event.preventDefault();
+    window.sent.push(Object.fromEntries(new FormData(event.target, event.submitter)));
+}, true);
+"""
+
+
+def special_turn(card):
+    """A seat's action turn in a three-player game, its card replaced by `card`."""
+    state = new_game(num_players=3, seed=5)
+    rng = random.Random(5)
+    while True:
+        seat = to_act(state)[0]
+        decision = view_for(state, seat).get("decision") or {}
+        if decision.get("kind") == "action" and decision.get("can_special") and state.round >= 2:
+            state.taken[seat] = card
+            return view_for(state, seat)
+        state = apply_move(state, seat, random_move(state, seat, rng))
+
+
+def page_for(view):
+    game = SimpleNamespace(pk=1, version=7)
+    styles = "".join((STATIC / name).read_text() for name in ("site.css", "board.css"))
+    body = (
+        '<div id="play"><div id="decision">'
+        + render_to_string(
+            "games/partials/decision.html", {"view": view, "game": game, "panel": DecisionPanel.for_view(view)}
+        )
+        + '</div><div id="board">'
+        + render_to_string("games/partials/board.html", {"view": view, "game": game})
+        + "</div></div>"
+        + render_to_string("games/partials/map_texts.html")
+    )
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<style>{styles}</style><script>{KEEP_SUBMISSIONS}</script></head><body><main>{body}</main>"
+        f"<script>{(STATIC / 'decision.js').read_text()}</script></body></html>"
+    )
+
+
+def click_area(page, area):
+    page.locator(f'svg.map g.area[data-area="{area}"] text.area-name').first.click(force=True)
+
+
+@pytest.mark.parametrize("card, clicks, expected", [
+    ("king_card", ["aragon"], {"to": "aragon"}),
+    ("move_grande", ["basque"], {"to": "basque"}),
+    ("score_one_region", ["castillo"], {"region": "castillo"}),
+    ("mobile_scoreboard", ["galicia"], {"scoreboard": "8/4/0", "mobile-to-8/4/0": "galicia"}),
+    ("one_each_to_provinces", ["aragon", "valencia", "granada"],
+     {"picks-0-region": "aragon", "picks-1-region": "valencia", "picks-2-region": "granada"}),
+    ("intrigue_court_2", ["aragon", "castillo"], {"to-aragon": "1", "to-castillo": "1"}),
+    # With the court option of an "either" card, clicks count caballeros; no region is asked.
+    ("intrigue_court_2_or_own_region", ["castillo", "castillo"], {"option": "court", "to-castillo": "2"}),
+])
+def test_a_special_actions_region_fields_are_filled_on_the_map_and_sent_on_confirm(browser, card, clicks, expected):
+    view = special_turn(card)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_content(page_for(view))
+    switch = page.locator(".map-compose .map-modes button", has_text="Special action")
+    if switch.count():
+        switch.click()
+    # An area that is no choice says why and takes nothing.
+    illegal = page.locator("svg.map g.area.illegal")
+    if illegal.count():
+        assert illegal.first.get_attribute("data-why")
+    for area in clicks:
+        assert page.locator(f'svg.map g.area.target[data-area="{area}"]').count() == 1, area
+        click_area(page, area)
+        shown = "g.area.chosen" if any(key.endswith("region") or key.startswith("mobile") or key == "to"
+                                       for key in expected) else ".map-marks .ghost"
+        assert page.locator(f'svg.map {shown}[data-area="{area}"]').count() == 1
+    assert page.locator(".map-compose .map-steps li:not(.empty)").count() == len(set(clicks))
+    assert page.evaluate("window.sent") == []
+    page.locator(".map-compose .map-confirm").click()
+    sent = page.evaluate("window.sent")
+    assert len(sent) == 1 and sent[0]["move_form"] == "special" and sent[0]["expected_version"] == "7"
+    assert {key: sent[0][key] for key in expected} == expected
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    context.close()

@@ -1,0 +1,319 @@
+"""Spectators' pages get the spectators' view of a new version over their socket, rendered once for
+them all (games/broadcast.py, games/consumers.py), so that hundreds of them fetch nothing; players'
+pages still hear only the version and fetch their own view. Against the site's own channel layer:
+in memory, or Redis when REDIS_URL is set."""
+
+import gzip
+import json
+import logging
+import random
+from datetime import UTC, datetime
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import strip_tags
+
+from accounts.models import User
+from elgrande_site.asgi import application
+from games import broadcast, services, views
+from games.engine import random_move
+from games.models import Game
+from tests.helpers import HTMX, find_position, logged_in, state_of, user_at
+from tests.test_privacy_review import hidden_retake_in_question
+from tests.test_websocket import ORIGIN, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A clock that stands still, so that a view sent and a view fetched count the same seconds."""
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: now)
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """The games whose spectators' view was rendered for their sockets, in order."""
+    games = []
+    real = views.spectators_play
+
+    def counted(game_id):
+        games.append(game_id)
+        return real(game_id)
+
+    monkeypatch.setattr(views, "spectators_play", counted)
+    return games
+
+
+def page(game, *headers, frames=True, language="en"):
+    path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "")
+    return WebsocketCommunicator(application, path, headers=[ORIGIN, *headers])
+
+
+async def opened(communicator, version):
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"version": version}
+    return communicator
+
+
+async def heard(communicator, timeout=3):
+    """What a page hears next: a notice (a dict) or a frame unpacked ({"version", "play"}, marked)."""
+    output = await communicator.receive_output(timeout)
+    assert output["type"] == "websocket.send"
+    if output.get("bytes") is not None:
+        return {"frame": True, **json.loads(gzip.decompress(output["bytes"]))}
+    return json.loads(output["text"])
+
+
+def logged_out_play(game, language="en"):
+    response = Client(headers={"accept-language": language}).get(
+        reverse("game_partial", args=[game.pk, "play"]), **HTMX
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def seat_play(game, seat):
+    response = logged_in(user_at(game, seat)).get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+    return response.content.decode()
+
+
+def move_now(game, seat=None, choice=None):
+    """A move (a random legal one unless `choice`) through the services, as a page would post it."""
+    seat = game.to_act[0] if seat is None else seat
+    choice = choice or random_move(state_of(game), seat, random.Random(game.version))
+    services.submit_move(game, user_at(game, seat), choice, game.version)
+    game.refresh_from_db()
+
+
+async def move(game, seat=None, choice=None):
+    await database_sync_to_async(move_now)(game, seat, choice)
+
+
+async def test_spectators_get_the_new_versions_view_itself_the_one_a_logged_out_visitor_fetches(
+    clock, start_game, make_user, renders
+):
+    game = await database_sync_to_async(start_game)(3)
+    stranger = await database_sync_to_async(make_user)("stranger")
+    spectators = [
+        await opened(page(game), game.version),
+        await opened(page(game), game.version),
+        await opened(page(game, await database_sync_to_async(session_cookie)(stranger)), game.version),
+    ]
+    await move(game)
+    fetched = await database_sync_to_async(logged_out_play)(game)
+    assert f'data-version="{game.version}"' in fetched
+    for spectator in spectators:
+        assert await heard(spectator) == {"frame": True, "version": game.version, "play": fetched}
+        assert await spectator.receive_nothing()
+        await spectator.disconnect()
+    # Rendered once for all of them, and kept in the view cache for those who fetch it.
+    assert renders == [game.pk]
+
+
+async def test_players_pages_never_get_a_view_only_the_version(start_game, renders):
+    game = await database_sync_to_async(start_game)(3)
+    players = []
+    for seat in range(3):
+        user = await database_sync_to_async(user_at)(game, seat)
+        players.append(await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version))
+    spectator = await opened(page(game), game.version)
+    for _ in range(2):
+        await move(game)
+        for player in players:
+            assert await heard(player) == {"version": game.version}
+        assert (await heard(spectator))["version"] == game.version
+    for player in players:
+        assert await player.receive_nothing()
+        await player.disconnect()
+    await spectator.disconnect()
+
+
+async def test_without_a_spectator_listening_nothing_is_rendered_for_the_sockets(start_game, renders):
+    game = await database_sync_to_async(start_game)(3)
+    user = await database_sync_to_async(user_at)(game, 0)
+    player = await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version)
+    fetching_spectator = await opened(page(game, frames=False), game.version)
+    await move(game)
+    assert await heard(player) == {"version": game.version}
+    assert await heard(fetching_spectator) == {"version": game.version}
+    assert renders == []
+    await player.disconnect()
+    await fetching_spectator.disconnect()
+
+
+async def test_a_spectator_shown_another_time_zone_fetches_his_own_view(start_game, make_user, renders):
+    game = await database_sync_to_async(start_game)(3)
+    madrid = await database_sync_to_async(make_user)("madrid")
+    await database_sync_to_async(User.objects.filter(pk=madrid.pk).update)(time_zone="Europe/Madrid")
+    madrid = await database_sync_to_async(User.objects.get)(pk=madrid.pk)
+    spectator = await opened(page(game, await database_sync_to_async(session_cookie)(madrid)), game.version)
+    await move(game)
+    assert await heard(spectator) == {"version": game.version}
+    assert renders == []
+    await spectator.disconnect()
+
+
+async def test_a_spectators_view_tells_no_secret_a_retaken_hidden_card(clock, start_game, make_user):
+    seed, history = await database_sync_to_async(find_position)(hidden_retake_in_question, 3, veto=True)
+    game = await database_sync_to_async(start_game)(3, seed=seed, veto=True)
+    *before, (last_seat, last_move) = history
+    for seat, choice in before:
+        await move(game, seat, choice)
+    spectator = await opened(page(game), game.version)
+    await move(game, last_seat, last_move)
+    state = await database_sync_to_async(state_of)(game)
+    [(_, taker, card)] = [step for step in state.action["steps"] if step[0] == "retake"]
+    secret = f"takes back power card {card}."
+    assert secret in strip_tags(await database_sync_to_async(seat_play)(game, taker))
+
+    sent = await heard(spectator)
+    assert sent["version"] == game.version
+    assert secret not in strip_tags(sent["play"])
+    # Word for word the spectators' view: nothing of any seat's own (hands, secret choices).
+    assert sent["play"] == await database_sync_to_async(logged_out_play)(game)
+    for seat in range(3):
+        assert sent["play"] != await database_sync_to_async(seat_play)(game, seat)
+    await spectator.disconnect()
+
+
+async def test_older_and_repeated_notices_are_dropped(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    spectator = await opened(page(game), game.version)
+    user = await database_sync_to_async(user_at)(game, 0)
+    player = await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version)
+    await move(game)
+    assert (await heard(spectator))["version"] == game.version
+    assert await heard(player) == {"version": game.version}
+
+    layer = get_channel_layer()
+    stale = gzip.compress(json.dumps({"version": game.version - 1, "play": "<div id=play>old</div>"}).encode())
+    for version in (game.version - 1, game.version):
+        await layer.group_send(broadcast.spectators_group(game.pk, "en"), {"type": "game.version", "version": version})
+        await layer.group_send(
+            broadcast.spectators_group(game.pk, "en"), {"type": "game.play", "version": version, "frame": stale}
+        )
+        await layer.group_send(broadcast.game_group(game.pk), {"type": "game.version", "version": version})
+    assert await spectator.receive_nothing(timeout=0.3)
+    assert await player.receive_nothing(timeout=0.1)
+    await move(game)
+    assert (await heard(spectator))["version"] == game.version
+    assert await heard(player) == {"version": game.version}
+    await spectator.disconnect()
+    await player.disconnect()
+
+
+async def test_a_view_too_large_to_send_leaves_the_spectators_to_fetch_it(start_game, monkeypatch):
+    game = await database_sync_to_async(start_game)(3)
+    monkeypatch.setattr(broadcast, "MAX_FRAME", 100)
+    spectator = await opened(page(game), game.version)
+    await move(game)
+    assert await heard(spectator) == {"version": game.version}
+    await spectator.disconnect()
+
+
+async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(start_game, monkeypatch, caplog):
+    game = await database_sync_to_async(start_game)(3)
+
+    def broken(game_id):
+        raise RuntimeError("no template today")
+
+    monkeypatch.setattr(views, "spectators_play", broken)
+    spectator = await opened(page(game), game.version)
+    with caplog.at_level(logging.ERROR, logger="games.broadcast"):
+        await move(game)
+        assert await heard(spectator) == {"version": game.version}
+    assert "could not be rendered" in caplog.text
+    await spectator.disconnect()
+
+
+async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, renders):
+    creator = await database_sync_to_async(make_user)()
+    game = await database_sync_to_async(services.create_game)(creator, num_players=3)
+    spectator = await opened(page(game), game.version)
+    joiner = await database_sync_to_async(make_user)()
+    await database_sync_to_async(services.join_game)(game, joiner)
+    await database_sync_to_async(game.refresh_from_db)()
+    # An open game's page has forms of its reader's own (join, leave): never sent.
+    assert await heard(spectator) == {"version": game.version}
+    await database_sync_to_async(services.cancel_game)(game, creator)
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.status == Game.Status.CANCELLED
+    assert await heard(spectator) == {"version": game.version}
+    assert renders == [game.pk, game.pk]
+    await spectator.disconnect()
+
+
+async def test_spectators_taking_views_still_hear_the_table_talk(start_game):
+    game = await database_sync_to_async(start_game)(3)
+    spectator = await opened(page(game), game.version)
+    await database_sync_to_async(broadcast.send_chat)(game.pk)
+    assert await heard(spectator) == {"chat": True}
+    await spectator.disconnect()
+
+
+async def test_the_deadline_sweeps_held_notices_send_one_view_of_the_latest_version(start_game, renders):
+    game = await database_sync_to_async(start_game)(3)
+    spectator = await opened(page(game), game.version)
+
+    def two_moves_held():
+        with broadcast.held():
+            for _ in range(2):
+                move_now(game)
+
+    await database_sync_to_async(two_moves_held)()
+    assert (await heard(spectator))["version"] == game.version
+    assert await spectator.receive_nothing()
+    assert renders == [game.pk]
+    await spectator.disconnect()
+
+
+def invited_cookie(game):
+    client = Client()
+    client.get(reverse("invitation", args=[game.pk, game.invite_token]))
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def test_a_private_games_invited_spectator_gets_its_spectators_view_and_a_stranger_no_socket(clock, start_game):
+    game = await database_sync_to_async(start_game)(3, private=True)
+    spectator = await opened(page(game, await database_sync_to_async(invited_cookie)(game)), game.version)
+    stranger = page(game)
+    connected, _ = await stranger.connect()
+    assert not connected
+    await move(game)
+    sent = await heard(spectator)
+    assert sent["version"] == game.version
+    # What the invited visitor would fetch: the spectators' view, without the record's link.
+    invited = Client()
+    await database_sync_to_async(invited.get)(reverse("invitation", args=[game.pk, game.invite_token]))
+    response = await database_sync_to_async(invited.get)(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+    assert sent["play"] == response.content.decode()
+    await spectator.disconnect()
+
+
+async def test_each_spectator_gets_the_view_in_the_language_of_his_page(clock, start_game, renders):
+    game = await database_sync_to_async(start_game)(3)
+    english = await opened(page(game, language="en"), game.version)
+    french = await opened(page(game, language="fr"), game.version)
+    italian = await opened(page(game, language="it"), game.version)
+    # A page that names no language of the site, or a made-up one, fetches its own view.
+    unnamed = await opened(page(game, language=""), game.version)
+    forged = await opened(page(game, language="xx"), game.version)
+    await move(game)
+    for communicator, language in ((english, "en"), (french, "fr"), (italian, "it")):
+        got = await heard(communicator)
+        assert got["frame"] and got["version"] == game.version
+        fetched = await database_sync_to_async(logged_out_play)(game, language)
+        assert got["play"] == fetched, language
+    assert len(renders) == 3
+    assert await heard(unnamed) == {"version": game.version}
+    assert await heard(forged) == {"version": game.version}
+    for communicator in (english, french, italian, unnamed, forged):
+        await communicator.disconnect()
