@@ -243,7 +243,9 @@ class Result(models.Model):
 class Move(models.Model):
     """Every accepted move in order, so any past position can be rebuilt from the seed."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (game, version) and the (game, round) indexes begin with it,
+    # and a third copy of the game's id in every move's index entries is one more to write per move.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
     # The game version this move produced; increasing, so it orders the moves.
     version = models.PositiveIntegerField()

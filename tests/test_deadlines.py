@@ -40,6 +40,24 @@ def test_the_sweep_makes_a_default_move_for_an_expired_decision(start_game):
     assert services.replay(game).to_json() == game.state
 
 
+def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_when_it_fails(start_game, monkeypatch):
+    import gc
+
+    overdue(start_game(3))
+    seen = []
+
+    def failing_expire(batch):
+        seen.append(gc.isenabled())
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(services, "expire", failing_expire)
+    assert gc.isenabled()
+    with pytest.raises(OperationalError):
+        deadlines.sweep()
+    assert seen == [False]
+    assert gc.isenabled()
+
+
 def test_an_expiry_does_nothing_once_the_game_moved_on(start_game):
     game = overdue(start_game(3))
     version = game.version
