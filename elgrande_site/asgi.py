@@ -1,5 +1,6 @@
 """ASGI entry point: plain HTTP goes to Django, WebSockets to the Channels consumers."""
 
+import asyncio
 import os
 
 from django.core.asgi import get_asgi_application
@@ -15,10 +16,10 @@ from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDe
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-from games import deadlines  # noqa: E402
+from games import broadcast, deadlines  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -27,6 +28,15 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+
+async def application(scope, receive, send):
+    # The notices that the embedded site's background threads send go through this loop
+    # (games/broadcast.py).
+    broadcast.serving_on(asyncio.get_running_loop())
+    return await router(scope, receive, send)
+
 
 # Servers (Daphne, `manage.py runserver`) import this module once per process as they start, so
 # the embedded site sweeps its deadlines from then on, whether or not any request ever comes.

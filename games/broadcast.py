@@ -109,14 +109,59 @@ def _deliver(notices):
             watched[group] = max(watched.get(group, 0), message["version"])
         else:
             plain.append((group, message))
-    listened = async_to_sync(_send_and_find_listened)(plain, list(watched))
+    listened = _on_the_servers_loop(_send_and_find_listened, plain, list(watched))
     if not listened:
         return
     framed = []
     for group in listened:
         _game, game_id, _spectators, language = group.split("-", 3)
         framed.append((group, _frame(int(game_id), language) or {"type": "game.version", "version": watched[group]}))
-    async_to_sync(_group_send)(framed)
+    _on_the_servers_loop(_group_send, framed)
+
+
+# The event loop of the server of this process (Daphne, `runserver`), once it has served a request
+# or a socket (elgrande_site/asgi.py).
+_servers_loop = None
+
+
+def serving_on(loop):
+    global _servers_loop
+    _servers_loop = loop
+
+
+# How long a background thread waits for the server's loop to take its notices.
+HAND_OVER_SECONDS = 30
+
+
+def _on_the_servers_loop(function, *args):
+    """`async_to_sync(function)(*args)`, except in a thread of the embedded site's own (the deadline
+    ticker, the computer players' runner): there the coroutine runs on the server's event loop.
+    The in-memory channel layer keeps each socket's queue on that loop and is not safe to use
+    from another: a notice put in it from a loop of the thread's own does not wake the server,
+    which took it late (at its next timer or request) or, racing with the socket, lost it. With
+    Redis each loop has its own connections, and async_to_sync is right everywhere."""
+    loop = _servers_loop
+    if (
+        loop is not None
+        and loop.is_running()
+        and loop is not _running_loop()
+        and _in_memory_layer()
+    ):
+        return asyncio.run_coroutine_threadsafe(function(*args), loop).result(HAND_OVER_SECONDS)
+    return async_to_sync(function)(*args)
+
+
+def _running_loop():
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _in_memory_layer():
+    from channels.layers import InMemoryChannelLayer
+
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 def _frame(game_id, language):

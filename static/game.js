@@ -13,8 +13,28 @@
   function play() { return document.getElementById("play"); }
   function shownVersion() { const p = play(); return p ? parseInt(p.dataset.version, 10) : -1; }
 
+  // The newest version the socket told of. The page fetches its view one request at a time;
+  // a notice that comes while a fetch is under way is not lost: when the fetch lands showing an
+  // older version than the newest told of, the page fetches again (at once the first time, then
+  // backing off while fetches keep failing to bring it).
+  let announced = -1;
+  let fetching = false;
+  let refetchDelay = 0;
+
   function refresh() {
-    htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" });
+    if (fetching) return;
+    fetching = true;
+    htmx.ajax("GET", game.dataset.playUrl, { target: "#play", swap: "outerHTML" }).then(landed, landed);
+  }
+
+  function landed() {
+    fetching = false;
+    if (announced <= shownVersion()) {
+      refetchDelay = 0;
+      return;
+    }
+    setTimeout(refresh, refetchDelay);
+    refetchDelay = Math.min(Math.max(refetchDelay * 2, 250), 10000);
   }
 
   // Browsers that cannot unpack gzip frames are sent notices only, and fetch.
@@ -66,6 +86,7 @@
       if (note && version > parseInt(replay.dataset.version, 10)) note.hidden = false;
       return;
     }
+    announced = Math.max(announced, version);
     if (version <= shownVersion()) return;
     if (notice.play !== undefined) show(notice);
     else refresh();

@@ -124,3 +124,33 @@ async def test_whatever_a_page_sends_is_ignored_and_the_page_keeps_listening(sta
     await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
     assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}
     await communicator.disconnect()
+
+
+async def test_a_notice_sent_from_a_background_thread_reaches_the_page_at_once_on_the_embedded_layer(
+    start_game, settings
+):
+    """The embedded site's deadline ticker and computer players' runner send their notices from
+    threads of their own. The in-memory layer's queues live on the server's event loop: the notice
+    must be handed to that loop, which a put from another thread's loop does not wake (the page
+    heard the move at the loop's next timer, or, racing with it, never)."""
+    import threading
+    import time
+
+    from games import broadcast
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    game = await database_sync_to_async(start_game)(3)
+    communicator = page(game)
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"version": game.version}
+
+    thread = threading.Thread(target=broadcast.send_version, args=(game.pk, game.version + 1))
+    started = time.monotonic()
+    thread.start()
+    assert await communicator.receive_json_from(timeout=5) == {"version": game.version + 1}
+    # At once, not when the loop next woke by itself (here, the receive's own timeout).
+    assert time.monotonic() - started < 2
+    thread.join(5)
+    assert not thread.is_alive()
+    await communicator.disconnect()

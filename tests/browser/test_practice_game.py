@@ -37,6 +37,8 @@ def site_database(tmp_path_factory):
 def test_a_short_game_against_two_computer_players(live_site, browser):
     context = browser.new_context()
     page = sign_up(context, live_site, "practiser")
+    # A click on a panel that a computer's move has just replaced fails fast and is tried again.
+    page.set_default_timeout(10_000)
     page.goto(f"{live_site}/games/new/")
     page.select_option("select[name=num_players]", "3")
     page.check("input[name=short_game][value=True]")

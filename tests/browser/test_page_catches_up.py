@@ -1,0 +1,69 @@
+"""A game page fetches its view when its socket tells of a new version. A second notice that comes
+while that fetch is under way must not be lost: the page then shows the newest version, not the
+one its first fetch brought."""
+
+import re
+
+import pytest
+
+from tests.browser.test_two_players import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+
+pytestmark = pytest.mark.browser
+
+
+def acting_page(pages):
+    for _ in range(100):
+        for page in pages:
+            if page.locator("#decision-panel").count():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody is to act")
+
+
+def test_a_notice_that_comes_while_the_page_is_fetching_is_not_lost(live_site, browser):
+    isabel = sign_up(browser.new_context(), live_site, "catchisabel")
+    felipe = sign_up(browser.new_context(), live_site, "catchfelipe")
+    game_url = create_game(
+        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
+    )
+    felipe.goto(game_url)
+    felipe.get_by_role("button", name="Join").click()
+    felipe.wait_for_selector("svg.map")
+    isabel.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+
+    # A spectator whose browser cannot unpack the socket's frames: it fetches its view on every
+    # notice. Its first fetch is held back (answered later with what the server said at once).
+    watcher = browser.new_context().new_page()
+    watcher.add_init_script("delete window.DecompressionStream")
+    watcher.goto(game_url)
+    watcher.wait_for_selector("svg.map")
+    start = version(watcher)
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    watcher.route(re.compile(r"/partials/play/"), hold_the_first)
+
+    mover = acting_page([isabel, felipe])
+    act(mover)
+    wait_for_version(mover, start + 1)
+    for _ in range(100):
+        if held:
+            break
+        watcher.wait_for_timeout(50)
+    assert held, "the spectator's page did not fetch the new version"
+
+    # The next move is made while that fetch is still under way; its notice reaches the page then.
+    mover = acting_page([isabel, felipe])
+    act(mover)
+    wait_for_version(mover, start + 2)
+    watcher.wait_for_timeout(1000)
+    route, response = held[0]
+    route.fulfill(response=response)
+
+    wait_for_version(watcher, start + 2)
+    assert version(watcher) == version(mover)
