@@ -57,13 +57,17 @@ def send_version(game_id, version):
     the spectators' pages get the spectators' view with it, when somebody is there to see it."""
     _send([
         (game_group(game_id), {"type": "game.version", "version": version}),
-        *((group, {"type": "game.version", "version": version}) for group in spectators_groups(game_id)),
+        *((group, {"type": "game.version", "version": version, "group": group})
+          for group in spectators_groups(game_id)),
     ])
 
 
 def send_chat(game_id):
     """A game's chat has a new message; the notice carries none of it (nor who wrote it)."""
-    _send([(group, {"type": "game.chat"}) for group in (game_group(game_id), *spectators_groups(game_id))])
+    _send([
+        (game_group(game_id), {"type": "game.chat"}),
+        *((group, {"type": "game.chat", "group": group}) for group in spectators_groups(game_id)),
+    ])
 
 
 def send_lobby_changed(user_ids):
@@ -115,7 +119,8 @@ def _deliver(notices):
     framed = []
     for group in listened:
         _game, game_id, _spectators, language = group.split("-", 3)
-        framed.append((group, _frame(int(game_id), language) or {"type": "game.version", "version": watched[group]}))
+        message = _frame(int(game_id), language) or {"type": "game.version", "version": watched[group]}
+        framed.append((group, {**message, "group": group}))
     _on_the_servers_loop(_group_send, framed)
 
 

@@ -5,6 +5,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
+from . import spectators
 from .access import can_view
 from .broadcast import game_group, spectators_group, user_group
 from .models import Game
@@ -22,9 +23,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     asks for it (?play=gzip: static/game.js, when the browser can unpack gzip) joins the game's
     spectators' group instead (games/broadcast.py): its notice of a new version comes as a binary
     frame, gzip of {"version", "play": the spectators' view}, rendered once for all of them, so
-    it fetches nothing. That view is the one every visitor who may open the game gets; a seated
-    player's socket never joins that group. A notice of a version no newer than the last this
-    socket told of (sent out of order, or twice) is dropped."""
+    it fetches nothing; the process's spectators' sockets are served by its hub
+    (games/spectators.py), which alone is a member of their group. That view is the one every
+    visitor who may open the game gets; a seated player's socket never joins that group. A
+    notice of a version no newer than the last this socket told of (sent out of order, or twice)
+    is dropped."""
 
     async def connect(self):
         game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -39,14 +42,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         language = (query.get("lang") or [""])[0]
         if language not in dict(settings.LANGUAGES):
             wants_play = False
-        self.group = spectators_group(game_id, language) if wants_play and spectator else game_group(game_id)
         self.version = version
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if wants_play and spectator:
+            # The spectators' notices reach this process once, and its hub hands them to each of
+            # its spectators' pages (games/spectators.py).
+            self.hub = spectators.hub()
+            self.group = spectators_group(game_id, language)
+            await self.hub.join(self.group, self)
+        else:
+            self.group = game_group(game_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"version": version})
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
+        if hasattr(self, "hub"):
+            await self.hub.leave(self.group, self)
+        elif hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):

@@ -33,6 +33,19 @@ def english_to_begin_with():
 
 
 @pytest.fixture(autouse=True)
+def channel_layer_of_its_own():
+    """Each test gets channel layers of its own. The Redis layer keeps state for its receives (locks
+    held until a clean-up task of the last receive has run, the loop that receives) which belongs
+    to the event loop of the test that made it; a later test's loop that inherited a lock whose
+    clean-up died with an earlier loop waited for it for ever (a socket test's teardown hung CI)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

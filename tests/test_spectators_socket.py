@@ -317,3 +317,60 @@ async def test_each_spectator_gets_the_view_in_the_language_of_his_page(clock, s
     assert await heard(forged) == {"version": game.version}
     for communicator in (english, french, italian, unnamed, forged):
         await communicator.disconnect()
+
+
+async def group_members(group):
+    """How many channels the channel layer has in `group`, the in-memory one or Redis."""
+    layer = get_channel_layer()
+    if hasattr(layer, "_group_key"):
+        return await layer.connection(layer.consistent_hash(group)).zcard(layer._group_key(group))
+    return len(layer.groups.get(group, {}))
+
+
+async def test_a_process_is_one_member_of_a_spectators_group_whatever_its_spectators(start_game, renders):
+    game = await database_sync_to_async(start_game)(3)
+    group = broadcast.spectators_group(game.pk, "en")
+    pages = [await opened(page(game), game.version) for _ in range(3)]
+    assert await group_members(group) == 1
+    await move(game)
+    for each in pages:
+        assert (await heard(each))["version"] == game.version
+    assert renders == [game.pk]
+
+    # The first two leave: the last still hears the next move.
+    for each in pages[:2]:
+        await each.disconnect()
+    assert await group_members(group) == 1
+    await move(game)
+    assert (await heard(pages[2]))["version"] == game.version
+    # The last leaves: nobody listens, and the next move renders nothing for the sockets.
+    await pages[2].disconnect()
+    assert await group_members(group) == 0
+    await move(game)
+    assert renders == [game.pk, game.pk]
+
+
+async def test_a_page_that_fails_to_take_a_notice_does_not_keep_it_from_the_others(caplog):
+    from games.spectators import Hub
+
+    class Page:
+        def __init__(self, fails=False):
+            self.fails, self.heard = fails, []
+
+        async def game_version(self, message):
+            if self.fails:
+                raise ConnectionError("gone")
+            self.heard.append(message["version"])
+
+    hub = Hub()
+    pages = [Page(), Page(fails=True), Page()]
+    hub.members["game-1-spectators-en"] = dict.fromkeys(pages)
+    hub.members["game-2-spectators-en"] = {Page(): None}
+    with caplog.at_level(logging.ERROR):
+        await hub.hand_out({"type": "game.version", "version": 7, "group": "game-1-spectators-en"})
+    assert [each.heard for each in pages] == [[7], [], [7]]
+    assert "could not be given game.version" in caplog.text
+    # A group without local pages, and a page that was never a member leaving, change nothing.
+    await hub.hand_out({"type": "game.version", "version": 8, "group": "game-3-spectators-en"})
+    await hub.leave("game-1-spectators-en", Page())
+    assert [each.heard for each in pages] == [[7], [], [7]]

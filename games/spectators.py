@@ -1,0 +1,101 @@
+"""The spectators' pages of one server process, served together.
+
+A popular game has hundreds of spectators' sockets. Were each of them a member of its spectators'
+group (games/broadcast.py), every notice to the group would reach every socket through the
+channel layer on its own: one copy per socket sent to Redis, and in each process one delivery,
+one task woken and one dispatch per socket, several hundred microseconds apiece, so that the
+last page of 500 saw the move a few hundred milliseconds after the first.
+
+Instead, the process's spectators' consumers join its `Hub`, and the hub alone is a member of
+their groups in the channel layer: one channel per process and event loop, added to a group when
+its first local spectator joins it and discarded when its last leaves. A notice to the group
+(which carries the group's name, as broadcast sends it) then reaches each process once, and
+the hub hands it to each of the group's local consumers in turn, by a plain call of the
+consumer's handler for it (`game_play`, `game_version`, `game_chat`), as channels' dispatch would
+have done: each consumer still drops what is not newer than what its page was told.
+
+Which groups somebody listens to is still the channel layer's answer (a group with a hub in it),
+so a game nobody watches has no spectators' view rendered.
+"""
+
+import asyncio
+import contextlib
+import logging
+from weakref import WeakKeyDictionary
+
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+# One hub per event loop: a server has one; each test's loop gets its own.
+_hubs = WeakKeyDictionary()
+
+
+def hub():
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub()
+    return found
+
+
+class Hub:
+    def __init__(self):
+        self.layer = get_channel_layer()
+        self.channel = None
+        # {group: {consumer: None}}: the local consumers of each group, in the order they joined.
+        self.members = {}
+        self._lock = asyncio.Lock()
+        self._task = None
+
+    async def join(self, group, consumer):
+        """`consumer` hears the notices to `group` from now on."""
+        async with self._lock:
+            if self.channel is None:
+                # A channel like every consumer's (the Redis layer receives all of a process's
+                # channels of one prefix through one key; another prefix would wait its turn).
+                self.channel = await self.layer.new_channel()
+                self._task = asyncio.create_task(self._receive())
+            self.members.setdefault(group, {})[consumer] = None
+            # Every time, not only the first: it renews the membership, which the Redis layer lets
+            # expire after its group_expiry.
+            await self.layer.group_add(group, self.channel)
+
+    async def leave(self, group, consumer):
+        async with self._lock:
+            members = self.members.get(group)
+            if members is None or consumer not in members:
+                return
+            del members[consumer]
+            if not members:
+                del self.members[group]
+                await self.layer.group_discard(group, self.channel)
+            if not self.members:
+                # Nobody left to serve: the hub stops listening until somebody joins again (and
+                # waits for its receive to end, which the Redis layer needs before another loop of
+                # this process may receive).
+                task, self._task, self.channel = self._task, None, None
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def _receive(self):
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the spectators' hub could not receive; trying again")
+                await asyncio.sleep(1)
+                continue
+            await self.hand_out(message)
+
+    async def hand_out(self, message):
+        """Give `message` to every local consumer of its group."""
+        handler = message.get("type", "").replace(".", "_")
+        for consumer in list(self.members.get(message.get("group"), ())):
+            try:
+                await getattr(consumer, handler)(message)
+            except Exception:
+                logger.exception("a spectator's page could not be given %s", message.get("type"))
