@@ -34,6 +34,8 @@ def test_the_finished_game_shows_each_players_rating_change_on_both_ladders(clie
             assert f"{before} → <strong>{after}</strong></span> " in row
             assert f"({after - before:+d})" in row
         assert int(place) == change.place
+        # Each change names its ladder itself, for phones, where the table's heading is hidden.
+        assert re.findall(r'<td class="change" data-label="([^"]+)">', row) == ["All games", "3 players"]
 
 
 def test_the_changes_arrive_with_the_play_area_the_page_fetches_when_the_game_ends(make_user):
