@@ -29,14 +29,16 @@ MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 
 @pytest.fixture(scope="module")
-def site_database(tmp_path_factory):
+def site_database(request, tmp_path_factory):
     """The live site's database, migrated: (its path, the environment that points at it). A test
-    may fill it with `manage.py shell` under that environment before or while the site runs."""
+    may fill it with `manage.py shell` under that environment before or while the site runs. A
+    test module's `SITE_ENV` (a dict) adds to the site's environment."""
     if not shutil.which(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     database = tmp_path_factory.mktemp("site") / "db.sqlite3"
     env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
     env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
+    env.update(getattr(request.module, "SITE_ENV", {}))
     subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     return database, env
 

@@ -2,14 +2,11 @@
 computer players' moves arrive by themselves (the embedded site's runner, after its pause), the
 page follows them over its WebSocket, and the game ends with its scores."""
 
-import os
 import re
-import subprocess
 import time
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
 from tests.browser.test_two_players import act, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
@@ -17,20 +14,8 @@ pytestmark = pytest.mark.browser
 GAME_TIMEOUT = 600
 
 
-@pytest.fixture(scope="module")
-def site_database(tmp_path_factory):
-    """As the conftest's, with a shorter pause before a computer player's move."""
-    import shutil
-
-    from tests.browser.conftest import CHROMIUM
-
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    database = tmp_path_factory.mktemp("site") / "db.sqlite3"
-    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1", BOT_MOVE_DELAY="0.2")
-    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    return database, env
+# A shorter pause before a computer player's move than the site's default.
+SITE_ENV = {"BOT_MOVE_DELAY": "0.2"}
 
 
 @pytest.mark.timeout(GAME_TIMEOUT + 300)
