@@ -19,7 +19,6 @@ so a game nobody watches has no spectators' view rendered.
 """
 
 import asyncio
-import contextlib
 import logging
 from weakref import WeakKeyDictionary
 
@@ -71,13 +70,11 @@ class Hub:
                 del self.members[group]
                 await self.layer.group_discard(group, self.channel)
             if not self.members:
-                # Nobody left to serve: the hub stops listening until somebody joins again (and
-                # waits for its receive to end, which the Redis layer needs before another loop of
-                # this process may receive).
-                task, self._task, self.channel = self._task, None, None
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                # Nobody left to serve: the hub stops listening until somebody joins again. The
+                # cancelled receive is not waited for: a page leaving, and the pages joining after
+                # it (this holds the lock), must not hang on the Redis layer's clean-up.
+                self._task.cancel()
+                self._task = self.channel = None
 
     async def _receive(self):
         while True:
