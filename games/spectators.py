@@ -55,10 +55,11 @@ class Hub:
                 # channels of one prefix through one key; another prefix would wait its turn).
                 self.channel = await self.layer.new_channel()
                 self._task = asyncio.create_task(self._receive())
-            self.members.setdefault(group, {})[consumer] = None
             # Every time, not only the first: it renews the membership, which the Redis layer lets
-            # expire after its group_expiry.
+            # expire after its group_expiry. Before the consumer is counted in: a join that fails
+            # (Redis away) leaves no member behind, since its socket is never accepted nor left.
             await self.layer.group_add(group, self.channel)
+            self.members.setdefault(group, {})[consumer] = None
 
     async def leave(self, group, consumer):
         async with self._lock:
@@ -83,10 +84,25 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logger.exception("the spectators' hub could not receive; trying again")
-                await asyncio.sleep(1)
-                continue
+                # What was sent meanwhile is lost, and the layer may have lost the hub's groups
+                # (Redis restarted): the pages are closed, as a consumer's own socket would be,
+                # so that each reconnects, is told the version it missed and joins again.
+                logger.exception("the spectators' hub could not receive: its pages are closed")
+                await self.close_all()
+                return
             await self.hand_out(message)
+
+    async def close_all(self):
+        """Close every page of the hub (1011: they reconnect) and start afresh."""
+        async with self._lock:
+            consumers = [consumer for members in self.members.values() for consumer in members]
+            self.members = {}
+            self._task = self.channel = None
+        for consumer in consumers:
+            try:
+                await consumer.close(code=1011)
+            except Exception:
+                logger.exception("a spectator's page could not be closed")
 
     async def hand_out(self, message):
         """Give `message` to every local consumer of its group."""

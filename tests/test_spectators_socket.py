@@ -374,3 +374,69 @@ async def test_a_page_that_fails_to_take_a_notice_does_not_keep_it_from_the_othe
     await hub.hand_out({"type": "game.version", "version": 8, "group": "game-3-spectators-en"})
     await hub.leave("game-1-spectators-en", Page())
     assert [each.heard for each in pages] == [[7], [], [7]]
+
+
+class FailingLayer:
+    """A channel layer whose group_add and receive fail, as Redis gone away would make them."""
+
+    def __init__(self, fail_add=False):
+        self.fail_add = fail_add
+        self.added = []
+
+    async def new_channel(self):
+        return "specific.test!hub"
+
+    async def group_add(self, group, channel):
+        if self.fail_add:
+            raise ConnectionError("Redis is away")
+        self.added.append(group)
+
+    async def group_discard(self, group, channel):
+        pass
+
+    async def receive(self, channel):
+        raise ConnectionError("Redis is away")
+
+
+class ClosablePage:
+    def __init__(self):
+        self.closed = None
+
+    async def close(self, code=None):
+        self.closed = code
+
+
+async def test_a_join_that_fails_leaves_no_member_behind():
+    from games.spectators import Hub
+
+    hub = Hub()
+    hub.layer = FailingLayer(fail_add=True)
+    with pytest.raises(ConnectionError):
+        await hub.join("game-1-spectators-en", ClosablePage())
+    assert hub.members == {}
+
+
+async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(caplog):
+    import asyncio
+
+    from games.spectators import Hub
+
+    hub = Hub()
+    hub.layer = FailingLayer()
+    pages = [ClosablePage(), ClosablePage()]
+    with caplog.at_level(logging.ERROR):
+        for each in pages:
+            await hub.join("game-1-spectators-en", each)
+        for _ in range(50):
+            if all(each.closed for each in pages):
+                break
+            await asyncio.sleep(0.01)
+    # 1011, as a consumer's own socket is closed when its layer fails: the page reconnects and is
+    # told the version it missed.
+    assert [each.closed for each in pages] == [1011, 1011]
+    assert hub.members == {} and hub.channel is None
+    assert "could not receive" in caplog.text
+    # A page joining afterwards finds a hub that listens again.
+    hub.layer = FailingLayer()
+    await hub.join("game-1-spectators-en", ClosablePage())
+    assert hub.channel is not None
