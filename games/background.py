@@ -51,6 +51,10 @@ class EmbeddedWorker:
             except Exception:
                 logger.exception("%s: job %r failed", self.name, job)
             finally:
-                close_old_connections()
+                try:
+                    close_old_connections()
+                except Exception:
+                    # A connection that cannot even be closed must not end the thread.
+                    logger.exception("%s: a database connection could not be closed", self.name)
             if self._queue.empty():
                 self.idle.set()

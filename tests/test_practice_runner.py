@@ -75,3 +75,24 @@ def test_a_celery_worker_plays_the_computer_seats_to_the_end(make_user, real_com
     assert computers.count() > made and not computers.filter(automatic=True).exists()
     assert services.replay(game).scores == GameState.from_json(game.state).scores
     assert "Traceback" not in processes[0].output()
+
+
+def test_the_embedded_worker_lives_on_when_a_connection_cannot_be_closed(monkeypatch):
+    """A job's broken connection that fails even to close must not end the thread: the jobs
+    queued after it still run, without waiting for another to be added."""
+    from games import background
+
+    done = []
+    closes = iter([None, RuntimeError("the connection is gone")])
+
+    def close_old_connections():
+        failure = next(closes, None)
+        if failure:
+            raise failure
+
+    monkeypatch.setattr(background, "close_old_connections", close_old_connections)
+    worker = background.EmbeddedWorker("test-worker", done.append)
+    worker.add(1)
+    worker.add(2)
+    assert worker.idle.wait(10)
+    assert done == [1, 2]
