@@ -738,8 +738,11 @@ def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
         transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
-    if state is not None and game.practice and (seats is None or computer.acting(seats, state)):
-        # A computer seat to act: its move is made in the background, after a pause.
+    if game.practice and (state is None or seats is None or computer.acting(seats, state)):
+        # A computer seat to act: its move is made in the background, after a pause. Also after a
+        # change of version without a new position (a seat taken back from the autopilot): the
+        # task queued for the version before finds the game moved on, and this one's task plays
+        # if a computer must act (and does nothing else).
         transaction.on_commit(lambda: computer.queue_move(game_id, version), robust=True)
 
 

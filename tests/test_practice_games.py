@@ -338,3 +338,29 @@ def test_the_game_page_and_the_computer_players_profile_say_what_they_are(make_u
     assert "A computer player of the site, level “strong”" in profile.content.decode()
     mine = logged_in(creator).get(reverse("profile", args=[creator.username])).content.decode()
     assert "A computer player of the site" not in mine
+
+
+def test_a_seat_taken_back_from_the_autopilot_while_a_computer_acts_queues_its_move(
+    make_user, queued_computer_moves, django_capture_on_commit_callbacks
+):
+    """Taking a seat back raises the version: the computer's task queued for the version before
+    does nothing, so the new version must have a task of its own, or the game waits for the sweep."""
+    game, creator = practice(make_user)
+    rng = random.Random(3)
+    for _ in range(200):
+        game.refresh_from_db()
+        state = GameState.from_json(game.state)
+        computers_act = any(Seat.objects.get(game=game, index=index).computer for index in to_act(state))
+        if computers_act and Move.objects.filter(game=game).exists():
+            break
+        if computers_act:
+            computer.play(game.pk, game.version)
+        else:
+            human = user_at_seat(game, creator)
+            services.submit_move(game, creator, random_move(state, human, rng), game.version)
+    Seat.objects.filter(game=game, user=creator).update(autopilot=True, timeouts=2)
+    queued_computer_moves.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.take_back_seat(game, creator)
+    assert queued_computer_moves == [(game.pk, game.version)]
+    assert computer.play(game.pk, game.version)
