@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import ChatMessage, Game, Move, Notification, Seat
+from .models import ChatMessage, Game, MailToDecide, Move, Notification, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -28,6 +28,15 @@ class NotificationAdmin(admin.ModelAdmin):
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "address", "subject"]
     readonly_fields = ["last_error"]
+
+
+@admin.register(MailToDecide)
+class MailToDecideAdmin(admin.ModelAdmin):
+    """Commits whose mails are not decided yet: a row older than a few minutes is one the sweep
+    is deciding again (games.notifications.decide_lost), and the log says why it failed."""
+
+    list_display = ["game", "version", "started", "previous_to_act", "created_at"]
+    raw_id_fields = ["game"]
 
 
 @admin.register(ChatMessage)

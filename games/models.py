@@ -413,6 +413,32 @@ class Notification(models.Model):
         return f"{self.kind} to {self.user or self.address} ({self.get_status_display()})"
 
 
+class MailToDecide(models.Model):
+    """A commit whose mails are still to be decided: written in the very transaction that stores
+    the game's new version, deleted once the mails it calls for are recorded (as Notification
+    rows, which are then safe: games.notifications.retry_due sends those that were lost).
+
+    The mails are decided after the commit, from the state it made; a process killed or a
+    database lost in between would lose them. This row outlives that: the sweep decides the
+    commits whose row is still here after MAIL_DECISION_LOST_AFTER (games.notifications)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()
+    # The seats that had to act before this version, as `notifications.game_saved` was told
+    # (empty when unknown: every seat to act is then a new decision).
+    previous_to_act = FastJSONField(default=list, blank=True)
+    # Whether this version started the game (its state's events, which are not stored, said so).
+    started = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "mails to decide"
+        constraints = [models.UniqueConstraint(fields=["game", "version"], name="one_mail_decision_per_version")]
+
+    def __str__(self):
+        return f"mails of game {self.game_id} at version {self.version}"
+
+
 class MailOptOut(models.Model):
     """An address without an account that asked, by the link in an invitation, for no more."""
 

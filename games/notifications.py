@@ -34,9 +34,9 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import clocks, tasks
+from . import clocks, rows, tasks
 from .engine import GameState, to_act, view_for
-from .models import Game, MailOptOut, Notification, Seat
+from .models import Game, MailOptOut, MailToDecide, Notification, Seat
 from .texts import fill_view
 
 logger = logging.getLogger(__name__)
@@ -53,6 +53,11 @@ LONGEST_RETRY_AFTER = timedelta(hours=6)
 # A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
 # that refused the task, a worker killed mid-send): the sweep sends it.
 LOST_AFTER = timedelta(minutes=10)
+# A commit whose mails are not decided this long after it was made lost them on the way (see
+# MailToDecide): the sweep decides them, a sweep at a time.
+MAIL_DECISION_LOST_AFTER = timedelta(minutes=2)
+MAIL_DECISION_GIVEN_UP_AFTER = timedelta(days=1)
+LOST_DECISIONS_PER_SWEEP = 200
 INVITATIONS_PER_GAME = 30
 # The digest goes out at this hour of the player's own day.
 DIGEST_HOUR = 7
@@ -126,7 +131,8 @@ def game_saved(game, state, previous_to_act):
 def held():
     """Hold the decisions of `game_saved` made inside, and make them together when it ends: for
     the deadline sweep, one query for the seats and players of a batch of games instead of one
-    per game. They are about commits already made: a failure is logged, never raised."""
+    per game. They are about commits already made: a failure is logged, never raised, and the
+    MailToDecide rows of those commits stay for the sweep to decide (`decide_lost`)."""
     decisions = []
     token = _held.set(decisions)
     try:
@@ -141,26 +147,128 @@ def held():
 
 
 def games_saved(saved):
-    """`game_saved` for several (game, state, previous_to_act), their seats asked in one query."""
+    """`game_saved` for several (game, state, previous_to_act), their seats asked in one query.
+    The MailToDecide rows of those decided go (one statement); a game whose decision failed keeps
+    its row, for the sweep to decide again (`decide_lost`). Returns the ids of the games decided."""
     to_decide = []
     for game, state, previous_to_act in saved:
-        # Only the state new_game made carries the setup among its events.
-        started = any(event["event"] == "setup" for event in state.events)
-        newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+        started, newly_acting = _what_is_new(state, previous_to_act)
         # When the same players go on deciding there is nothing to tell anyone, and no query to ask.
         if state.is_over or started or newly_acting:
             to_decide.append((game, state, started, newly_acting))
     if not to_decide:
-        return
+        return set()
     seats_of = defaultdict(dict)
     for seat in _seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
         seats_of[seat.game_id][seat.index] = seat
+    decided = []
     for game, state, started, newly_acting in to_decide:
         seats = seats_of[game.pk]
         try:
-            _queue(_decide(game, state, started, newly_acting, seats, _verified(seats.values())))
+            created = _decide(game, state, started, newly_acting, seats, _verified(seats.values()))
         except Exception:
             logger.exception("the mails of game %s at version %s were not decided", game.pk, game.version)
+            continue
+        decided.append((game.pk, game.version))
+        # Recorded, they are safe: a mail whose task is lost is sent by `retry_due`.
+        try:
+            _queue(created)
+        except Exception:
+            logger.exception("the mails of game %s at version %s were not queued", game.pk, game.version)
+    try:
+        rows.delete_each(MailToDecide, ["game", "version"], decided)
+    except Exception:
+        # Deciding again finds the mails recorded: the sweep only clears the rows then.
+        logger.exception("the mail decisions of %d games were not cleared", len(decided))
+    return {game_id for game_id, _ in decided}
+
+
+def _what_is_new(state, previous_to_act):
+    """(whether `state` is a game's start, the seats that have a new decision in it)."""
+    # Only the state new_game made carries the setup among its events.
+    started = any(event["event"] == "setup" for event in state.events)
+    newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+    return started, newly_acting
+
+
+def to_decide(game, state, previous_to_act):
+    """The MailToDecide row (unsaved) that the commit of `game` at its new version, with `state`,
+    must write in its own transaction; None when that commit calls for no mail."""
+    started, newly_acting = _what_is_new(state, previous_to_act)
+    if not (state.is_over or started or newly_acting):
+        return None
+    return MailToDecide(
+        game=game,
+        version=game.version,
+        previous_to_act=sorted(previous_to_act or ()),
+        started=started,
+    )
+
+
+def decide_lost(now):
+    """Decide the mails of the commits whose decision was lost: their MailToDecide row is still
+    there MAIL_DECISION_LOST_AFTER after the commit (a worker killed, a process restarted or the
+    database lost between a commit and its mails). Returns how many games it decided.
+
+    A game that has moved on since is decided at its present version, as if its seats to act
+    before the lost commit had been the last ones told: so the players whose decision it brought
+    and who still have it hear of it once, at the version they can act on (the players already
+    mailed their move since then are not mailed again). A decision that keeps failing for
+    MAIL_DECISION_GIVEN_UP_AFTER is given up, with an error in the log."""
+    lost = list(
+        MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER)
+        .order_by("game_id", "version")
+        .values_list("game_id", "version", "previous_to_act", "started", "created_at")[:LOST_DECISIONS_PER_SWEEP]
+    )
+    earliest = {}
+    for game_id, version, previous_to_act, started, created_at in lost:
+        earliest.setdefault(game_id, (version, previous_to_act, started, created_at))
+    games = Game.objects.in_bulk(list(earliest))
+    saved, done = [], set()
+    for game_id, (version, previous_to_act, started, created_at) in earliest.items():
+        game = games.get(game_id)
+        if game is None:
+            continue  # deleted meanwhile, and its rows with it
+        if created_at <= now - MAIL_DECISION_GIVEN_UP_AFTER:
+            logger.error("the mails of game %s at version %s could not be decided for a day: given up",
+                         game_id, version)
+            done.add(game_id)
+            continue
+        logger.warning("deciding the mails of game %s at version %s, which were lost", game_id, version)
+        try:
+            state, previous_to_act = _as_lost(game, version, previous_to_act, started)
+        except Exception:
+            logger.exception("the mails of game %s at version %s were not decided", game_id, version)
+            continue
+        if to_decide(game, state, previous_to_act) is None:
+            done.add(game_id)
+        else:
+            saved.append((game, state, previous_to_act))
+    if saved:
+        done |= games_saved(saved)
+    if done:
+        # The lost decisions of a game decided at its present version are all made.
+        MailToDecide.objects.filter(
+            Q(*(Q(game_id=game_id, version__lte=games[game_id].version) for game_id in done), _connector=Q.OR)
+        ).delete()
+    return len(done)
+
+
+def _as_lost(game, version, previous_to_act, started):
+    """(the state, the seats told before) with which to decide at its present version the mails of
+    `game` lost at `version`."""
+    state = GameState.from_json(game.state)
+    if started:
+        # A state's events are not stored; the game's first ones are, and they say it started.
+        state.events = game.first_events
+    if game.version > version:
+        previous_to_act = set(previous_to_act) | set(
+            Seat.objects.filter(game=game, user__notifications__game=game,
+                                user__notifications__version__gt=version,
+                                user__notifications__kind__in=["your_move", "live_your_move"])
+            .values_list("index", flat=True)
+        )
+    return state, previous_to_act
 
 
 def _decide(game, state, started, newly_acting, seats, verified):
@@ -216,10 +324,12 @@ def _your_move(user, game, state, seat, seats, verified):
 
 
 def sweep(now):
-    """The mail part of the periodic sweep (games.deadlines): the reminders due and the retries;
-    embedded, where no Celery beat sends `send_daily_digests`, the digests too, once an hour. A
-    failure here is logged and never stops the deadlines' sweep."""
+    """The mail part of the periodic sweep (games.deadlines): the decisions lost on the way
+    (`decide_lost`), the reminders due and the retries; embedded, where no Celery beat sends
+    `send_daily_digests`, the digests too, once an hour. A failure here is logged and never
+    stops the deadlines' sweep."""
     try:
+        decide_lost(now)
         send_due_reminders(now)
         # cache.add succeeds once per key: one digest pass per hour (per process, embedded).
         if not settings.REDIS_URL and cache.add(f"digests-{now:%Y-%m-%d-%H}", True, timeout=2 * 60 * 60):

@@ -82,8 +82,8 @@ def claim(obj, names, conditions):
 
 def claim_and_store_each(claims, done):
     """PostgreSQL: for each of `claims`, [(obj, names, conditions, inserts, updates)], `claim` the
-    row of `obj` and, only if the claim holds, insert `inserts` (new instances of one model, as
-    `insert` does) and run `updates` ([(model, pks, {name: value})], as `update` does): one
+    row of `obj` and, only if the claim holds, insert `inserts` (new instances, of one model or
+    several, as `insert` does) and run `updates` ([(model, pks, {name: value})], as `update` does): one
     statement, in a transaction of its own (within a transaction of the caller's, a savepoint of
     its own), so that all of it or nothing is stored.
 
@@ -144,15 +144,18 @@ def _claim_and_store_sql(db, obj, names, conditions, inserts=(), updates=()):
     quote = db.ops.quote_name
     claim_sql, params = _claim_sql(obj, names, conditions)
     parts = [f"claimed AS ({claim_sql} RETURNING 1)"]
-    if inserts:
-        meta = inserts[0]._meta
+    of_model = {}
+    for each in inserts:
+        of_model.setdefault(type(each), []).append(each)
+    for number, objs in enumerate(of_model.values()):
+        meta = objs[0]._meta
         fields = _insert_fields(meta)
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         parts.append(
-            f"inserted AS (INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-            f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * len(inserts))}) AS row)"
+            f"inserted_{number} AS (INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+            f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * len(objs))}) AS row)"
         )
-        params += [_insert_value(field, each, db) for each in inserts for field in fields]
+        params += [_insert_value(field, each, db) for each in objs for field in fields]
     for number, (model, pks, values) in enumerate(updates):
         meta = model._meta
         fields = [meta.get_field(name) for name in values]
@@ -182,6 +185,23 @@ def _first_error(db, error):
                 return wrapped
         seen = seen.__cause__ or seen.__context__
     return error
+
+
+def delete_each(model, names, rows):
+    """Delete the rows of `model` whose fields `names` hold the values of one of `rows` (tuples,
+    in the order of `names`): one DELETE, executed once per tuple."""
+    db = _db()
+    if not rows:
+        return
+    meta = model._meta
+    quote = db.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    where = " AND ".join(f"{quote(field.column)} = %s" for field in fields)
+    with _cursor() as cursor:
+        cursor.executemany(
+            f"DELETE FROM {quote(meta.db_table)} WHERE {where}",
+            [[field.get_db_prep_value(value, db) for field, value in zip(fields, row)] for row in rows],
+        )
 
 
 def _claim_sql(obj, names, conditions):

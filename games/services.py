@@ -326,13 +326,15 @@ def expire(pairs):
             logger.error("deadline of game %s at version %s failed", game.pk, version, exc_info=outcome)
         elif outcome:
             moved += 1
-            _tell_after_commit(game, state, seats=seats)
+            # Its mails' MailToDecide row was stored with it.
+            _tell_after_commit(game, state, seats=seats, mail_to_decide=False)
 
     with rows.commits_without_waiting():
         if together:
             rows.claim_and_store_each(
-                [(game, _STATE_COLUMNS, _still_overdue(version, now), made, _counter_updates(late))
-                 for game, version, _, _, made, late in together],
+                [(game, _STATE_COLUMNS, _still_overdue(version, now), [*made, *_mail_to_decide(game, state)],
+                  _counter_updates(late))
+                 for game, version, _, state, made, late in together],
                 done,
             )
         for game, version, seats, state, made, late in alone:
@@ -377,6 +379,14 @@ def _expire(game, seats, vacations, now):
     # The ratings of a game this finishes are written in its transaction (`_store_expired`).
     _set_state(game, state, seats=seats, vacations=vacations, rate=False)
     return state, moves, timed_out
+
+
+def _mail_to_decide(game, state):
+    """[the MailToDecide row of the expired `game`], or [] when it calls for no mail. No
+    `previous_to_act`: every seat of the expired decision has been played for, so whatever is
+    pending now is a new decision."""
+    undecided = None if state is None else notifications.to_decide(game, state, None)
+    return [] if undecided is None else [undecided]
 
 
 def _store_expired(game, version, now, state, moves, timed_out, seats):
@@ -726,10 +736,18 @@ def _set_state(game, state, previous_to_act=None, seats=None, vacations=None, ra
             rate_finished_game(game, seats)
 
 
-def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=()):
+def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=(), mail_to_decide=True):
     """After the commit: the game's pages hear its new version, the lobbies of its players (and of
-    `also_tell`) that something changed, and the mails a new `state` calls for are decided."""
+    `also_tell`) that something changed, and the mails a new `state` calls for are decided.
+
+    Called inside the transaction that stores the game, it also writes there what outlives a
+    crash before the mails are decided (notifications.to_decide), unless `mail_to_decide` is
+    false: the caller has written it already."""
     game_id, version = game.pk, game.version
+    if state is not None and mail_to_decide:
+        undecided = notifications.to_decide(game, state, previous_to_act)
+        if undecided is not None:
+            rows.insert([undecided])
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
     players = [*game.seats.values_list("user_id", flat=True), *also_tell] if seats is None else [
         seat.user_id for seat in seats.values()

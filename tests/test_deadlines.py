@@ -349,11 +349,12 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
     # (with whether a player may be on vacation: nobody is); on PostgreSQL also the commits told
     # not to wait for the disk, and then no more. For each game (b): on PostgreSQL one statement,
     # the game's whole transaction (the claim keyed by id and version, the moves, the late
-    # seats' counts of timeouts); elsewhere a transaction of three: the claim, the counts, the
-    # moves (one statement executed for each move).
+    # seats' counts of timeouts, the row that keeps its mails from being lost); elsewhere a
+    # transaction of four: the claim, the counts, the moves (one statement executed for each
+    # move), that row.
     assert Move.objects.filter(automatic=True).count() >= 4 * 6
     postgresql = connection.vendor == "postgresql"
-    shared, per_game = (5, 1) if postgresql else (3, 3)
+    shared, per_game = (5, 1) if postgresql else (3, 4)
     for size, statements in queries.items():
         assert len(statements) == shared + per_game * size, statements
     claims = [sql for sql in queries[5] if sql.startswith(("UPDATE \"games_game\"", "WITH claimed"))]
@@ -361,7 +362,8 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
     for claim in claims:
         assert claim.count('"version" = ') == 2, claim  # the new version set, the one read checked
     if postgresql:
-        assert all("FOR UPDATE SKIP LOCKED" in claim and 'INSERT INTO "games_move"' in claim for claim in claims)
+        assert all("FOR UPDATE SKIP LOCKED" in claim and 'INSERT INTO "games_move"' in claim
+                   and 'INSERT INTO "games_mailtodecide"' in claim for claim in claims)
         # Set before the first game's claim, reset after the last.
         at = [index for index, sql in enumerate(queries[5]) if sql.startswith("WITH claimed")]
         assert queries[5][at[0] - 1] == "SET synchronous_commit TO OFF", queries[5]
@@ -369,6 +371,7 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
     else:
         assert sum(sql.startswith('UPDATE "games_seat"') for sql in queries[5]) == 5
         assert sum(" times: INSERT INTO \"games_move\"" in sql for sql in queries[5]) == 5
+        assert sum('INSERT INTO "games_mailtodecide"' in sql for sql in queries[5]) == 5
 
 
 class Lost(Exception):

@@ -1,0 +1,236 @@
+"""The mails of a commit are decided after it; a process that dies in between must not lose them.
+
+Each commit that calls for mail writes a MailToDecide row in its own transaction; the decision
+deletes it once the mails are recorded, and the sweep decides those left behind."""
+
+import logging
+import random
+import subprocess
+import sys
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import deadlines, notifications, services
+from games.engine import apply_move, legal_moves, random_move, to_act
+from games.models import Game, MailToDecide, Notification
+from tests.helpers import state_of
+from tests.test_deadline_faults import ROOT, environment
+
+LOST = notifications.MAIL_DECISION_LOST_AFTER
+
+# What a sweep in a process of its own does, up to the moment the mails of its batch are decided:
+# there the process is killed, as a worker's OOM kill or a restart would, after the commits.
+KILLED_BEFORE_THE_MAILS = """
+import os, signal, django
+django.setup()
+from games import deadlines, notifications
+
+def killed(saved):
+    print("killed with", len(saved), "games to decide", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+notifications.games_saved = killed
+deadlines.sweep()
+print("not killed", flush=True)
+"""
+
+
+def overdue(started, count):
+    games = []
+    for _ in range(count):
+        game, users = started(3)
+        Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+        games.append((game, users))
+    return games
+
+
+def next_players(games):
+    """[(address, subject)] of the "your move" mail each game's player to act should get now."""
+    expected = []
+    for game, users in games:
+        game.refresh_from_db()
+        (seat,) = game.to_act
+        expected.append(([users[seat].email], f"[El Grande] Game {game.pk}, round 1: your bid"))
+    return sorted(expected)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_killed_after_its_commits_loses_no_mail_the_next_sweeps_send_them_once(started, mailoutbox):
+    games = overdue(started, 3)
+    versions = {game.pk: game.version for game, _ in games}
+    mailoutbox.clear()
+    sweep = subprocess.run(
+        [sys.executable, "-c", KILLED_BEFORE_THE_MAILS], cwd=ROOT, env=environment(),
+        capture_output=True, text=True, timeout=120,
+    )
+    assert sweep.returncode == -9, sweep.stdout + sweep.stderr
+    assert "killed with 3 games to decide" in sweep.stdout
+    # Every game moved on and stayed so; none of its mails was decided, but each commit left its row.
+    for game, _ in games:
+        game.refresh_from_db()
+        assert game.version > versions[game.pk]
+    assert sorted(MailToDecide.objects.values_list("game_id", "version")) == sorted(
+        (game.pk, game.version) for game, _ in games
+    )
+    assert not Notification.objects.filter(kind="your_move").exists()
+
+    # A decision under way elsewhere is not raced: rows younger than LOST are left alone.
+    deadlines.sweep()
+    assert mailoutbox == []
+    assert MailToDecide.objects.count() == 3
+
+    later = timezone.now() + LOST
+    deadlines.sweep(later)
+    assert sorted((m.to, m.subject) for m in mailoutbox) == next_players(games)
+    assert not MailToDecide.objects.exists()
+    deadlines.sweep(later + timedelta(seconds=1))
+    assert len(mailoutbox) == 3
+
+
+def test_a_game_started_by_a_process_that_died_before_its_mails_gets_them_from_the_sweep(
+    make_user, committed, mailoutbox
+):
+    users = [make_user() for _ in range(3)]
+    game = services.create_game(users[0], num_players=3)
+    committed(services.join_game, game, users[1], game.invite_token)
+    mailoutbox.clear()
+    # The last seat taken starts the game; the process dies before its after-commit hooks.
+    services.join_game(game, users[2], game.invite_token)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    notifications.sweep(timezone.now() + LOST)
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(user.email for user in users)
+    assert all(m.subject.startswith(f"[El Grande] Game {game.pk} has started") for m in mailoutbox)
+    assert not MailToDecide.objects.exists()
+
+
+def test_a_last_move_whose_process_died_before_its_mails_still_gets_the_ranking_mailed(
+    started, committed, mailoutbox
+):
+    game, users = started(2, short_game=True)
+    rng = random.Random(game.seed)
+    state = state_of(game)
+    while True:
+        seat = to_act(state)[0]
+        move = random_move(state, seat, rng)
+        if apply_move(state, seat, move).is_over:
+            break
+        committed(services.submit_move, game, users[seat], move, game.version)
+        state = state_of(game)
+    mailoutbox.clear()
+    services.submit_move(game, users[seat], move, game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    notifications.sweep(timezone.now() + LOST)
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(user.email for user in users.values())
+    assert all(f"Game {game.pk} is over: you placed" in m.subject for m in mailoutbox)
+    assert not MailToDecide.objects.exists()
+
+
+def test_a_move_whose_process_died_before_its_mails_gets_them_from_the_sweep(started, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    mailoutbox.clear()
+    # The move is committed, but its after-commit hooks never run: the process is gone.
+    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    game.refresh_from_db()
+    (nxt,) = game.to_act
+    assert list(MailToDecide.objects.values_list("game_id", "version", "previous_to_act")) == [
+        (game.pk, game.version, [bidder])
+    ]
+    notifications.sweep(timezone.now())
+    assert mailoutbox == []
+    notifications.sweep(timezone.now() + LOST)
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        ([users[nxt].email], f"[El Grande] Game {game.pk}, round 1: your bid")
+    ]
+    assert not MailToDecide.objects.exists()
+
+
+def test_lost_decisions_of_a_game_that_moved_on_mail_only_who_must_act_now_once(started, committed, mailoutbox):
+    game, users = started(4)
+    mailoutbox.clear()
+    # Two moves whose mails were lost, then one whose mails were decided as usual.
+    for lost in (True, True, False):
+        game.refresh_from_db()
+        state = state_of(game)
+        seat = to_act(state)[0]
+        move = (services.submit_move if lost else lambda *a: committed(services.submit_move, *a))
+        move(game, users[seat], legal_moves(state, seat)[0], game.version)
+    game.refresh_from_db()
+    (now_to_act,) = game.to_act
+    assert [m.to for m in mailoutbox] == [[users[now_to_act].email]]
+    assert MailToDecide.objects.count() == 2
+    mailoutbox.clear()
+    notifications.sweep(timezone.now() + LOST)
+    # The players who had to act at the lost versions have moved since: nothing to tell them, and
+    # the player to act now was told already.
+    assert mailoutbox == []
+    assert not MailToDecide.objects.exists()
+
+
+def test_lost_decisions_of_a_game_that_moved_on_without_mail_tell_the_player_still_to_act(started, mailoutbox):
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    mailoutbox.clear()
+    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    game.refresh_from_db()
+    (nxt,) = game.to_act
+    # A change of version that calls for no mail of its own (the player to act is the same).
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    notifications.sweep(timezone.now() + LOST)
+    game.refresh_from_db()
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        ([users[nxt].email], f"[El Grande] Game {game.pk}, round 1: your bid")
+    ]
+    assert Notification.objects.get(kind="your_move").version == game.version
+    assert not MailToDecide.objects.exists()
+
+
+def test_a_decision_that_keeps_failing_is_retried_then_given_up_after_a_day_loudly(
+    started, mailoutbox, monkeypatch, caplog
+):
+    game, users = started(3)
+    state = state_of(game)
+    bidder = to_act(state)[0]
+    mailoutbox.clear()
+    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    monkeypatch.setattr(notifications, "_decide", lambda *args: 1 / 0)
+    for minutes in (3, 60, 23 * 60):
+        notifications.sweep(timezone.now() + timedelta(minutes=minutes))
+        assert MailToDecide.objects.count() == 1
+    assert "were not decided" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        notifications.sweep(timezone.now() + timedelta(days=1, minutes=1))
+    assert not MailToDecide.objects.exists()
+    assert f"the mails of game {game.pk} at version {game.version + 1} could not be decided for a day" in caplog.text
+    # (A day on, the reminders of the clock are due: they are not what was given up.)
+    assert not Notification.objects.filter(kind="your_move").exists()
+
+
+def test_a_lost_decision_that_fails_does_not_hold_up_the_others(started, mailoutbox, monkeypatch, caplog):
+    (broken, broken_users), (fine, fine_users) = started(3), started(3)
+    for game, users in ((broken, broken_users), (fine, fine_users)):
+        state = state_of(game)
+        bidder = to_act(state)[0]
+        services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    mailoutbox.clear()
+    real = notifications._as_lost
+
+    def as_lost(game, *args):
+        if game.pk == broken.pk:
+            raise ValueError("a corrupt state")
+        return real(game, *args)
+
+    monkeypatch.setattr(notifications, "_as_lost", as_lost)
+    notifications.sweep(timezone.now() + LOST)
+    fine.refresh_from_db()
+    (nxt,) = fine.to_act
+    assert [m.to for m in mailoutbox] == [[fine_users[nxt].email]]
+    assert list(MailToDecide.objects.values_list("game_id", flat=True)) == [broken.pk]
+    assert f"the mails of game {broken.pk} at version" in caplog.text
