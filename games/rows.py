@@ -80,6 +80,10 @@ def claim(obj, names, conditions):
         return cursor.rowcount == 1
 
 
+# The outcome of a transaction sent when the connection was lost before its answer came.
+UNKNOWN = object()
+
+
 def claim_and_store_each(claims, done):
     """PostgreSQL: for each of `claims`, [(obj, names, conditions, inserts, updates)], `claim` the
     row of `obj` and, only if the claim holds, insert `inserts` (new instances, of one model or
@@ -94,7 +98,9 @@ def claim_and_store_each(claims, done):
 
     `done(index, outcome)` is called for each, in order, once it is known: True (stored), False
     (the claim did not hold), or the DatabaseError that refused it (its transaction rolled back;
-    those after it are sent again). A lost connection is raised, after `done` for those known."""
+    those after it are sent again). A lost connection is raised, after `done` for those known and
+    `done(index, UNKNOWN)` for those sent whose answer never came: the server may have committed
+    some of them before the connection went (the caller may look, once connected again)."""
     db = _db()
     statements = [_claim_and_store_sql(db, *claim) for claim in claims]
     inside = db.in_atomic_block
@@ -126,7 +132,11 @@ def claim_and_store_each(claims, done):
             done(index, cursors[1].fetchone()[0] == 1)
         if error is None:
             return
-        if raw.closed or raw.broken or failed >= len(statements):
+        if raw.closed or raw.broken:
+            for index in range(failed, start + len(sent)):
+                done(index, UNKNOWN)
+            raise error
+        if failed >= len(statements):
             raise error
         # The failed transaction is still open (unless its COMMIT failed, which ends it).
         if raw.info.transaction_status == psycopg_status().INERROR:

@@ -318,11 +318,14 @@ def expire(pairs):
         finishing = each[3] is not None and each[3].is_over
         (alone if finishing or connection.vendor != "postgresql" else together).append(each)
     moved = 0
+    unknown = []
 
     def done(index, outcome):
         nonlocal moved
         game, version, seats, state, _, _ = together[index]
-        if isinstance(outcome, Exception):
+        if outcome is rows.UNKNOWN:
+            unknown.append(together[index])
+        elif isinstance(outcome, Exception):
             logger.error("deadline of game %s at version %s failed", game.pk, version, exc_info=outcome)
         elif outcome:
             moved += 1
@@ -331,12 +334,16 @@ def expire(pairs):
 
     with rows.commits_without_waiting():
         if together:
-            rows.claim_and_store_each(
-                [(game, _STATE_COLUMNS, _still_overdue(version, now), [*made, *_mail_to_decide(game, state)],
-                  _counter_updates(late))
-                 for game, version, _, state, made, late in together],
-                done,
-            )
+            try:
+                rows.claim_and_store_each(
+                    [(game, _STATE_COLUMNS, _still_overdue(version, now), [*made, *_mail_to_decide(game, state)],
+                      _counter_updates(late))
+                     for game, version, _, state, made, late in together],
+                    done,
+                )
+            except (OperationalError, InterfaceError):
+                _tell_if_stored(unknown)
+                raise
         for game, version, seats, state, made, late in alone:
             try:
                 moved += _store_expired(game, version, now, state, made, late, seats)
@@ -345,6 +352,35 @@ def expire(pairs):
             except Exception:
                 logger.exception("deadline of game %s at version %s failed", game.pk, version)
     return moved
+
+
+def _tell_if_stored(unknown):
+    """After a lost connection: tell the pages and players of those of `unknown` (expired games
+    whose transaction was sent but never answered) that the server committed all the same, as
+    their moves, found on a new connection, show (a game whose deadline a vacation moved has no
+    move to show it, and only its clock is late). Returns how many. When the database cannot be
+    reached, the mails are still decided later (their MailToDecide rows), and the pages learn of
+    the new version with the next one."""
+    if not unknown or connection.in_atomic_block:
+        return 0
+    try:
+        connection.close()
+        stored = set(
+            Move.objects.filter(
+                automatic=True,
+                game_id__in=[game.pk for game, *_ in unknown],
+                version__in={version + 1 for _, version, *_ in unknown},
+            ).values_list("game_id", "version")
+        )
+    except (OperationalError, InterfaceError):
+        logger.warning("%d games swept just before the connection was lost were not looked at again", len(unknown))
+        return 0
+    told = 0
+    for game, version, seats, state, *_rest in unknown:
+        if (game.pk, version + 1) in stored:
+            _tell_after_commit(game, state, seats=seats, mail_to_decide=False)
+            told += 1
+    return told
 
 
 def _expire(game, seats, vacations, now):

@@ -13,7 +13,7 @@ from django.utils.html import strip_tags
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games import notifications, services
 from games.engine import random_move, to_act, view_for, visible_events
 from games.log_text import Names, event_html
 from games.models import Game, Move
@@ -151,6 +151,7 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     play(game, moves=20)
     game.refresh_from_db()
     seat = game.to_act[0]
+    before = list(game.to_act)
     client = logged_in(user_at(game, seat))
     client.get(reverse("game", args=[game.pk]))
     move = random_move(state_of(game), seat, random.Random(1))
@@ -161,10 +162,14 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     assert f'data-version="{game.version}"' in response.content.decode()
     sql = [query["sql"] for query in captured.captured_queries]
     # The session's user; the game and its seats, loaded once; the transaction: its savepoint, the
-    # row locked for its version alone, the move inserted, the game updated, the release; the
-    # render of the play area from the saved game: the vacations, the log's recent moves, the
-    # version the mover has now seen.
-    assert len(sql) == 11, sql
+    # row locked for its version alone, the move inserted, the game updated, the row that keeps
+    # the mails it calls for from being lost (when it brings somebody a new decision), the
+    # release; the render of the play area from the saved game: the vacations, the log's recent
+    # moves, the version the mover has now seen. (The mails are decided after the commit, which a
+    # test's transaction never makes.)
+    calls_for_mail = notifications.to_decide(game, state_of(game), before) is not None
+    assert len(sql) == 11 + calls_for_mail, sql
+    assert sum(' INSERT INTO "games_mailtodecide"' in query for query in sql) == calls_for_mail
     assert sum(query.startswith('SELECT "games_game"."id"') for query in sql) == 1
     assert sum(query.startswith('SELECT "games_seat"') for query in sql) == 1
     assert any(query.startswith('SELECT "games_game"."version"') for query in sql)

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import broadcast, deadlines, rows, services
 from games.engine import random_move
-from games.models import Game, Move, Seat
+from games.models import Game, MailToDecide, Move, Seat
 from tests.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.
@@ -172,6 +172,40 @@ def test_a_connection_lost_in_the_second_games_transaction_leaves_the_first_comm
         assert Game.objects.get(pk=game.pk).version == game.version
         assert not Move.objects.filter(game=game).exists()
     assert deadlines.sweep() == 2, "the next sweep moves the others on"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the transactions sent together need PostgreSQL")
+def test_a_game_committed_before_the_connection_was_lost_but_never_answered_is_told_all_the_same(
+    make_user, monkeypatch
+):
+    """The server may commit a transaction of the pipeline and lose the connection before its
+    answer reaches the sweep: the sweep looks again on a new connection, and tells that game's
+    pages and decides its mails; the game after it, never run, is left for the next sweep."""
+    _, (first, second) = games_of(make_user, 2)
+    page = listen(broadcast.game_group(first.pk))
+    real_sql, real_each = rows._claim_and_store_sql, rows.claim_and_store_each
+
+    def claim_and_store_sql(db, game, *args):
+        if game.pk == second.pk:
+            return "SELECT pg_terminate_backend(pg_backend_pid())", []
+        return real_sql(db, game, *args)
+
+    def claim_and_store_each(claims, done):
+        # The first game's answer is lost with the connection, whether or not it came in time.
+        return real_each(claims, lambda index, outcome: done(index, rows.UNKNOWN if index == 0 else outcome))
+
+    monkeypatch.setattr(rows, "_claim_and_store_sql", claim_and_store_sql)
+    monkeypatch.setattr(rows, "claim_and_store_each", claim_and_store_each)
+    with pytest.raises(OperationalError):
+        deadlines.sweep()
+    monkeypatch.undo()
+    moved_on = Game.objects.get(pk=first.pk)
+    assert moved_on.version > first.version
+    assert page() == [{"type": "game.version", "version": moved_on.version}]
+    # Its mails were decided then and there: no row is left for the sweep to decide again.
+    assert not MailToDecide.objects.filter(game=first).exists()
+    assert Game.objects.get(pk=second.pk).version == second.version
+    assert deadlines.sweep() == 1
 
 
 def test_a_player_moves_in_a_swept_game_while_the_sweep_is_still_busy_with_the_others(make_user, monkeypatch):
