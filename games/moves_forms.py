@@ -678,8 +678,8 @@ PURPOSES = {
         "Choosing %(region)s itself or the King's region sends them to your court."
     ),
     "secret_two_to_provinces": gettext_lazy(
-        "Choose one of your regions holding 2 of your caballeros (one holding 1 if none "
-        "holds 2): 2 (or 1) of them go from there to the provinces."
+        "Choose one of your regions holding at least 2 of your caballeros (one holding 1 if none "
+        "holds 2): 2 of them (or the 1) go from there to the provinces."
     ),
     "secret_all_to_provinces": gettext_lazy(
         "Choose one of your regions: all your caballeros there go to the provinces."

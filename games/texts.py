@@ -90,7 +90,7 @@ CARD_TEXTS = {
         _("The King returns"),
         _(
             "Every other player in turn, clockwise from your left, sends 3 own caballeros from regions and/or "
-            "court to the provinces."
+            "court to the provinces (as many as they can, if fewer)."
         ),
     ),
     "one_each_to_provinces": (
@@ -100,8 +100,8 @@ CARD_TEXTS = {
     "secret_two_to_provinces": (
         _("Secret disk: 2 to the provinces"),
         _(
-            "Every other player secretly picks a region holding 2 of their caballeros (1 if none holds 2) and "
-            "sends them to the provinces."
+            "Every other player secretly picks a region holding at least 2 of their caballeros (one holding 1 "
+            "if none holds 2) and sends 2 of them (or the 1) to the provinces."
         ),
     ),
     "secret_all_to_provinces": (
@@ -137,11 +137,14 @@ CARD_TEXTS = {
     ),
     "score_most": (
         _("Scoring: the most caballeros"),
-        _("Score the region(s) with the most caballeros in total."),
+        _("Score the region(s) with the most caballeros in total (not the Castillo)."),
     ),
     "score_least": (
         _("Scoring: the fewest caballeros"),
-        _("Score the region(s) with the fewest caballeros in total (regions with none never count)."),
+        _(
+            "Score the region(s) with the fewest caballeros in total (regions with none never count; not the "
+            "Castillo)."
+        ),
     ),
     "score_any_region": (
         _("Scoring: any region"),
@@ -150,8 +153,8 @@ CARD_TEXTS = {
     "mobile_scoreboard": (
         _("Mobile scoreboard"),
         _(
-            "Put a mobile scoreboard onto a region or the Castillo, or move one already on the board (never "
-            "into or out of the King's region)."
+            "Put a mobile scoreboard onto a region or the Castillo, or move one already on the board to another "
+            "(never into or out of the King's region, never onto the other scoreboard)."
         ),
     ),
     "royal_adviser": (
@@ -179,7 +182,10 @@ CARD_TEXTS = {
     ),
     "secret_unique_scoring": (
         _("Secret disk: unique scoring"),
-        _("Every player secretly picks a region; each region picked by exactly one player is scored."),
+        _(
+            "Every player secretly picks a region (the King's region too, not the Castillo); each region picked "
+            "by exactly one player is scored."
+        ),
     ),
     "king_card": (
         _("The King"),

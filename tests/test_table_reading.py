@@ -165,7 +165,7 @@ def in_choices_of(card):
 @pytest.mark.parametrize(
     "card, purpose",
     [
-        ("secret_two_to_provinces", "holding 2 of your caballeros"),
+        ("secret_two_to_provinces", "holding at least 2 of your caballeros"),
         ("secret_all_to_provinces", "all your caballeros there go to the provinces"),
         ("secret_unique_scoring", "every region chosen by exactly one player is scored"),
     ],
