@@ -119,6 +119,25 @@ def test_a_closed_castillo_shows_only_the_seats_own_caballeros_and_says_it_is_cl
     assert spectators["pieces"] == [] and spectators["closed"]
 
 
+def test_the_castillo_of_a_finished_game_is_open_to_all():
+    import random
+
+    from games.engine import apply_move, random_move, to_act
+
+    rng = random.Random(7)
+    state = new_game(num_players=3, seed=7, short_game=True)
+    while not state.is_over:
+        seat = to_act(state)[0]
+        state = apply_move(state, seat, random_move(state, seat, rng))
+    for viewer in (None, 0):
+        view = fill_view(view_for(state, viewer))
+        castillo = board_map.board_map(view, seat_colour=view.get("colour"))[-1]
+        assert not castillo["closed"]
+        assert "closed" not in [text["text"] for text in castillo["texts"]]
+        # What lies there (nothing, once the last Castillo scoring has sent them out) is shown to all.
+        assert sum(piece["count"] for piece in castillo["pieces"]) == sum(state.caballeros[-1])
+
+
 def test_the_areas_do_not_overlap():
     for one, other in combinations(board_map.OUTLINES, 2):
         first, second = board_map.OUTLINES[one], board_map.OUTLINES[other]

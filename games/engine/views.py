@@ -135,7 +135,7 @@ def _castillo(state, seat, reveal=False):
         "values": list(area_values(state, CASTILLO_INDEX)),
         "caballeros": (
             {state.colours[s]: counts[s] for s in range(state.num_players) if counts[s]}
-            if state.show_castillo or reveal
+            if state.show_castillo or reveal or state.is_over
             else None
         ),
         "own": counts[seat] if seat is not None else None,

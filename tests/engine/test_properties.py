@@ -294,9 +294,15 @@ def check_views(state, rng):
             # may show the move; the Castillo itself must look the same.
             assert other_view["players"][seat]["provinces"] == view["players"][seat]["provinces"] - change
             other_view["players"][seat]["provinces"] = view["players"][seat]["provinces"]
+        if state.is_over:
+            # Once the game is over the Castillo is open to all (its last scoring showed it).
+            assert other_view["castillo"]["caballeros"] == {
+                other.colours[s]: n for s, n in enumerate(other.caballeros[CASTILLO_INDEX]) if n
+            }
+            other_view["castillo"] = view["castillo"]
         assert text == json.dumps(other_view, sort_keys=True), viewer
         castillo = view["castillo"]
-        if state.show_castillo:
+        if state.show_castillo or state.is_over:
             shown = {state.colours[s]: n for s, n in enumerate(state.caballeros[CASTILLO_INDEX]) if n}
             assert castillo["caballeros"] == shown
         else:
