@@ -217,19 +217,29 @@ def test_when_every_player_crashes_the_engines_random_play_moves(make_user, monk
     monkeypatch.setattr(computer, "choose_move", crash)
     state = state_of(game)
     seat = to_act(state)[0]
-    assert computer.decide(state, seat, "greedy", "s") in legal_moves(state, seat)
+    move = computer.decide(state, seat, "greedy", "s")
+    # The engine's own random play, with the seed kept for it: the last resort, and nothing else.
+    assert move == random_move(state, seat, random.Random("s-last"))
+    assert move in legal_moves(state, seat)
 
 
-def test_an_illegal_answer_counts_as_a_crash(make_user, monkeypatch):
+def test_an_illegal_answer_counts_as_a_crash(make_user, monkeypatch, settings):
     game, _ = practice(make_user, ("random", "random"))
-    monkeypatch.setattr(
-        computer, "choose_move",
-        lambda view, level, rng, budget: {"type": "bid", "card": 99} if level == "random" else
-        choose_move(view, level, rng, budget=budget),
-    )
+    tried = []
+
+    def illegal_when_random(view, level, rng, budget):
+        tried.append(level)
+        return {"type": "bid", "card": 99} if level == "random" else choose_move(view, level, rng, budget=budget)
+
+    monkeypatch.setattr(computer, "choose_move", illegal_when_random)
+    settings.BOT_RETRIES = 1
     state = state_of(game)
     seat = to_act(state)[0]
-    assert computer.decide(state, seat, "random", "s") in legal_moves(state, seat)
+    move = computer.decide(state, seat, "random", "s")
+    # The illegal answer is tried again, then the first fallback answers, as after a crash.
+    assert tried == ["random", "random", "greedy"]
+    assert move == choose_move(view_for(state, seat), "greedy", random.Random("s-2"))
+    assert move in legal_moves(state, seat)
 
 
 def test_a_decision_left_to_computer_players_alone_is_swept_soon_as_a_timeout(make_user):
