@@ -526,6 +526,11 @@ def invite(game, inviter, who):
     if user is not None:
         if game.seats.filter(user=user).exists():
             raise ValueError(_("%(who)s already has a seat in this game.") % {"who": who})
+        if user.is_computer:
+            raise ValueError(
+                _("%(who)s is a computer player: computer players take their seats when a game is created, "
+                  "on the new-game form.") % {"who": who}
+            )
         if not wants_mail(user, "invitation"):
             raise ValueError(not_by_mail)
         with translation.override(user.mail_language):

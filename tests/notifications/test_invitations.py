@@ -113,6 +113,18 @@ def test_a_bad_invitation_is_refused_with_a_400_and_sends_nothing(private_game, 
     assert mailoutbox == [] and not Notification.objects.exists()
 
 
+def test_inviting_a_computer_player_says_how_computer_players_take_seats(private_game, mailoutbox):
+    from games import computer
+
+    game, creator = private_game
+    name = computer.computer_user("greedy").username
+    response = invite(logged_in(creator), game, name)
+    assert response.status_code == 400
+    assert (f"{name} is a computer player: computer players take their seats when a game is created, on the "
+            "new-game form.") in response.content.decode()
+    assert mailoutbox == [] and not Notification.objects.exists()
+
+
 def test_a_player_who_switched_invitations_off_is_not_mailed(private_game, make_user, mailoutbox):
     game, creator = private_game
     diego = make_user("diego")
