@@ -8,8 +8,9 @@ a second or more over a big archive: too much for every request, so
 STATISTICS_SECONDS (games.tasks.refresh_statistics); embedded, or should beat stop, the first
 request to find it older than twice that computes it again, one process at a time.
 
-Private games are left out: the statistics are the public archive's. A shared first place is a
-win for each of the players sharing it.
+Private games are left out: the statistics are the public archive's. So are practice games
+(with computer players, games/computer.py): the statistics are of games between people. A
+shared first place is a win for each of the players sharing it.
 """
 
 from datetime import timedelta
@@ -62,8 +63,8 @@ def refresh():
 
 
 def compute():
-    results = Result.objects.filter(private=False)
-    games = Game.objects.filter(status=Game.Status.FINISHED, private=False)
+    results = Result.objects.filter(private=False, practice=False)
+    games = Game.objects.filter(status=Game.Status.FINISHED, private=False, practice=False)
     return {
         "computed_at": timezone.now(),
         "games": games.count(),
@@ -201,7 +202,7 @@ def _taken_cards():
         cursor.execute(
             f"SELECT {card}, COUNT(*), COUNT(*) FILTER (WHERE result.place = 1) "
             f"FROM {Result._meta.db_table} AS result, {cards} "
-            f"WHERE NOT result.private AND result.cards IS NOT NULL GROUP BY {card}"
+            f"WHERE NOT result.private AND NOT result.practice AND result.cards IS NOT NULL GROUP BY {card}"
         )
         return cursor.fetchall()
 

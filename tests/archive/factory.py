@@ -26,7 +26,7 @@ def standings(scores):
 
 def finished_game(
     users, scores=None, *, when=None, short_game=False, veto=True, rated=False, private=False,
-    homes=None, first_bidder=0, cards=None,
+    homes=None, first_bidder=0, cards=None, practice=False,
 ):
     """A finished game with `users` in seats 0, 1, … and their `scores` (by default the first
     wins). `when`: its finish time (by default a minute after the last game made here)."""
@@ -36,7 +36,8 @@ def finished_game(
     homes = homes or list(REGIONS[:num_players])
     game = Game.objects.create(
         creator=users[0], num_players=num_players, seed=1, short_game=short_game, veto=veto, rated=rated,
-        private=private, status=Game.Status.FINISHED, started_at=when - timedelta(hours=2), finished_at=when,
+        private=private, practice=practice, status=Game.Status.FINISHED, started_at=when - timedelta(hours=2),
+        finished_at=when,
         colours=list(COLOURS[:num_players]), standings=standings(scores), round=6 if short_game else 9,
         first_events=[{
             "event": "setup", "round": 0, "colours": list(COLOURS[:num_players]), "homes": homes,

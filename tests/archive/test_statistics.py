@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import statistics, tasks
+from games import computer, statistics, tasks
 from tests.archive.factory import finished_game
 from tests.helpers import play
 
@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def five_games(make_user):
-    """Five finished games and one private game, which the statistics leave out.
+    """Five finished games, one private game and one practice game (with a computer player),
+    which the statistics leave out.
 
     game  players  rounds  scores (seat order)  first bidder  homes (seat order)
     1     2        9       [90, 70]             0             galicia, aragon
@@ -40,6 +41,8 @@ def five_games(make_user):
                   cards={0: ["king_card"], 1: ["veto"]})
     finished_game([anna, ben], [10, 200], private=True, homes=["valencia", "catalonia"],
                   cards={0: ["veto"], 1: ["veto"]})
+    finished_game([computer.computer_user("random"), carla], [5, 300], practice=True,
+                  homes=["valencia", "catalonia"], cards={0: ["veto"], 1: ["veto"]})
 
 
 def test_games_and_the_average_winning_score_by_number_of_players(five_games):
@@ -74,7 +77,7 @@ def test_how_often_each_home_region_wins(five_games):
     assert (homes["seville"]["seats"], homes["seville"]["wins"]) == (3, 3)
     assert (homes["granada"]["seats"], homes["granada"]["wins"]) == (1, 0)
     assert (homes["valencia"]["seats"], homes["valencia"]["wins"]) == (1, 0)
-    # The private game's regions are not counted, and the best region comes first.
+    # The private and practice games' regions are not counted, and the best region comes first.
     assert "catalonia" not in homes
     assert list(homes)[:2] == ["seville", "galicia"]
 
@@ -87,7 +90,7 @@ def test_how_often_each_action_card_is_taken_and_by_the_eventual_winner(five_gam
         "score_castillo": (4, 2),  # game 1 seat 0 (won), 1 seat 1, 2 seat 1 (won), 3 seat 2
         "king_card": (5, 3),  # game 1 seat 0 (won), 2 seat 0, 3 seat 1 (won), 4 seat 2, 5 seat 0 (won)
         "eviction": (4, 2),  # game 1 seat 1, 2 seat 1 (won), 4 seat 0, 4 seat 1 (won)
-        "veto": (3, 1),  # game 2 seat 0, 3 seat 0 (won), 5 seat 1; the private game's not counted
+        "veto": (3, 1),  # game 2 seat 0, 3 seat 0 (won), 5 seat 1; the private and practice games' not counted
     }
     assert cards["score_castillo"]["title"] == "Scoring: the Castillo"
     assert cards["king_card"]["stack"] == 5 and cards["eviction"]["stack"] == 4
@@ -114,6 +117,7 @@ def test_the_page_shows_the_figures(client, five_games):
     assert response.status_code == 200
     text = " ".join(response.content.decode().split())
     assert "Drawn from the 5 finished public games" in text
+    assert "Practice games, with computer players, are left out." in text
     assert "85.0" in text and "55.0" in text
     seville = '<th scope="row">Seville</th><td class="number">3</td><td class="number optional">3</td>'
     assert f'{seville} <td class="number">100.0%</td>' in text
