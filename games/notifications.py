@@ -36,7 +36,7 @@ from accounts.models import User
 
 from . import clocks, rows, tasks
 from .engine import GameState, to_act, view_for
-from .models import Game, MailOptOut, MailToDecide, Notification, Seat
+from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view
 
 logger = logging.getLogger(__name__)
@@ -103,6 +103,8 @@ PLACES = {
     5: pgettext_lazy("place in a game", "5th"),
 }
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
+# The kinds of mail that tell a player what they are asked to decide.
+TELLS_WHAT_IS_ASKED = ("your_move", "live_your_move", "game_started")
 
 
 class SendFailed(Exception):
@@ -210,30 +212,31 @@ def decide_lost(now):
     there MAIL_DECISION_LOST_AFTER after the commit (a worker killed, a process restarted or the
     database lost between a commit and its mails). Returns how many games it decided.
 
-    A game that has moved on since is decided at its present version, as if its seats to act
-    before the lost commit had been the last ones told: so the players whose decision it brought
-    and who still have it hear of it once, at the version they can act on (the players already
-    mailed their move since then are not mailed again). A decision that keeps failing for
-    MAIL_DECISION_GIVEN_UP_AFTER is given up, with an error in the log."""
+    A game that has moved on since is decided at its present version (`_as_lost`): whoever must
+    act now hears of it once, at the version they can act on, unless they were told already and
+    have not moved since (they had to act before the lost commit, or a mail asked them since).
+    A decision that keeps failing for MAIL_DECISION_GIVEN_UP_AFTER is given up, with an error in
+    the log."""
+    # Given up first, whatever their number, so that rows that keep failing never fill the
+    # sweep's share and hold up those lost after them for longer than a day.
+    given_up = MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_GIVEN_UP_AFTER)
+    for game_id, version in given_up.values_list("game_id", "version"):
+        logger.error("the mails of game %s at version %s could not be decided for a day: given up", game_id, version)
+    given_up.delete()
     lost = list(
         MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER)
         .order_by("game_id", "version")
-        .values_list("game_id", "version", "previous_to_act", "started", "created_at")[:LOST_DECISIONS_PER_SWEEP]
+        .values_list("game_id", "version", "previous_to_act", "started")[:LOST_DECISIONS_PER_SWEEP]
     )
     earliest = {}
-    for game_id, version, previous_to_act, started, created_at in lost:
-        earliest.setdefault(game_id, (version, previous_to_act, started, created_at))
+    for game_id, version, previous_to_act, started in lost:
+        earliest.setdefault(game_id, (version, previous_to_act, started))
     games = Game.objects.in_bulk(list(earliest))
     saved, done = [], set()
-    for game_id, (version, previous_to_act, started, created_at) in earliest.items():
+    for game_id, (version, previous_to_act, started) in earliest.items():
         game = games.get(game_id)
         if game is None:
             continue  # deleted meanwhile, and its rows with it
-        if created_at <= now - MAIL_DECISION_GIVEN_UP_AFTER:
-            logger.error("the mails of game %s at version %s could not be decided for a day: given up",
-                         game_id, version)
-            done.add(game_id)
-            continue
         logger.warning("deciding the mails of game %s at version %s, which were lost", game_id, version)
         try:
             state, previous_to_act = _as_lost(game, version, previous_to_act, started)
@@ -258,16 +261,28 @@ def _as_lost(game, version, previous_to_act, started):
     """(the state, the seats told before) with which to decide at its present version the mails of
     `game` lost at `version`."""
     state = GameState.from_json(game.state)
-    if started:
-        # A state's events are not stored; the game's first ones are, and they say it started.
+    if game.version == version:
+        if started:
+            # A state's events are not stored; the game's first ones are, and they say it started.
+            state.events = game.first_events
+        # Deciding again at the same version finds what was recorded (Notification's keys).
+        return state, previous_to_act
+    # The game has moved on. A player counts as told of what they must decide now if they have
+    # not moved since they last were: they had to act before `version`, or a mail asked them
+    # since (a decision made at `version` whose row was only not cleared, or one made later).
+    # A start already announced is not announced again.
+    told = Notification.objects.filter(game=game, version__gte=version, kind__in=TELLS_WHAT_IS_ASKED)
+    if started and not told.filter(kind="game_started").exists():
         state.events = game.first_events
-    if game.version > version:
-        previous_to_act = set(previous_to_act) | set(
-            Seat.objects.filter(game=game, user__notifications__game=game,
-                                user__notifications__version__gt=version,
-                                user__notifications__kind__in=["your_move", "live_your_move"])
-            .values_list("index", flat=True)
-        )
+    moves = Move.objects.filter(game=game)
+    asked_since = told.filter(user=OuterRef("user")).exclude(
+        Exists(moves.filter(seat=OuterRef(OuterRef("pk")), version__gt=OuterRef("version")))
+    )
+    # (The move that made `version` is one of theirs: the seats to act before it.)
+    moved_since = set(moves.filter(version__gte=version).values_list("seat__index", flat=True))
+    previous_to_act = {seat for seat in previous_to_act if seat not in moved_since} | set(
+        Seat.objects.filter(game=game).filter(Exists(asked_since)).values_list("index", flat=True)
+    )
     return state, previous_to_act
 
 

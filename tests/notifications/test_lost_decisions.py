@@ -7,12 +7,14 @@ import logging
 import random
 import subprocess
 import sys
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
-from games import deadlines, notifications, services
+from games import deadlines, notifications, rows, services
 from games.engine import apply_move, legal_moves, random_move, to_act
 from games.models import Game, MailToDecide, Notification
 from tests.helpers import state_of
@@ -35,6 +37,21 @@ notifications.games_saved = killed
 deadlines.sweep()
 print("not killed", flush=True)
 """
+
+
+def bid(game, users, committed=None, highest=False):
+    """The first seat to act bids (its lowest card, or its highest), through the services. With
+    `committed` its after-commit hooks run, as a request's would; without, the move is committed
+    but its hooks never run: the process is gone before its mails. Returns the seat."""
+    game.refresh_from_db()
+    state = state_of(game)
+    seat = to_act(state)[0]
+    bids = sorted(legal_moves(state, seat), key=lambda move: move["card"])
+    (committed or (lambda change, *args: change(*args)))(
+        services.submit_move, game, users[seat], bids[-1] if highest else bids[0], game.version
+    )
+    game.refresh_from_db()
+    return seat
 
 
 def overdue(started, count):
@@ -131,12 +148,8 @@ def test_a_last_move_whose_process_died_before_its_mails_still_gets_the_ranking_
 
 def test_a_move_whose_process_died_before_its_mails_gets_them_from_the_sweep(started, mailoutbox):
     game, users = started(3)
-    state = state_of(game)
-    bidder = to_act(state)[0]
     mailoutbox.clear()
-    # The move is committed, but its after-commit hooks never run: the process is gone.
-    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
-    game.refresh_from_db()
+    bidder = bid(game, users)
     (nxt,) = game.to_act
     assert list(MailToDecide.objects.values_list("game_id", "version", "previous_to_act")) == [
         (game.pk, game.version, [bidder])
@@ -154,13 +167,9 @@ def test_lost_decisions_of_a_game_that_moved_on_mail_only_who_must_act_now_once(
     game, users = started(4)
     mailoutbox.clear()
     # Two moves whose mails were lost, then one whose mails were decided as usual.
-    for lost in (True, True, False):
-        game.refresh_from_db()
-        state = state_of(game)
-        seat = to_act(state)[0]
-        move = (services.submit_move if lost else lambda *a: committed(services.submit_move, *a))
-        move(game, users[seat], legal_moves(state, seat)[0], game.version)
-    game.refresh_from_db()
+    bid(game, users)
+    bid(game, users)
+    bid(game, users, committed)
     (now_to_act,) = game.to_act
     assert [m.to for m in mailoutbox] == [[users[now_to_act].email]]
     assert MailToDecide.objects.count() == 2
@@ -174,11 +183,8 @@ def test_lost_decisions_of_a_game_that_moved_on_mail_only_who_must_act_now_once(
 
 def test_lost_decisions_of_a_game_that_moved_on_without_mail_tell_the_player_still_to_act(started, mailoutbox):
     game, users = started(3)
-    state = state_of(game)
-    bidder = to_act(state)[0]
     mailoutbox.clear()
-    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
-    game.refresh_from_db()
+    bid(game, users)
     (nxt,) = game.to_act
     # A change of version that calls for no mail of its own (the player to act is the same).
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
@@ -195,10 +201,8 @@ def test_a_decision_that_keeps_failing_is_retried_then_given_up_after_a_day_loud
     started, mailoutbox, monkeypatch, caplog
 ):
     game, users = started(3)
-    state = state_of(game)
-    bidder = to_act(state)[0]
     mailoutbox.clear()
-    services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    bid(game, users)
     monkeypatch.setattr(notifications, "_decide", lambda *args: 1 / 0)
     for minutes in (3, 60, 23 * 60):
         notifications.sweep(timezone.now() + timedelta(minutes=minutes))
@@ -208,17 +212,15 @@ def test_a_decision_that_keeps_failing_is_retried_then_given_up_after_a_day_loud
     with caplog.at_level(logging.ERROR):
         notifications.sweep(timezone.now() + timedelta(days=1, minutes=1))
     assert not MailToDecide.objects.exists()
-    assert f"the mails of game {game.pk} at version {game.version + 1} could not be decided for a day" in caplog.text
+    assert f"the mails of game {game.pk} at version {game.version} could not be decided for a day" in caplog.text
     # (A day on, the reminders of the clock are due: they are not what was given up.)
     assert not Notification.objects.filter(kind="your_move").exists()
 
 
 def test_a_lost_decision_that_fails_does_not_hold_up_the_others(started, mailoutbox, monkeypatch, caplog):
     (broken, broken_users), (fine, fine_users) = started(3), started(3)
-    for game, users in ((broken, broken_users), (fine, fine_users)):
-        state = state_of(game)
-        bidder = to_act(state)[0]
-        services.submit_move(game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    bid(broken, broken_users)
+    bid(fine, fine_users)
     mailoutbox.clear()
     real = notifications._as_lost
 
@@ -234,3 +236,65 @@ def test_a_lost_decision_that_fails_does_not_hold_up_the_others(started, mailout
     assert [m.to for m in mailoutbox] == [[fine_users[nxt].email]]
     assert list(MailToDecide.objects.values_list("game_id", flat=True)) == [broken.pk]
     assert f"the mails of game {broken.pk} at version" in caplog.text
+
+
+@contextmanager
+def uncleared(monkeypatch):
+    """The decisions made inside record and send their mails, but their MailToDecide rows are
+    not deleted (the database went away just then)."""
+
+    def fail(*args):
+        raise OperationalError("the database went away")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(rows, "delete_each", fail)
+        yield
+
+
+def test_a_decision_made_whose_row_stayed_mails_nobody_twice_once_the_game_moved_on(
+    started, committed, mailoutbox, monkeypatch
+):
+    game, users = started(3)
+    mailoutbox.clear()
+    with uncleared(monkeypatch):
+        bid(game, users, committed)
+    (nxt,) = game.to_act
+    assert [m.to for m in mailoutbox] == [[users[nxt].email]]
+    assert MailToDecide.objects.count() == 1
+    # A change of version that asks nobody anything new (a deadline moved by a vacation).
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    notifications.sweep(timezone.now() + LOST)
+    assert len(mailoutbox) == 1, [m.subject for m in mailoutbox[1:]]
+    assert not MailToDecide.objects.exists()
+
+
+def test_a_start_announced_whose_row_stayed_is_not_announced_again_once_the_game_moved_on(
+    make_user, committed, mailoutbox, monkeypatch
+):
+    users = [make_user() for _ in range(3)]
+    game = services.create_game(users[0], num_players=3)
+    committed(services.join_game, game, users[1], game.invite_token)
+    with uncleared(monkeypatch):
+        committed(services.join_game, game, users[2], game.invite_token)
+    assert sum("has started" in m.subject for m in mailoutbox) == 3
+    assert MailToDecide.objects.filter(started=True).count() == 1
+    by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    bid(game, by_seat, committed)
+    sent = len(mailoutbox)
+    notifications.sweep(timezone.now() + LOST)
+    assert len(mailoutbox) == sent, [m.subject for m in mailoutbox[sent:]]
+    assert not MailToDecide.objects.exists()
+
+
+def test_a_player_who_moved_since_a_lost_decision_is_told_of_the_new_one(started, mailoutbox):
+    game, users = started(3)
+    mailoutbox.clear()
+    # The first bidder bids highest, so the turns begin with them; every bid's mails are lost.
+    first = bid(game, users, highest=True)
+    bid(game, users)
+    bid(game, users)
+    assert game.to_act == [first]
+    notifications.sweep(timezone.now() + LOST)
+    # They had to act before the first lost decision, but they have moved since: told again.
+    assert [m.to for m in mailoutbox] == [[users[first].email]]
+    assert not MailToDecide.objects.exists()
