@@ -42,6 +42,10 @@ def spectators_group(game_id, language):
     return f"game-{game_id}-spectators-{language}"
 
 
+def _is_spectators(group):
+    return "-spectators-" in group
+
+
 def spectators_groups(game_id):
     """The game's spectators' groups, one per language of the site."""
     return [spectators_group(game_id, code) for code, _name in settings.LANGUAGES]
@@ -57,8 +61,7 @@ def send_version(game_id, version):
     the spectators' pages get the spectators' view with it, when somebody is there to see it."""
     _send([
         (game_group(game_id), {"type": "game.version", "version": version}),
-        *((group, {"type": "game.version", "version": version, "group": group})
-          for group in spectators_groups(game_id)),
+        *((group, {"type": "game.version", "version": version}) for group in spectators_groups(game_id)),
     ])
 
 
@@ -66,7 +69,7 @@ def send_chat(game_id):
     """A game's chat has a new message; the notice carries none of it (nor who wrote it)."""
     _send([
         (game_group(game_id), {"type": "game.chat"}),
-        *((group, {"type": "game.chat", "group": group}) for group in spectators_groups(game_id)),
+        *((group, {"type": "game.chat"}) for group in spectators_groups(game_id)),
     ])
 
 
@@ -109,7 +112,7 @@ def _deliver(notices):
     game has several notices), or as they came when that view cannot travel (`_frame`)."""
     plain, watched = [], {}
     for group, message in notices:
-        if message["type"] == "game.version" and "-spectators-" in group:
+        if message["type"] == "game.version" and _is_spectators(group):
             watched[group] = max(watched.get(group, 0), message["version"])
         else:
             plain.append((group, message))
@@ -120,7 +123,7 @@ def _deliver(notices):
     for group in listened:
         _game, game_id, _spectators, language = group.split("-", 3)
         message = _frame(int(game_id), language) or {"type": "game.version", "version": watched[group]}
-        framed.append((group, {**message, "group": group}))
+        framed.append((group, message))
     _on_the_servers_loop(_group_send, framed)
 
 
@@ -212,6 +215,9 @@ async def _groups_with_members(layer, groups):
 
 
 async def _group_send(notices):
+    """Send each (group, message). A message to a spectators' group says its group, which the
+    spectators' hub (games/spectators.py) reads to find the pages it is for, whoever sent it."""
+    notices = [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
     layer = get_channel_layer()
     if len(notices) > 1 and hasattr(layer, "group_send_many"):
         # The Redis layer (elgrande_site/channel_layers.py): one round trip to find the groups

@@ -62,15 +62,19 @@ class Hub:
             self.members.setdefault(group, {})[consumer] = None
 
     async def leave(self, group, consumer):
+        members = self.members.get(group)
+        if members is None or consumer not in members:
+            return
+        # At once, before waiting for the lock: even if the leave is cancelled (a server closing
+        # the socket in a hurry), nothing is handed to the consumer any more.
+        del members[consumer]
         async with self._lock:
-            members = self.members.get(group)
-            if members is None or consumer not in members:
-                return
-            del members[consumer]
+            if self.members.get(group) is not members:
+                return  # the hub was reset meanwhile (close_all)
             if not members:
                 del self.members[group]
                 await self.layer.group_discard(group, self.channel)
-            if not self.members:
+            if not self.members and self._task is not None:
                 # Nobody left to serve: the hub stops listening until somebody joins again. The
                 # cancelled receive is not waited for: a page leaving, and the pages joining after
                 # it (this holds the lock), must not hang on the Redis layer's clean-up.
@@ -93,16 +97,23 @@ class Hub:
             await self.hand_out(message)
 
     async def close_all(self):
-        """Close every page of the hub (1011: they reconnect) and start afresh."""
+        """Close every page of the hub (1011: they reconnect) and start afresh on a new channel.
+        The old channel then leaves its groups where the layer still can, so that they do not
+        count as watched, nor fill the layer's buffer for it, until their membership expires."""
         async with self._lock:
-            consumers = [consumer for members in self.members.values() for consumer in members]
+            members, channel = self.members, self.channel
             self.members = {}
             self._task = self.channel = None
-        for consumer in consumers:
+        for consumer in [consumer for each in members.values() for consumer in each]:
             try:
                 await consumer.close(code=1011)
             except Exception:
                 logger.exception("a spectator's page could not be closed")
+        if channel is not None and members:
+            # After the pages are closed: with the layer away, this may take its timeouts.
+            await asyncio.gather(
+                *(self.layer.group_discard(group, channel) for group in members), return_exceptions=True
+            )
 
     async def hand_out(self, message):
         """Give `message` to every local consumer of its group."""

@@ -193,14 +193,14 @@ async def test_older_and_repeated_notices_are_dropped(start_game):
     assert (await heard(spectator))["version"] == game.version
     assert await heard(player) == {"version": game.version}
 
-    layer = get_channel_layer()
     stale = gzip.compress(json.dumps({"version": game.version - 1, "play": "<div id=play>old</div>"}).encode())
+    # Sent as broadcast sends (each notice saying its group, which the spectators' hub reads).
     for version in (game.version - 1, game.version):
-        await layer.group_send(broadcast.spectators_group(game.pk, "en"), {"type": "game.version", "version": version})
-        await layer.group_send(
-            broadcast.spectators_group(game.pk, "en"), {"type": "game.play", "version": version, "frame": stale}
-        )
-        await layer.group_send(broadcast.game_group(game.pk), {"type": "game.version", "version": version})
+        await broadcast._group_send([
+            (broadcast.spectators_group(game.pk, "en"), {"type": "game.version", "version": version}),
+            (broadcast.spectators_group(game.pk, "en"), {"type": "game.play", "version": version, "frame": stale}),
+            (broadcast.game_group(game.pk), {"type": "game.version", "version": version}),
+        ])
     assert await spectator.receive_nothing(timeout=0.3)
     assert await player.receive_nothing(timeout=0.1)
     await move(game)
@@ -374,6 +374,7 @@ async def test_a_page_that_fails_to_take_a_notice_does_not_keep_it_from_the_othe
     await hub.hand_out({"type": "game.version", "version": 8, "group": "game-3-spectators-en"})
     await hub.leave("game-1-spectators-en", Page())
     assert [each.heard for each in pages] == [[7], [], [7]]
+    assert list(hub.members["game-1-spectators-en"]) == pages
 
 
 class FailingLayer:
@@ -381,7 +382,7 @@ class FailingLayer:
 
     def __init__(self, fail_add=False):
         self.fail_add = fail_add
-        self.added = []
+        self.added, self.discarded = [], []
 
     async def new_channel(self):
         return "specific.test!hub"
@@ -392,7 +393,7 @@ class FailingLayer:
         self.added.append(group)
 
     async def group_discard(self, group, channel):
-        pass
+        self.discarded.append(group)
 
     async def receive(self, channel):
         raise ConnectionError("Redis is away")
@@ -435,6 +436,9 @@ async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(cap
     # told the version it missed.
     assert [each.closed for each in pages] == [1011, 1011]
     assert hub.members == {} and hub.channel is None
+    # The dead channel leaves its group where the layer still can, so that the game does not
+    # count as watched (a spectators' view rendered for nobody) until the membership expires.
+    assert hub.layer.discarded == ["game-1-spectators-en"]
     assert "could not receive" in caplog.text
     # A page joining afterwards finds a hub that listens again.
     hub.layer = FailingLayer()
