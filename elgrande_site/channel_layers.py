@@ -9,6 +9,19 @@ from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
 
+async def _until_it_ends(task):
+    """Cancel `task` until it has ended, however often it lets a cancellation go by."""
+    while not task.done():
+        task.cancel()
+        try:
+            await asyncio.wait([task], timeout=0.5)
+        except asyncio.CancelledError:
+            # Cancelled again while waiting: the caller's cancellation is raised once this ends.
+            pass
+    if not task.cancelled():
+        task.exception()  # retrieved, so that asyncio does not report it as forgotten
+
+
 class WaitingRedisChannelLayer(RedisChannelLayer):
     """channels-redis builds redis-py's default pool, which raises "Too many connections" as soon
     as more commands are in flight than it may open: hundreds of pages connecting or leaving at
@@ -21,6 +34,25 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
     def create_pool(self, index):
         host = dict(self.hosts[index])
         return BlockingConnectionPool.from_url(host.pop("address"), **host)
+
+    async def receive(self, channel):
+        """channels-redis's receive, which always ends when it is cancelled.
+
+        On Python 3.11 a cancellation can be lost inside redis-py: each command is written
+        through `asyncio.wait_for(..., socket_timeout)`, which returns the finished write and
+        drops a cancellation that comes in the same moment (fixed in Python 3.12). The
+        receive then goes on with its next blocking pop, and its loop never ends: a consumer
+        whose socket closed (its receive is cancelled and waited for) hung for ever, and so did
+        an event loop's shutdown that waits for its cancelled tasks. Here the receive runs as a
+        task of its own, which is cancelled again until it has ended. A message it had just
+        taken when it was cancelled is dropped, as channels-redis drops it: its reader is
+        going away."""
+        receiving = asyncio.ensure_future(super().receive(channel))
+        try:
+            return await asyncio.shield(receiving)
+        except asyncio.CancelledError:
+            await _until_it_ends(receiving)
+            raise
 
     async def group_send_many(self, notices):
         """`group_send` of each (group, message) of `notices`, for the deadline sweep's batches of a
