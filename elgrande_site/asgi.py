@@ -19,16 +19,23 @@ from django.urls import re_path  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+
+class Refusal(WebsocketDenier):
+    """Refuses the socket, without a channel layer: a socket that is refused at once has nothing
+    to hear, so it costs no Redis connection and no receive to cancel."""
+
+    channel_layer_alias = None
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             # Any other path is refused (403) rather than failing the router with an exception.
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", WebsocketDenier.as_asgi())]))
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", Refusal.as_asgi())]))
         ),
     }
 )
-
 
 
 async def application(scope, receive, send):

@@ -190,6 +190,21 @@ async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, capl
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
 
 
+async def test_a_socket_on_an_unrouted_path_is_refused_without_the_channel_layer(settings, caplog):
+    # A Redis where nothing listens: a refusal that opened a receive would end in a connection error.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "elgrande_site.channel_layers.WaitingRedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:9/0", "socket_connect_timeout": 1}]},
+        }
+    }
+    communicator = WebsocketCommunicator(application, "/ws/nowhere/", headers=[ORIGIN])
+    assert await communicator.connect() == (False, 1000)
+    await communicator.disconnect()
+    assert communicator.future.done() and communicator.future.exception() is None
+    assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_for_a_game_id_too_large_for_the_database_is_refused(caplog):
     communicator = WebsocketCommunicator(application, "/ws/games/99999999999999999999/", headers=[ORIGIN])
