@@ -42,6 +42,13 @@ ROW_DIGITS = 3
 ROW_PREFIXES = ("plan-", "picks-", "order-")
 
 
+def is_row_number(text):
+    """Whether `text` is a row number as the panels write them: ASCII digits. Other characters
+    that str.isdigit() takes (superscripts, other scripts' digits) name no row, and int() would
+    refuse some of them."""
+    return text.isascii() and text.isdigit()
+
+
 def check_post(post):
     """Refuse, whatever the form, posted names and values that no move can hold: NUL characters
     and lone surrogates (text the database cannot store), and row numbers longer than any
@@ -53,7 +60,7 @@ def check_post(post):
         for prefix in ROW_PREFIXES:
             if key.startswith(prefix):
                 index = key[len(prefix) :].split("-")[0]
-                if index.isascii() and index.isdigit() and len(index) > ROW_DIGITS:
+                if is_row_number(index) and len(index) > ROW_DIGITS:
                     raise UnreadableFields(
                         _("row %(row)s does not exist") % {"row": index[:12] + ("…" if len(index) > 12 else "")}
                     )
@@ -320,11 +327,8 @@ class RowFormSet(forms.BaseFormSet):
     def __init__(self, data=None, **kwargs):
         if data is not None:
             prefix = kwargs["prefix"]
-            rows = [
-                int(key[len(prefix) + 1 :].split("-")[0])
-                for key in data
-                if key.startswith(f"{prefix}-") and key[len(prefix) + 1 :].split("-")[0].isdigit()
-            ]
+            numbers = (key[len(prefix) + 1 :].split("-")[0] for key in data if key.startswith(f"{prefix}-"))
+            rows = [int(number) for number in numbers if is_row_number(number)]
             data = data.copy()
             data[f"{prefix}-TOTAL_FORMS"] = str(max(rows) + 1 if rows else 0)
             data[f"{prefix}-INITIAL_FORMS"] = "0"

@@ -101,6 +101,28 @@ def test_a_form_row_number_with_too_many_digits_is_refused(start_game, fields):
     assert snapshot(game) == before
 
 
+def moving_caballeros(state):
+    from games.engine import to_act, view_for
+
+    if state.is_over or not to_act(state):
+        return False
+    decision = view_for(state, to_act(state)[0]).get("decision") or {}
+    return decision.get("kind") == "action" and (decision.get("special") or {}).get("action") == "move_caballeros"
+
+
+@pytest.mark.parametrize("row", ["²", "٩" * 5000, "１", "0x1"])
+def test_a_row_number_that_is_no_ascii_number_names_no_row(game_at, row):
+    # str.isdigit() takes superscripts and other scripts' digits, which int() refuses or, past
+    # 4,300 of them, cannot convert: such a field names no row, as any unknown field.
+    game = game_at(moving_caballeros)
+    client = logged_in(user_at(game, game.to_act[0]))
+    before = snapshot(game)
+    response = post_fields(client, game, {"move_form": "special", f"plan-{row}-from": "aragon"})
+    assert response.status_code == 400
+    assert b"Say which caballeros to move." in response.content
+    assert snapshot(game) == before
+
+
 def test_rows_numbered_up_to_999_are_still_read():
     from django.http import QueryDict
 
