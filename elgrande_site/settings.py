@@ -23,14 +23,17 @@ def env_flag(name, default):
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-def env_int(name, default):
+def env_int(name, default, least=None):
     value = os.environ.get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+    if least is not None and number < least:
+        raise ImproperlyConfigured(f"{name} must be at least {least}, not {number}.")
+    return number
 
 
 def env_list(name, default):
@@ -120,7 +123,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     # Under ASGI every request runs in a fresh thread, so persistent connections would never be
     # reused; a pool spares each request a new PostgreSQL backend.
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20), "timeout": 10}
+        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2), "timeout": 10}
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
@@ -208,7 +211,7 @@ if REDIS_URL:
                         "address": REDIS_URL,
                         # Most Redis connections one web process opens for its sockets; commands
                         # beyond that wait up to `timeout` seconds for a free one.
-                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 100),
+                        "max_connections": env_int("REDIS_MAX_CONNECTIONS", 100, least=1),
                         "timeout": 20,
                         # redis-py 8 gives up on any read after 5 s by default, and an idle page's
                         # receive is a read that Redis holds open for channels-redis's 5 s
@@ -278,14 +281,10 @@ if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
 # Overdue games moved on in one transaction, and with Celery in one task of a sweep spread over the
 # worker's processes: a player moving in one of them waits for the batch's commit.
-DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100)
-if DEADLINE_SWEEP_BATCH < 1:
-    raise ImproperlyConfigured(f"DEADLINE_SWEEP_BATCH must be at least 1, not {DEADLINE_SWEEP_BATCH}.")
+DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100, least=1)
 # The statistics page shows figures at most this old with Celery beat, twice this old embedded
 # (where the first request to find them older computes them again).
-STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600)
-if STATISTICS_SECONDS < 1:
-    raise ImproperlyConfigured("STATISTICS_SECONDS must be a positive number of seconds.")
+STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600, least=1)
 
 # --- Computer players (games/computer.py) -----------------------------------------------------
 # Seconds between a change that leaves a computer player to act and its move, so a person can
@@ -304,7 +303,7 @@ def _seconds(name, default):
 
 BOT_MOVE_DELAY = _seconds("BOT_MOVE_DELAY", "1")
 BOT_STRONG_BUDGET = _seconds("BOT_STRONG_BUDGET", "1") or 1.0
-BOT_RETRIES = env_int("BOT_RETRIES", 2)
+BOT_RETRIES = env_int("BOT_RETRIES", 2, least=0)
 BOT_STALL_SECONDS = _seconds("BOT_STALL_SECONDS", "60")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

@@ -144,6 +144,35 @@ def test_the_database_pool_size_comes_from_the_environment():
     assert settings["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 7
 
 
+@pytest.mark.parametrize(
+    "name, value, least",
+    [
+        # The pool keeps 2 connections open (its min_size): a smaller most failed every query.
+        ("DATABASE_POOL_SIZE", "1", 2),
+        ("REDIS_MAX_CONNECTIONS", "0", 1),
+        ("DEADLINE_SWEEP_BATCH", "0", 1),
+        ("STATISTICS_SECONDS", "-5", 1),
+        ("BOT_RETRIES", "-1", 0),
+    ],
+)
+def test_a_number_below_its_least_stops_the_site_with_the_variables_name(name, value, least):
+    result = run("import elgrande_site.settings", DATABASE_URL="postgres://u@db.internal:5432/x",
+                 REDIS_URL="redis://redis.internal:6379/2", **{name: value})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be at least {least}, not {value}." in result.stderr
+
+
+def test_the_least_numbers_start_the_site():
+    result = run(
+        "import elgrande_site.settings as s; print(s.DATABASES['default']['OPTIONS']['pool']['max_size'],"
+        " s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]['max_connections'])",
+        DATABASE_URL="postgres://u@db.internal:5432/x", REDIS_URL="redis://redis.internal:6379/2",
+        DATABASE_POOL_SIZE="2", REDIS_MAX_CONNECTIONS="1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["2", "1"]
+
+
 @pytest.mark.parametrize("name", ["REDIS_MAX_CONNECTIONS", "DATABASE_POOL_SIZE", "SECURE_HSTS_SECONDS"])
 def test_a_number_that_is_not_one_stops_the_site_with_the_variables_name(name):
     result = run("import elgrande_site.settings", DATABASE_URL="postgres://u@db.internal:5432/x",
