@@ -1,7 +1,9 @@
 from allauth.account.adapter import get_adapter
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -67,6 +69,21 @@ class DeleteAccountForm(forms.Form):
         if not get_adapter().reauthenticate(self.user, password):
             raise forms.ValidationError(_("That is not your password."))
         return password
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's log-in, with the login (a username or an email address) no longer than an address
+    may be, checked before any look-up: SQLite fails the case-insensitive look-up of a login of
+    100,000 characters ("LIKE or GLOB pattern too complex")."""
+
+    longest = 254
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["login"]
+        field.max_length = self.longest
+        field.validators.append(MaxLengthValidator(self.longest))
+        field.widget.attrs["maxlength"] = str(self.longest)
 
 
 class SignupForm(AllauthSignupForm):

@@ -85,6 +85,16 @@ class NewGameForm(forms.Form):
         return data
 
 
+class InviteForm(forms.Form):
+    """Whom the creator of a private game invites: a username or an email address. Checked before
+    any look-up: PostgreSQL refuses a NUL in a query, and SQLite a case-insensitive look-up of
+    100,000 characters."""
+
+    who = forms.CharField(
+        max_length=254, error_messages={"required": gettext_lazy("Name a player or an email address to invite.")}
+    )
+
+
 class FiniteJSONDecoder(json.JSONDecoder):
     """JSON as the standard allows it: no NaN or Infinity, which no database's JSON type stores."""
 

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import notifications
 from .access import can_view
+from .forms import InviteForm
 from .models import Game
 
 
@@ -49,8 +50,12 @@ def unsubscribe(request, token):
 @require_POST
 def invite(request, pk):
     game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        error = form.errors["who"][0]
+        return render(request, "games/invitation_refused.html", {"game": game, "error": error}, status=400)
     try:
-        done = notifications.invite(game, request.user, request.POST.get("who", ""))
+        done = notifications.invite(game, request.user, form.cleaned_data["who"])
     except PermissionError as error:
         return render(request, "games/invitation_refused.html", {"game": game, "error": str(error)}, status=403)
     except ValueError as error:

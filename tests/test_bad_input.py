@@ -200,6 +200,19 @@ def test_a_nul_in_the_username_at_log_in_is_a_form_error(make_user, password):
     assert "_auth_user_id" not in client.session
 
 
+def test_a_login_longer_than_any_address_is_a_form_error(make_user, password):
+    # SQLite failed the case-insensitive look-up of such a login with a 500.
+    make_user("alice")
+    client = Client()
+    response = client.post(reverse("account_login"), {"login": "a" * 100_000, "password": password})
+    assert response.status_code == 200
+    assert "Ensure this value has at most 254 characters (it has 100000)." in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    response = client.post(reverse("account_login"), {"login": "alice", "password": password})
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+
+
 ORIGIN = (b"origin", b"http://testserver")
 
 

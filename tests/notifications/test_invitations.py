@@ -103,6 +103,10 @@ def test_inviting_twice_the_same_person_sends_one_mail(private_game, make_user, 
         ("", "Name a player or an email address"),
         ("nobody-here", "There is no player called “nobody-here”, and it is not an email address."),
         ("carmen", "carmen already has a seat in this game."),
+        # Refused before any look-up: PostgreSQL refuses a NUL in a query, and SQLite a
+        # case-insensitive look-up of 100,000 characters.
+        ("bo\x00b", "Null characters are not allowed."),
+        ("x" * 100_000, "Ensure this value has at most 254 characters (it has 100000)."),
     ],
 )
 def test_a_bad_invitation_is_refused_with_a_400_and_sends_nothing(private_game, mailoutbox, who, message):
