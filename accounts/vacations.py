@@ -25,6 +25,12 @@ def local_date(user, when=None):
     return timezone.localtime(when, user.zone).date()
 
 
+def latest_day(today):
+    """The last day a vacation may reach: the end of next year. The yearly days are counted for
+    the years to come, and a calendar's last day (31 December 9999) has no day after it."""
+    return date(today.year + 1, 12, 31)
+
+
 def days_by_year(start, end):
     """{year: days} of the range start..end, both included."""
     days = defaultdict(int)
@@ -47,6 +53,8 @@ def check(user, start, end, today):
         raise ValidationError(_("The last day of a vacation cannot come before its first."))
     if start < today:
         raise ValidationError(_("A vacation cannot start in the past."))
+    if end > latest_day(today):
+        raise ValidationError(_("A vacation can be taken up to the end of next year, not later."))
     clash = Vacation.objects.filter(user=user, start__lte=end, end__gte=start).first()
     if clash is not None:
         raise ValidationError(_("This overlaps your vacation %(dates)s.") % {"dates": describe(clash)})

@@ -63,6 +63,14 @@ def test_a_vacation_may_not_be_in_the_past_backwards_or_overlap_another(make_use
     assert Vacation.objects.filter(user=user).count() == 1
 
 
+def test_a_vacation_may_reach_the_end_of_next_year_but_not_beyond(make_user):
+    user = make_user()
+    add(user, date(2031, 12, 25), date(2031, 12, 31))
+    with pytest.raises(ValidationError, match="up to the end of next year, not later"):
+        add(user, date(2031, 12, 20), date(2032, 1, 1))
+    assert Vacation.objects.filter(user=user).count() == 1
+
+
 def test_vacations_may_follow_each_other_and_others_may_overlap_mine(make_user):
     me, other = make_user(), make_user()
     add(me, date(2030, 4, 1), date(2030, 4, 5))
@@ -170,6 +178,9 @@ def test_taking_a_vacation_in_the_settings(make_user):
     [
         (lambda today: today - timedelta(days=1), 2, "cannot start in the past"),
         (lambda today: date(today.year + 1, 2, 1), 22, "22 vacation days in"),
+        # The calendar's last day has no day after it: counting its year's days failed with a 500.
+        (lambda today: date(9999, 12, 20), 12, "up to the end of next year, not later"),
+        (lambda today: date(9999, 12, 31), 1, "up to the end of next year, not later"),
     ],
 )
 def test_the_settings_refuse_a_vacation_with_a_clear_message(make_user, first_day, length, message):
