@@ -164,6 +164,12 @@ ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[El Grande] "
+# The rate limits count by the client's address. Behind proxies of the site's own, that is the one
+# the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
+# header TRUSTED_CLIENT_IP_HEADER (e.g. X-Real-IP). Without either, every player behind a proxy
+# would share the proxy's address, and so its limits.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, least=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER", "").strip() or None
 ACCOUNT_RATE_LIMITS = {
     # Five wrong passwords for one login within five minutes lock that login for the rest of them.
     "login_failed": "10/m/ip,5/300s/key",

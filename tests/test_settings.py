@@ -22,7 +22,7 @@ READ = [
 NAMES = [
     "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
-    "CHANNEL_LAYERS", "DATABASES",
+    "CHANNEL_LAYERS", "DATABASES", "ALLAUTH_TRUSTED_PROXY_COUNT", "ALLAUTH_TRUSTED_CLIENT_IP_HEADER",
 ]
 A_KEY = secrets.token_urlsafe(50)
 PRODUCTION = {
@@ -160,6 +160,13 @@ def test_a_number_below_its_least_stops_the_site_with_the_variables_name(name, v
                  REDIS_URL="redis://redis.internal:6379/2", **{name: value})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be at least {least}, not {value}." in result.stderr
+
+
+def test_the_sites_own_proxies_are_told_from_the_environment():
+    assert settings_with()["ALLAUTH_TRUSTED_PROXY_COUNT"] == 0
+    assert settings_with()["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"] is None
+    assert settings_with(TRUSTED_PROXY_COUNT="1")["ALLAUTH_TRUSTED_PROXY_COUNT"] == 1
+    assert settings_with(TRUSTED_CLIENT_IP_HEADER="X-Real-IP")["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"] == "X-Real-IP"
 
 
 def test_the_least_numbers_start_the_site():

@@ -137,6 +137,84 @@ def test_the_lock_after_wrong_passwords_is_for_that_login_only(make_user, passwo
     assert logged_in_user(other).username == "isabel"
 
 
+def test_after_5_wrong_passwords_from_many_addresses_the_account_is_locked_by_any_of_its_logins(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")  # felipe@example.org
+    for attempt in range(5):
+        Client(REMOTE_ADDR=f"10.0.1.{attempt}").post(
+            reverse("account_login"), {"login": "Felipe", "password": f"guess-{attempt}"}
+        )
+    for login in ("felipe", "felipe@example.org", "FELIPE@example.org"):
+        client = Client(REMOTE_ADDR="10.0.2.1")
+        response = client.post(reverse("account_login"), {"login": login, "password": password})
+        assert not logged_in_user(client).is_authenticated, login
+        assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_wrong_logins_that_name_no_account_are_counted_as_typed(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")
+    for attempt in range(6):
+        Client(REMOTE_ADDR=f"10.0.3.{attempt}").post(
+            reverse("account_login"), {"login": "nobody", "password": f"guess-{attempt}"}
+        )
+    client = Client(REMOTE_ADDR="10.0.3.9")
+    client.post(reverse("account_login"), {"login": "felipe", "password": password})
+    assert logged_in_user(client).username == "felipe"
+
+
+def test_behind_the_sites_proxy_the_limits_count_each_players_own_address(settings, make_user, password):
+    from django.test import Client
+
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    for number in range(12):
+        make_user(f"player{number}")
+    # Each wrong password from an address of its own, all through the one proxy (REMOTE_ADDR):
+    # counted by the proxy's address they made 12, past the 10 a minute one address may make.
+    for number in range(12):
+        Client(REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR=f"203.0.113.{number}").post(
+            reverse("account_login"), {"login": f"player{number}", "password": "wrong"}
+        )
+    client = Client(REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.200")
+    client.post(reverse("account_login"), {"login": "player0", "password": password})
+    assert logged_in_user(client).username == "player0"
+    # One address behind the proxy is limited all the same.
+    for attempt in range(10):
+        Client(REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.77").post(
+            reverse("account_login"), {"login": f"nobody{attempt}", "password": "wrong"}
+        )
+    client = Client(REMOTE_ADDR="10.9.9.9", HTTP_X_FORWARDED_FOR="203.0.113.77")
+    response = client.post(reverse("account_login"), {"login": "player1", "password": password})
+    assert not logged_in_user(client).is_authenticated
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_without_a_trusted_proxy_a_forwarded_address_is_not_believed(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")
+    for attempt in range(10):
+        Client(REMOTE_ADDR="10.9.9.8", HTTP_X_FORWARDED_FOR=f"203.0.113.{attempt}").post(
+            reverse("account_login"), {"login": f"nobody{attempt}", "password": "wrong"}
+        )
+    forged = Client(REMOTE_ADDR="10.9.9.8", HTTP_X_FORWARDED_FOR="203.0.113.250")
+    response = forged.post(reverse("account_login"), {"login": "felipe", "password": password})
+    assert not logged_in_user(forged).is_authenticated
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_a_request_naming_fewer_hops_than_the_trusted_proxies_counts_by_its_own_address(settings, make_user, password):
+    from django.test import Client
+
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    make_user("felipe")
+    client = Client(REMOTE_ADDR="10.9.9.7", HTTP_X_FORWARDED_FOR="203.0.113.1")
+    client.post(reverse("account_login"), {"login": "felipe", "password": password})
+    assert logged_in_user(client).username == "felipe"
+
+
 def test_sign_ups_from_one_address_are_rate_limited(password):
     from django.test import Client
 
