@@ -47,7 +47,9 @@ _held = ContextVar("held_mail_decisions", default=None)
 # Games with less time per move than this are live: players are at the table.
 LIVE_BELOW = 60 * 60
 LAST_REMINDER_BEFORE = timedelta(hours=12)
-MAX_ATTEMPTS = 8
+# A mail that fails is tried again 1, 2, 4 … minutes later, at most 6 hours apart: its 13th
+# attempt comes 26.5 hours after its first, so a mail server away for a day loses nothing.
+MAX_ATTEMPTS = 13
 FIRST_RETRY_AFTER = timedelta(minutes=1)
 LONGEST_RETRY_AFTER = timedelta(hours=6)
 # A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
@@ -739,11 +741,11 @@ def _queue(ids):
 def deliver(notification_id, now=None):
     """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
     is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
-    time of the next attempt (doubling, at most MAX_ATTEMPTS) and logged, then raised as SendFailed
-    (so that Celery retries it)."""
+    time of the next attempt (doubling, at most MAX_ATTEMPTS), which the sweep keeps (`retry_due`),
+    and logged, then raised as SendFailed."""
     now = now or timezone.now()
-    # A failed row only when its retry is due: Celery's retries come early (with jitter) and
-    # would spend the attempts meant to stretch over hours; the sweep queues it when it is due.
+    # A failed row only when its retry is due: a task run early would spend the attempts meant to
+    # stretch over a day; the sweep queues it when it is due.
     claimable = Q(status=Notification.Status.PENDING) | Q(
         status__in=[Notification.Status.FAILED, Notification.Status.SENDING], next_attempt_at__lte=now
     )

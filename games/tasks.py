@@ -57,24 +57,20 @@ def play_computer_move(game_id, version):
 # ---- mail ---------------------------------------------------------------------------------------
 #
 # Notifications are recorded first (games.notifications), then sent here after the commit. With
-# Redis a worker sends them and Celery retries a failed send with back-off (a retry that comes,
-# jittered, before the row's own retry time sends nothing); embedded there is no
-# worker, so one thread in the web process sends them, never the request that made the move.
-# Either way a failed send is logged and left `failed` in its row, which the periodic sweep
-# (notifications.retry_due) sends again when its time comes.
+# Redis a worker sends them; embedded there is no worker, so one thread in the web process sends
+# them, never the request that made the move. Either way a failed send is logged and left `failed`
+# in its row with the time of its next attempt (doubling, over a day), which the periodic sweep
+# (notifications.retry_due) keeps: Celery does not retry it on its own schedule.
 
 
-@shared_task(
-    ignore_result=True,
-    autoretry_for=(Exception,),
-    retry_backoff=60,
-    retry_backoff_max=60 * 60,
-    max_retries=7,
-)
+@shared_task(ignore_result=True)
 def send_notification(notification_id):
     from . import notifications
 
-    return notifications.deliver(notification_id)
+    try:
+        return notifications.deliver(notification_id)
+    except notifications.SendFailed:
+        return False  # logged, and its retry recorded for the sweep
 
 
 @shared_task(ignore_result=True)

@@ -1,6 +1,6 @@
 """Sending: a task run twice sends one mail; a failed send never fails the move, is logged and is
-retried later with back-off until it goes out (or, after MAX_ATTEMPTS, is given up, loudly); the
-embedded mailer thread sends off the request's path."""
+retried later with back-off, over more than a day, until it goes out (or, after MAX_ATTEMPTS, is
+given up, loudly); the embedded mailer thread sends off the request's path."""
 
 import asyncio
 import email
@@ -110,18 +110,52 @@ def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(
     assert notification_id not in queued
 
 
-def test_the_celery_task_raises_a_failed_send_so_celery_retries_it_with_back_off(
+def test_the_celery_task_leaves_a_failed_send_to_the_sweep_at_its_retry_time(
+    started, settings, tmp_path, monkeypatch, caplog
+):
+    queued = []
+    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    started(2)
+    mail_server_down(settings, tmp_path)
+    notification_id = queued[0]
+    before = timezone.now()
+    assert tasks.send_notification.run(notification_id) is False
+    notification = Notification.objects.get(pk=notification_id)
+    assert notification.status == Notification.Status.FAILED and notification.attempts == 1
+    assert "ConnectionRefusedError" in notification.last_error
+    assert [r.levelname for r in caplog.records if "retrying in 0:01:00" in r.getMessage()] == ["WARNING"]
+    # Run again before its time (a duplicate task), it sends nothing and spends no attempt.
+    assert tasks.send_notification.run(notification_id) is False
+    assert Notification.objects.get(pk=notification_id).attempts == 1
+    queued.clear()
+    assert notifications.retry_due(before + timedelta(seconds=59)) == 0
+    assert notifications.retry_due(notification.next_attempt_at) == 1 and queued == [notification_id]
+
+
+def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_up(
     started, settings, tmp_path, monkeypatch
 ):
     queued = []
     monkeypatch.setattr(tasks, "queue_notification", queued.append)
     started(2)
     mail_server_down(settings, tmp_path)
-    with pytest.raises(notifications.SendFailed) as failure:
-        tasks.send_notification.run(queued[0])
-    assert isinstance(failure.value.__cause__, ConnectionRefusedError)
-    assert tasks.send_notification.autoretry_for == (Exception,)
-    assert tasks.send_notification.retry_backoff == 60
+    notification_id = queued[0]
+    now = first = timezone.now()
+    waits = []
+    while True:
+        with pytest.raises(notifications.SendFailed):
+            notifications.deliver(notification_id, now=now)
+        notification = Notification.objects.get(pk=notification_id)
+        if notification.next_attempt_at is None:
+            break
+        waits.append(notification.next_attempt_at - now)
+        # Not a moment before its time: nothing is claimed.
+        assert notifications.deliver(notification_id, now=notification.next_attempt_at - timedelta(seconds=1)) is False
+        now = notification.next_attempt_at
+    assert notification.status == Notification.Status.GAVE_UP
+    minutes = [wait / timedelta(minutes=1) for wait in waits]
+    assert minutes == [1, 2, 4, 8, 16, 32, 64, 128, 256, 360, 360, 360]
+    assert now - first > timedelta(days=1)
 
 
 def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, monkeypatch, mailoutbox):
