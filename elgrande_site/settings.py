@@ -119,12 +119,27 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("DATABASE_POOL", True):
-    # Under ASGI every request runs in a fresh thread, so persistent connections would never be
-    # reused; a pool spares each request a new PostgreSQL backend.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2), "timeout": 10}
+        # A database that stops answering must fail the query that waits on it, not hang it: a
+        # connection is given up after 10 s, and an open one whose server no longer acknowledges
+        # (a network cut, a lost NAT entry) after 30 s, as soon as there was something to send,
+        # or after 30 + 3 × 10 s of silence otherwise (TCP keepalives).
+        "connect_timeout": 10,
+        "keepalives": 1,
+        "keepalives_idle": 30,
+        "keepalives_interval": 10,
+        "keepalives_count": 3,
+        "tcp_user_timeout": 30_000,
+        # What the URL's query says (sslmode=require...) comes on top.
+        **DATABASES["default"].get("OPTIONS", {}),
     }
+    if env_flag("DATABASE_POOL", True):
+        # Under ASGI every request runs in a fresh thread, so persistent connections would never be
+        # reused; a pool spares each request a new PostgreSQL backend.
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2), "timeout": 10
+        }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
     # transactions fail with "database is locked" when two of them upgrade to writing at once;
@@ -285,6 +300,10 @@ if not 0 < DEADLINE_SWEEP_SECONDS < float("inf"):
         f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {os.environ['DEADLINE_SWEEP_SECONDS']!r}."
     )
 DEADLINE_TICKER = env_flag("DEADLINE_TICKER", not REDIS_URL)
+# A sweep that has not ended after this many seconds (a database that stopped answering without
+# closing the connection) is stopped: with Celery its worker process is killed and replaced
+# (the tasks' time_limit); embedded the ticker starts the next sweep beside it.
+DEADLINE_SWEEP_TIME_LIMIT = env_int("DEADLINE_SWEEP_TIME_LIMIT", 60, least=1)
 # Overdue games moved on in one transaction, and with Celery in one task of a sweep spread over the
 # worker's processes: a player moving in one of them waits for the batch's commit.
 DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100, least=1)

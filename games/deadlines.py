@@ -18,11 +18,12 @@ runs one sweep by hand, in its own process.
 import gc
 import logging
 import threading
+import time
 from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import connections
 from django.utils import timezone
 
 from . import broadcast, notifications, services
@@ -114,18 +115,21 @@ def overdue_games(now):
     )
 
 
-def start_ticker(interval=None):
+def start_ticker(interval=None, time_limit=None):
     """Sweep from a daemon thread of this process every `interval` seconds (by default
     DEADLINE_SWEEP_SECONDS), the first time at once. Returns a function that stops it, once a
     sweep under way is over.
 
     For the embedded site, which has no Celery beat: the thread holds nothing but its timer, so a
-    restart only delays the overdue games until the new process's first sweep.
+    restart only delays the overdue games until the new process's first sweep. Each sweep runs in
+    a thread of its own, on a plain database connection of its own (`_sweep_once`); one that has
+    not ended after `time_limit` seconds (DEADLINE_SWEEP_TIME_LIMIT: a database that stopped
+    answering without closing the connection) is left behind, and the next sweep starts beside it.
     """
     stop = threading.Event()
     thread = threading.Thread(
         target=_tick,
-        args=(interval or settings.DEADLINE_SWEEP_SECONDS, stop),
+        args=(interval or settings.DEADLINE_SWEEP_SECONDS, time_limit or settings.DEADLINE_SWEEP_TIME_LIMIT, stop),
         name="deadline-sweep",
         daemon=True,
     )
@@ -138,17 +142,40 @@ def start_ticker(interval=None):
     return stop_ticker
 
 
-def _tick(interval, stop):
+def _tick(interval, time_limit, stop):
+    running, started = None, 0.0
+    while not stop.is_set():
+        if running is not None and running.is_alive():
+            if time.monotonic() - started < time_limit:
+                stop.wait(interval)
+                continue
+            logger.error(
+                "a deadline sweep has not ended after %s s (a database that does not answer?); "
+                "the next one starts beside it", time_limit,
+            )
+        running = threading.Thread(target=_sweep_once, name="deadline-sweep-run", daemon=True)
+        started = time.monotonic()
+        running.start()
+        stop.wait(interval)
+    if running is not None:
+        running.join(max(0.0, time_limit - (time.monotonic() - started)))
+
+
+def _sweep_once():
+    """One sweep, in the calling thread, on a database connection of its own that is closed after
+    it. Not the web process's pool: after an outage the pool opens connections again on a
+    back-off of its own (seconds apart, and a request for one waits up to 10 s), where a plain
+    connection is opened by the very next sweep; and a sweep left behind on a connection that
+    hung keeps that connection to itself."""
+    default = connections["default"]
+    options = default.settings_dict.get("OPTIONS", {})
+    if "pool" in options:
+        plain = {**default.settings_dict, "OPTIONS": {name: value for name, value in options.items() if name != "pool"}}
+        connections["default"] = type(default)(plain, "default")
     try:
-        while not stop.is_set():
-            close_old_connections()
-            try:
-                sweep()
-            except Exception:
-                # The database may be away or not migrated yet: say so and try again next time.
-                logger.exception("deadline sweep failed")
-            finally:
-                close_old_connections()
-            stop.wait(interval)
+        sweep()
+    except Exception:
+        # The database may be away or not migrated yet: say so and try again next time.
+        logger.exception("deadline sweep failed")
     finally:
         connections.close_all()

@@ -14,8 +14,10 @@ logger = logging.getLogger(__name__)
 
 # Acknowledged on receipt and dropped when not started within its interval: a sweep that is lost
 # or killed costs nothing, beat sends the next one, and a backlog left by a stopped worker is not
-# run hundreds of times over when it comes back.
-@shared_task(bind=True, ignore_result=True, acks_late=False)
+# run hundreds of times over when it comes back. One still running after DEADLINE_SWEEP_TIME_LIMIT
+# (a database that stopped answering without closing the connection) has its worker process
+# killed and replaced, so that the next sweeps find a process free.
+@shared_task(bind=True, ignore_result=True, acks_late=False, time_limit=settings.DEADLINE_SWEEP_TIME_LIMIT)
 def sweep_deadlines(self):
     """One sweep; its batches of overdue games, when there are several, go as `expire_deadlines`
     tasks to the queue the sweep came from, for all the worker's processes to share."""
@@ -32,7 +34,7 @@ def sweep_deadlines(self):
 
 # Like the sweep: a batch lost with its worker, or not started within one interval, is left to the
 # next sweep, which finds its games still overdue.
-@shared_task(ignore_result=True, acks_late=False)
+@shared_task(ignore_result=True, acks_late=False, time_limit=settings.DEADLINE_SWEEP_TIME_LIMIT)
 def expire_deadlines(batch):
     """Expire one batch of a sweep: [(game id, version)] as the sweep listed them."""
     from . import deadlines

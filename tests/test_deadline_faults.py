@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -189,17 +190,31 @@ def test_the_batches_of_a_sweep_are_shared_by_the_workers_processes(start_game, 
 
 
 class Proxy:
-    """A TCP relay on 127.0.0.1 that can be taken down (every connection cut, new ones refused)
-    and brought back on the same port: the database, as the worker sees it, goes away."""
+    """A TCP relay on 127.0.0.1 in front of the database, which can fail in the ways a database
+    fails, and come back on the same port:
+
+    - `down()`: every connection cut and new ones refused (the server stopped, or restarted);
+    - `silent()`: the connections stay open but nothing more passes either way, new ones are
+      accepted and hear nothing (a frozen server, a network that drops packets: TCP keepalives
+      would notice a network cut, but not a relay that acknowledges what it drops); the
+      connections it silenced stay so after `up()`, as connections whose state a firewall lost;
+    - `full()`: every connection cut, and new ones answered as PostgreSQL answers when it has no
+      connection left ("sorry, too many clients already").
+    """
 
     def __init__(self, target):
         self.target = target
         self.port = 0
         self.connections = set()
+        self.silenced = set()
         self.lock = threading.Lock()
         self.running = False
+        self.mode = "up"
 
     def up(self):
+        self.mode = "up"
+        if self.running:
+            return
         self.listener = socket.socket()
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", self.port))
@@ -214,6 +229,18 @@ class Proxy:
         self.running = False
         self.acceptor.join()
         self.listener.close()
+        self._cut()
+
+    def silent(self):
+        self.mode = "silent"
+        with self.lock:
+            self.silenced |= self.connections
+
+    def full(self):
+        self.mode = "full"
+        self._cut()
+
+    def _cut(self):
         with self.lock:
             for sock in self.connections:
                 try:
@@ -230,25 +257,61 @@ class Proxy:
             except TimeoutError:
                 continue
             client.settimeout(None)
+            if self.mode == "full":
+                threading.Thread(target=self._too_many_clients, args=(client,), daemon=True).start()
+                continue
+            if self.mode == "silent":
+                with self.lock:
+                    self.connections.add(client)
+                    self.silenced.add(client)
+                threading.Thread(target=self._pump, args=(client, None), daemon=True).start()
+                continue
             server = socket.create_connection(self.target)
             with self.lock:
                 self.connections.update((client, server))
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pump(source, sink):
+    def _pump(self, source, sink):
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if sink is not None and source not in self.silenced:
+                    sink.sendall(data)
         except OSError:
             pass
         finally:
             for sock in (source, sink):
                 try:
-                    sock.shutdown(socket.SHUT_RDWR)
+                    if sock is not None:
+                        sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    @staticmethod
+    def _too_many_clients(client):
+        """What the postmaster answers a connection beyond max_connections: it declines SSL and
+        GSS encryption, reads the start-up packet, and answers with a FATAL error, 53300."""
+        try:
+            while True:
+                header = client.recv(8, socket.MSG_WAITALL)
+                if len(header) < 8:
+                    return
+                length, code = struct.unpack("!ii", header)
+                if code in (80877103, 80877104):  # SSLRequest, GSSENCRequest
+                    client.sendall(b"N")
+                    continue
+                client.recv(length - 8, socket.MSG_WAITALL)
+                break
+            fields = b"".join(
+                kind + text.encode() + b"\0"
+                for kind, text in ((b"S", "FATAL"), (b"V", "FATAL"), (b"C", "53300"),
+                                   (b"M", "sorry, too many clients already"))
+            ) + b"\0"
+            client.sendall(b"E" + struct.pack("!i", len(fields) + 4) + fields)
+        except OSError:
+            pass
+        finally:
+            client.close()
 
 
 @needs_celery
@@ -277,11 +340,8 @@ def test_games_move_on_by_themselves_after_the_database_was_unreachable(start_ga
             proxy.down()
 
 
-def test_the_embedded_site_sweeps_after_a_restart_without_any_request(start_game, processes, tmp_path):
-    """No REDIS_URL: the web process's ticker moves a game that fell overdue while the site was
-    down, with no request at all; a page that only reconnects its WebSocket is told."""
-    already_late, watched = start_game(3), start_game(3)
-    version = make_overdue(already_late, ago=60)
+def start_embedded(processes, tmp_path, env, name="daphne"):
+    """The embedded site (no REDIS_URL: its ticker thread sweeps) served by Daphne on a free port."""
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
@@ -289,10 +349,19 @@ def test_the_embedded_site_sweeps_after_a_restart_without_any_request(start_game
     port = listener.getsockname()[1]
     server = Process(
         [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "elgrande_site.asgi:application"],
-        environment(REDIS_URL=None), tmp_path / "daphne.log", pass_fds=[listener.fileno()],
+        env, tmp_path / f"{name}.log", pass_fds=[listener.fileno()],
     )
     listener.close()
     processes.append(server)
+    return server, port
+
+
+def test_the_embedded_site_sweeps_after_a_restart_without_any_request(start_game, processes, tmp_path):
+    """No REDIS_URL: the web process's ticker moves a game that fell overdue while the site was
+    down, with no request at all; a page that only reconnects its WebSocket is told."""
+    already_late, watched = start_game(3), start_game(3)
+    version = make_overdue(already_late, ago=60)
+    server, port = start_embedded(processes, tmp_path, environment(REDIS_URL=None))
     assert_moves_within(already_late, version, 30)  # Daphne's start-up, then at once
 
     from websockets.sync.client import connect
@@ -303,3 +372,83 @@ def test_the_embedded_site_sweeps_after_a_restart_without_any_request(start_game
         assert_moves_within(watched, version, INTERVAL + SLACK)
         assert json.loads(socket_.recv(timeout=5))["version"] > version
     assert "GET" not in server.output()
+
+
+# The sweeps of the processes below give up after this many seconds (DEADLINE_SWEEP_TIME_LIMIT).
+TIME_LIMIT = 4
+# How long each fault lasts.
+OUTAGE = 4.0
+needs_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a database server to lose needs a PostgreSQL DATABASE_URL (CI sets it)"
+)
+
+
+def through_a_proxy():
+    settings = connection.settings_dict
+    proxy = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))
+    proxy.up()
+    return proxy
+
+
+def outage(proxy, fault, game):
+    """The database fails in the way `fault` says for OUTAGE seconds, while `game` falls overdue;
+    nothing may move it meanwhile. Returns its version."""
+    getattr(proxy, fault)()
+    version = make_overdue(game)
+    time.sleep(OUTAGE)
+    assert not moved(game, version)
+    proxy.up()
+    return version
+
+
+@needs_celery
+@pytest.mark.parametrize("fault", ["silent", "full"])
+def test_games_move_on_by_themselves_after_the_database_stopped_answering_or_had_no_connection_left(
+    fault, start_game, processes, tmp_path
+):
+    proxy = through_a_proxy()
+    try:
+        env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port), DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT))
+        before, during = start_game(3), start_game(3)
+        version = make_overdue(before)
+        start_beat(processes, tmp_path, "beat", env)
+        worker = start_worker(processes, tmp_path, "worker", env)
+        assert_moves_within(before, version, INTERVAL + SLACK)
+        version = outage(proxy, fault, during)
+        # A sweep that hangs on a silent connection has its process killed and replaced.
+        assert_moves_within(during, version, TIME_LIMIT + INTERVAL + SLACK)
+        if fault == "full":
+            assert "sorry, too many clients already" in worker.output()
+        else:
+            assert "Hard time limit (4" in worker.output()
+    finally:
+        if proxy.running:
+            proxy.down()
+
+
+@needs_postgresql
+@pytest.mark.parametrize("fault", ["down", "silent", "full"])
+def test_the_embedded_site_moves_games_on_by_itself_after_a_database_fault(fault, start_game, processes, tmp_path):
+    """The embedded site's ticker on PostgreSQL: refused, silent or out of connections for a while,
+    the database then back, the next sweep moves the game (the ticker's sweeps are on plain
+    connections, not the web process's pool, which reconnects on a back-off of its own)."""
+    proxy = through_a_proxy()
+    try:
+        env = environment(
+            REDIS_URL=None, DATABASE_URL=database_url("127.0.0.1", proxy.port),
+            DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT),
+        )
+        before, during = start_game(3), start_game(3)
+        version = make_overdue(before)
+        server, _ = start_embedded(processes, tmp_path, env)
+        assert_moves_within(before, version, 30)  # Daphne's start-up, then at once
+        version = outage(proxy, fault, during)
+        within = (TIME_LIMIT if fault == "silent" else 0) + INTERVAL + SLACK
+        assert_moves_within(during, version, within)
+        if fault == "silent":
+            assert "a deadline sweep has not ended after 4 s" in server.output()
+        else:
+            assert "deadline sweep failed" in server.output()
+    finally:
+        if proxy.running:
+            proxy.down()
