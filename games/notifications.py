@@ -330,14 +330,11 @@ def _your_move(user, game, state, seat, seats, verified):
         if user.digest == User.Digest.DAILY or not _wants(user, "your_move", verified):
             return []
         kind = "your_move"
-    scope = ""
-    if state.current_player == seat:
-        # The court move, the card and the action of one turn (with veto questions to others in
-        # between) are one "your move": the turn is the mail's scope.
-        scope = f"turn {state.round}/{seat}"
-        if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
-            return []
-    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
+    # Called only for a seat that newly has to act: the decisions a player makes one after the
+    # other (the court move, the card, the action of one turn) make one mail, and a turn that
+    # comes back to its player after others decided (a veto question, a King's-return share,
+    # which may take them a day) makes another, since the player was waiting on them.
+    return _record(user, game, kind, state=state, seat=seat, seats=seats, verified=verified)
 
 
 def sweep(now):

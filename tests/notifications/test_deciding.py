@@ -1,5 +1,6 @@
-"""Which mails the site decides to send, and when: your move (once per turn, slow games at once,
-live games only when asked), game started, game finished, reminders, the daily digest."""
+"""Which mails the site decides to send, and when: your move (once for decisions in a row, again
+when play comes back; slow games at once, live games only when asked), game started, game
+finished, reminders, the daily digest."""
 
 import random
 from datetime import UTC, date, datetime, timedelta
@@ -74,16 +75,53 @@ def first_turn_not_taken_by_the_last_bidder():
     raise LookupError("no such seed")
 
 
-def test_a_whole_turn_court_card_and_action_makes_one_mail(started, committed, mailoutbox):
+def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
     game, users = started(3, seed=first_turn_not_taken_by_the_last_bidder())
     state = play_until(game, users, committed, lambda s: s.phase == "court")
-    player = state.current_player
+    player, turn_began = state.current_player, game.version
     mailoutbox.clear()
     (message,) = Notification.objects.filter(user=users[player], kind="your_move", version=game.version)
     assert message.subject == f"Game {game.pk}, round 1: your court move"
-    state = play_until(game, users, committed, lambda s: s.current_player != player or player not in to_act(s))
-    assert Notification.objects.filter(user=users[player], kind="your_move", scope=f"turn 1/{player}").count() == 1
+    # The player's decisions, as long as nobody else has to act in between.
+    decisions = 0
+    while to_act(state) == [player]:
+        decisions += 1
+        committed(services.submit_move, game, users[player], random_move(state, player, random.Random(1)), game.version)
+        state = state_of(game)
+    assert decisions >= 2
     assert sent_to(mailoutbox, users[player]) == []
+    assert Notification.objects.filter(user=users[player], kind="your_move", version__gte=turn_began).count() == 1
+
+
+def a_turn_that_comes_back_to_its_player(num_players=3):
+    """(seed, moves before) of a game, played as `play_until` plays, whose first turn's player
+    waits on other seats (a veto question, a share), then acts again in the same turn."""
+    for seed in range(1, 300):
+        state, rng = new_game(num_players=num_players, seed=seed), random.Random(seed)
+        waiting = None
+        while state.round == 1 and not state.is_over:
+            seat = to_act(state)[0]
+            state = apply_move(state, seat, random_move(state, seat, rng))
+            if state.phase == "bid":
+                continue
+            if state.current_player not in to_act(state):
+                waiting = state.current_player
+            elif waiting == state.current_player:
+                return seed
+    raise LookupError("no such seed")
+
+
+def test_a_turn_that_comes_back_to_its_player_after_others_decided_mails_them_again(started, committed, mailoutbox):
+    game, users = started(3, seed=a_turn_that_comes_back_to_its_player())
+    state = play_until(game, users, committed, lambda s: s.phase != "bid" and s.current_player not in to_act(s))
+    player, others, waiting_since = state.current_player, to_act(state), game.version
+    mailoutbox.clear()
+    state = play_until(game, users, committed, lambda s: player in to_act(s))
+    assert state.current_player == player and state.round == 1
+    (message,) = sent_to(mailoutbox, users[player])
+    assert f"Game {game.pk}, round 1: " in message.subject
+    assert Notification.objects.filter(user=users[player], kind="your_move", version__gt=waiting_since).count() == 1
+    assert others and player not in others
 
 
 def test_live_games_mail_your_move_only_to_players_who_asked(started, committed, mailoutbox):
