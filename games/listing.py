@@ -16,7 +16,9 @@ def games_with_seats():
     whether the account was deleted): decoding the other columns, dates above all, was most of the time
     a long list took."""
     seats = Seat.objects.select_related("user").only(
-        "game_id", "user_id", "name", "index", "autopilot", "computer", "user__username", "user__deleted_at"
+        "game_id", "user_id", "name", "index", "autopilot", "computer", "user__username", "user__deleted_at",
+        # Whose calendar a vacation's days are in (the lobby's clocks, games.selectors.my_games).
+        "user__time_zone",
     )
     return Game.objects.defer("state", "first_events").prefetch_related(Prefetch("seats", queryset=seats))
 

@@ -233,7 +233,32 @@ def my_games(user, number=1):
     ids = list(page.object_list)
     by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
     rows = [row(by_id[game_id], user) for game_id in ids if game_id in by_id]
+    _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
+
+
+def _deadlines_after_vacations(rows):
+    """Each row's `deadline`: the one its game page counts down to, later than the stored one
+    while a player to act is on a vacation that stops the game's clock (the sweep stores it only
+    once the stored one has passed). One query for the page, and none when no game on it stops
+    its clocks for vacations."""
+    acting = {}
+    for each in rows:
+        game = each["game"]
+        each["deadline"] = game.deadline
+        if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations and game.deadline is not None:
+            acting[game.pk] = [seat.user for seat in game.seats.all() if seat.index in game.to_act and seat.user]
+    users = {user.pk: user for each in acting.values() for user in each}
+    if not users:
+        return
+    spans = clocks.vacation_spans(users.values(), timezone.now())
+    for each in rows:
+        game = each["game"]
+        postponed = clocks.deadline_after_vacations(
+            game, [spans[user.pk] for user in acting.get(game.pk, []) if user.pk in spans]
+        )
+        if postponed is not None:
+            each["deadline"] = max(game.deadline, postponed)
 
 
 def open_games(user, cursor=None):

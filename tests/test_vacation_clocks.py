@@ -89,6 +89,47 @@ def test_the_sweep_does_not_play_for_a_player_whose_vacation_began_before_his_de
     assert Move.objects.get(game=game).automatic
 
 
+def test_the_lobby_counts_down_to_the_deadline_a_vacation_moved_as_the_game_page_does(clock, start_game):
+    # Past the stored deadline (not yet swept), the lobby said time was up while the game page
+    # counted down to the deadline the vacation moved.
+    game = start_game(3)
+    seat = game.to_act[0]
+    deadline = game.deadline
+    away = in_madrid(user_at(game, seat))
+    vacations.add(away, date(2026, 3, 2), date(2026, 3, 4), now=clock.now)
+    moved = datetime(2026, 3, 5, tzinfo=MADRID) + (deadline - datetime(2026, 3, 2, tzinfo=MADRID))
+    clock.now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+    for viewer in (user_at(game, (seat + 1) % 3), away):
+        client = logged_in(viewer)
+        lobby = client.get(reverse("my_games")).content.decode()
+        page = client.get(reverse("game", args=[game.pk])).content.decode()
+        left = f'data-left="{int((moved - clock.now).total_seconds())}"'
+        assert left in lobby and left in page
+    # Where no vacation stops the clock, the stored deadline.
+    other = start_game(3)
+    html = logged_in(user_at(other, 0)).get(reverse("my_games")).content.decode()
+    assert f'data-left="{int((other.deadline - clock.now).total_seconds())}"' in html
+
+
+def test_the_lobby_asks_for_vacations_in_one_query_for_its_page(clock, make_user):
+    users = [make_user() for _ in range(3)]
+    for _ in range(4):
+        game = services.create_game(users[0], num_players=3)
+        for user in users[1:]:
+            services.join_game(game, user, game.invite_token)
+    client = logged_in(users[0])
+    client.get(reverse("my_games"))
+    with CaptureQueriesContext(connection) as before:
+        client.get(reverse("my_games"))
+    for user in users:
+        vacations.add(user, date(2026, 3, 2), date(2026, 3, 3), now=clock.now)
+    clock.now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+    with CaptureQueriesContext(connection) as during:
+        html = client.get(reverse("my_games")).content.decode()
+    assert len(during) <= len(before) + 1
+    assert html.count('class="time-left"') == 4
+
+
 def test_a_vacation_that_begins_after_the_deadline_passed_does_not_stop_it(clock, start_game):
     game = start_game(3)
     seat = game.to_act[0]
