@@ -5,8 +5,11 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django import forms
 from django.contrib import messages
+from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import ImproperlyConfigured
+from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
@@ -46,20 +49,38 @@ class AccountAdapter(DefaultAccountAdapter):
             return super()._get_login_attempts_cache_key(request, **credentials)
         return f"account:{user_id}"
 
+    def render_mail(self, template_prefix, email, context, headers=None):
+        """allauth's account mails (confirmation, password reset...) have a text part only: each
+        gets an HTML part too, the same words with its links made links."""
+        message = super().render_mail(template_prefix, email, context, headers=headers)
+        if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
+            html = render_to_string("email/account.html", {"subject": message.subject, "body": message.body})
+            message.attach_alternative(html, "text/html")
+        return message
+
     def send_mail(self, template_prefix, email, context_data):
-        """Account mails (confirmation, reset) are sent while the player waits. A mail server that
-        is down must not turn the sign-up into an error page: the account is made, the failure
-        is logged, and the player is told to ask for the mail again later."""
+        """Account mails are sent while the player waits, as allauth sends them. A mail server
+        that does not take one must not turn the page into an error: the failure is logged, the
+        mail is kept and tried again on the back-off of every other mail (over a day, by the
+        deadline sweep: games.notifications.keep_account_mail), and the player is told."""
+        from games import notifications
+
+        request = context.request
+        message = self.render_mail(
+            template_prefix, email,
+            {"request": request, "email": email, "current_site": get_current_site(request), **context_data},
+        )
         try:
-            super().send_mail(template_prefix, email, context_data)
-        except (OSError, smtplib.SMTPException):
-            logger.exception("Could not send the %s mail to %s", template_prefix, email)
-            if context.request is not None:
+            message.send()
+        except (OSError, smtplib.SMTPException) as error:
+            logger.exception("Could not send the %s mail to %s; it will be tried again", template_prefix, email)
+            notifications.keep_account_mail(message, error)
+            if request is not None:
                 messages.error(
-                    context.request,
+                    request,
                     _(
                         "We could not send the mail to %(email)s just now: the mail server did not "
-                        "take it. Please ask for it again in a while."
+                        "take it. We will try again over the next day; you may also ask for it again."
                     )
                     % {"email": email},
                 )

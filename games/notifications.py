@@ -778,6 +778,25 @@ def deliver(notification_id, now=None):
     return True
 
 
+# allauth's account mails (confirmation, password reset), kept only when their first sending failed.
+ACCOUNT_MAIL = "account"
+
+
+def keep_account_mail(message, error, now=None):
+    """Keep an account mail (an EmailMultiAlternatives that allauth rendered) whose sending just
+    failed, for the sweep to try again on the back-off of every other mail. It goes to its
+    address, whoever's it is (an address being confirmed is not yet the account's), without an
+    unsubscribe link: the player asked for it."""
+    now = now or timezone.now()
+    html = next((content for content, kind in message.alternatives if kind == "text/html"), "")
+    return Notification.objects.create(
+        user=None, address=message.to[0], game=None, version=0, kind=ACCOUNT_MAIL,
+        subject=message.subject[:200], text=message.body, html=html,
+        status=Notification.Status.FAILED, attempts=1, last_error=f"{type(error).__name__}: {error}"[:2000],
+        next_attempt_at=now + FIRST_RETRY_AFTER,
+    )
+
+
 def retry_due(now):
     """Send the mails whose retry time has come, and those lost on the way. Returns how many.
 
@@ -797,6 +816,8 @@ def retry_due(now):
 
 def _still_wanted(notification):
     user, game = notification.user, notification.game
+    if notification.kind == ACCOUNT_MAIL:
+        return True  # asked for by its reader; its link says itself whether it is still good
     if notification.kind == "invitation" and game.status != Game.Status.OPEN:
         return False
     if user is None:
@@ -811,10 +832,20 @@ def _still_wanted(notification):
 
 
 def _finish(notification, status, **fields):
+    if notification.kind == ACCOUNT_MAIL:
+        # Its link (a password reset's above all) is not kept once it has gone.
+        fields.update(text="", html="")
     Notification.objects.filter(pk=notification.pk).update(status=status, next_attempt_at=None, **fields)
 
 
 def _message(notification):
+    if notification.kind == ACCOUNT_MAIL:
+        # allauth wrote the subject, its prefix included.
+        message = EmailMultiAlternatives(
+            subject=notification.subject, body=notification.text, to=[notification.address]
+        )
+        message.attach_alternative(notification.html, "text/html")
+        return message
     to = notification.user.email if notification.user is not None else notification.address
     link = unsubscribe_url(notification.kind, notification.user, notification.address)
     message = EmailMultiAlternatives(

@@ -92,12 +92,37 @@ def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_se
     assert mail.outbox == []
 
 
-def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, tmp_path, password, caplog):
+def html_part(message):
+    return message.get_body(preferencelist=("html",)).get_content()
+
+
+def test_account_mails_have_an_html_part_with_their_links(client, smtp_server, password, make_user):
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+    )
+    _, message = smtp_server.take()
+    confirm = path_of_link(body(message), "/accounts/confirm-email/")
+    html = html_part(message)
+    assert html.startswith("<!DOCTYPE html>") and f'{confirm}"' in html and "<a href=" in html
+    make_user("felipe")
+    client.post(reverse("account_logout"))
+    client.post(reverse("account_reset_password"), {"email": "felipe@example.org"})
+    _, message = smtp_server.take()
+    reset = path_of_link(body(message), "/accounts/password/reset/key/")
+    assert f'{reset}"' in html_part(message)
+
+
+def nothing_listens():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     # Nothing listens on `port` any more: the connection is refused.
-    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+    return f"smtp://127.0.0.1:{port}?starttls=off"
+
+
+def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, tmp_path, password, caplog):
+    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
         setattr(settings, name, value)
     response = client.post(
         reverse("account_signup"),
@@ -106,6 +131,56 @@ def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, 
     )
     assert response.status_code == 200
     assert response.context["user"].username == "isabel"
-    assert "We could not send the mail to isabel@example.org just now" in response.content.decode()
+    assert (
+        "We could not send the mail to isabel@example.org just now: the mail server did not take it. "
+        "We will try again over the next day" in response.content.decode()
+    )
     logged = [record.getMessage() for record in caplog.records]
     assert any("Could not send the account/email/email_confirmation_signup mail" in line for line in logged)
+
+
+def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mail(
+    client, settings, tmp_path, password, monkeypatch
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import notifications, tasks
+    from games.models import Notification
+
+    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
+        setattr(settings, name, value)
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+    )
+    kept = Notification.objects.get(kind="account")
+    assert (kept.address, kept.status, kept.attempts) == ("isabel@example.org", Notification.Status.FAILED, 1)
+    assert "ConnectionRefusedError" in kept.last_error
+    assert kept.next_attempt_at - timezone.now() <= timedelta(minutes=1)
+    # The server comes back; the sweep's retry sends it a minute later.
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    mailbox = Mailbox()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+            setattr(settings, name, value)
+        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        assert notifications.retry_due(kept.next_attempt_at - timedelta(seconds=1)) == 0
+        assert notifications.retry_due(kept.next_attempt_at) == 1
+        recipients, message = mailbox.take()
+    finally:
+        controller.stop()
+    assert recipients == ["isabel@example.org"]
+    assert message["Subject"].startswith("[El Grande] ") and "List-Unsubscribe" not in message
+    confirm = path_of_link(body(message), "/accounts/confirm-email/")
+    assert f'{confirm}"' in html_part(message)
+    client.post(confirm)
+    assert has_verified_email(User.objects.get(username="isabel"))
+    kept.refresh_from_db()
+    # Sent: its link is not kept.
+    assert (kept.status, kept.text, kept.html) == (Notification.Status.SENT, "", "")
