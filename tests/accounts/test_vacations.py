@@ -193,6 +193,10 @@ def test_the_settings_refuse_a_vacation_with_a_clear_message(make_user, first_da
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Vacation.objects.exists()
+    # The form posts to the page's vacation section, so that the browser shows its error there,
+    # not the top of a long page.
+    assert f'action="{reverse("settings")}#vacations" class="vacation-form"' in response.content.decode()
+    assert 'id="vacations"' in response.content.decode()
 
 
 def test_the_settings_refuse_a_date_that_is_not_one(make_user):
