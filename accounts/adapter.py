@@ -1,4 +1,5 @@
 import logging
+import re
 import smtplib
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -10,11 +11,19 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.utils.html import escape, linebreaks
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
 DELETED_PREFIX = "deleted-"
+# The account mails tried again when the mail server refused them: the address confirmations. A
+# confirmation link only confirms the address it was sent to, where a reset link opens the account.
+# The links of an account mail: the site's own, which allauth writes in full. Only these are made
+# links in its HTML part, not a username that looks like a domain.
+LINK = re.compile(r"https?://[^\s<>\"']+")
+KEPT_WHEN_REFUSED = ("account/email/email_confirmation_signup", "account/email/email_confirmation")
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -51,18 +60,23 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
-        gets an HTML part too, the same words with its links made links."""
+        gets an HTML part too, the same words (escaped) with its links made links."""
         message = super().render_mail(template_prefix, email, context, headers=headers)
         if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
-            html = render_to_string("email/account.html", {"subject": message.subject, "body": message.body})
+            linked = LINK.sub(lambda found: f'<a href="{found[0]}">{found[0]}</a>', escape(message.body))
+            html = render_to_string(
+                "email/account.html", {"subject": message.subject, "body": mark_safe(linebreaks(linked))}
+            )
             message.attach_alternative(html, "text/html")
         return message
 
     def send_mail(self, template_prefix, email, context_data):
         """Account mails are sent while the player waits, as allauth sends them. A mail server
-        that does not take one must not turn the page into an error: the failure is logged, the
-        mail is kept and tried again on the back-off of every other mail (over a day, by the
-        deadline sweep: games.notifications.keep_account_mail), and the player is told."""
+        that does not take one must not turn the page into an error: the failure is logged and
+        the player is told. An address confirmation is kept and tried again on the back-off of
+        every other mail (over a day, by the deadline sweep: games.notifications.keep_account_mail);
+        a password reset is not (its link would open the account to whoever reads it in the
+        database meanwhile): the player asks for it again."""
         from games import notifications
 
         request = context.request
@@ -73,14 +87,23 @@ class AccountAdapter(DefaultAccountAdapter):
         try:
             message.send()
         except (OSError, smtplib.SMTPException) as error:
-            logger.exception("Could not send the %s mail to %s; it will be tried again", template_prefix, email)
-            notifications.keep_account_mail(message, error)
+            logger.exception("Could not send the %s mail to %s", template_prefix, email)
+            kept = template_prefix in KEPT_WHEN_REFUSED
+            if kept:
+                try:
+                    notifications.keep_account_mail(message, error)
+                except Exception:
+                    logger.exception("Could not keep the %s mail to %s to try again", template_prefix, email)
+                    kept = False
             if request is not None:
-                messages.error(
-                    request,
-                    _(
+                if kept:
+                    text = _(
                         "We could not send the mail to %(email)s just now: the mail server did not "
                         "take it. We will try again over the next day; you may also ask for it again."
                     )
-                    % {"email": email},
-                )
+                else:
+                    text = _(
+                        "We could not send the mail to %(email)s just now: the mail server did not "
+                        "take it. Please ask for it again in a while."
+                    )
+                messages.error(request, text % {"email": email})

@@ -29,6 +29,12 @@ class NotificationAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "address", "subject"]
     readonly_fields = ["last_error"]
 
+    def get_exclude(self, request, obj=None):
+        # An account mail's text holds its confirmation link: not for the staff's eyes.
+        if obj is not None and obj.kind == "account":
+            return ["text", "html"]
+        return super().get_exclude(request, obj)
+
 
 @admin.register(MailToDecide)
 class MailToDecideAdmin(admin.ModelAdmin):

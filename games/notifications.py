@@ -766,6 +766,7 @@ def deliver(notification_id, now=None):
             status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
             last_error=f"{type(error).__name__}: {error}"[:2000],
             next_attempt_at=None if gave_up else now + retry_after,
+            **(_forgotten if gave_up and notification.kind == ACCOUNT_MAIL else {}),
         )
         logger.log(
             logging.ERROR if gave_up else logging.WARNING,
@@ -778,8 +779,10 @@ def deliver(notification_id, now=None):
     return True
 
 
-# allauth's account mails (confirmation, password reset), kept only when their first sending failed.
+# allauth's address confirmations, kept only when their first sending failed (accounts.adapter).
 ACCOUNT_MAIL = "account"
+# An account mail's text and its link are not kept once it has gone, or been given up.
+_forgotten = {"text": "", "html": ""}
 
 
 def keep_account_mail(message, error, now=None):
@@ -833,8 +836,7 @@ def _still_wanted(notification):
 
 def _finish(notification, status, **fields):
     if notification.kind == ACCOUNT_MAIL:
-        # Its link (a password reset's above all) is not kept once it has gone.
-        fields.update(text="", html="")
+        fields.update(_forgotten)
     Notification.objects.filter(pk=notification.pk).update(status=status, next_attempt_at=None, **fields)
 
 

@@ -97,14 +97,18 @@ def html_part(message):
 
 
 def test_account_mails_have_an_html_part_with_their_links(client, smtp_server, password, make_user):
+    # A username that looks like a domain stays text: only the site's links are links.
     client.post(
         reverse("account_signup"),
-        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+        {"username": "elgrande-login.example", "email": "isabel@example.org", "password1": password,
+         "password2": password},
     )
     _, message = smtp_server.take()
     confirm = path_of_link(body(message), "/accounts/confirm-email/")
     html = html_part(message)
-    assert html.startswith("<!DOCTYPE html>") and f'{confirm}"' in html and "<a href=" in html
+    assert html.startswith("<!DOCTYPE html>") and f'{confirm}">' in html
+    assert html.count("<a href=") == 1
+    assert "elgrande-login.example" in html
     make_user("felipe")
     client.post(reverse("account_logout"))
     client.post(reverse("account_reset_password"), {"email": "felipe@example.org"})
@@ -184,3 +188,44 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
     kept.refresh_from_db()
     # Sent: its link is not kept.
     assert (kept.status, kept.text, kept.html) == (Notification.Status.SENT, "", "")
+
+
+def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked_to_ask_again(
+    client, settings, tmp_path, make_user
+):
+    from games.models import Notification
+
+    make_user("felipe")
+    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
+        setattr(settings, name, value)
+    response = client.post(reverse("account_reset_password"), {"email": "felipe@example.org"}, follow=True)
+    assert response.status_code == 200
+    assert (
+        "We could not send the mail to felipe@example.org just now: the mail server did not take it. "
+        "Please ask for it again in a while." in response.content.decode()
+    )
+    # Its link opens the account: it is not kept in the database for the retries.
+    assert not Notification.objects.exists()
+
+
+def test_a_kept_confirmation_given_up_keeps_no_link_and_the_admin_never_shows_it(
+    client, admin_client, settings, tmp_path, password
+):
+    from games import notifications
+    from games.models import Notification
+
+    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
+        setattr(settings, name, value)
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
+    )
+    kept = Notification.objects.get(kind="account")
+    assert "/accounts/confirm-email/" in kept.text
+    page = admin_client.get(reverse("admin:games_notification_change", args=[kept.pk])).content.decode()
+    assert "/accounts/confirm-email/" not in page and "isabel@example.org" in page
+    while kept.status != Notification.Status.GAVE_UP:
+        with pytest.raises(notifications.SendFailed):
+            notifications.deliver(kept.pk, now=kept.next_attempt_at)
+        kept.refresh_from_db()
+    assert (kept.text, kept.html) == ("", "")
