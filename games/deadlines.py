@@ -118,13 +118,15 @@ def overdue_games(now):
 def start_ticker(interval=None, time_limit=None):
     """Sweep from a daemon thread of this process every `interval` seconds (by default
     DEADLINE_SWEEP_SECONDS), the first time at once. Returns a function that stops it, once a
-    sweep under way is over.
+    sweep under way is over (waiting at most what is left of its time limit).
 
     For the embedded site, which has no Celery beat: the thread holds nothing but its timer, so a
     restart only delays the overdue games until the new process's first sweep. Each sweep runs in
-    a thread of its own, on a plain database connection of its own (`_sweep_once`); one that has
-    not ended after `time_limit` seconds (DEADLINE_SWEEP_TIME_LIMIT: a database that stopped
-    answering without closing the connection) is left behind, and the next sweep starts beside it.
+    a thread of its own, on a plain database connection of its own (`_sweep_once`); on
+    PostgreSQL one that has not ended after `time_limit` seconds (DEADLINE_SWEEP_TIME_LIMIT: a
+    database that stopped answering without closing the connection) is left behind, and the next
+    sweep starts beside it, up to LEFT_BEHIND of them. On SQLite, where nothing waits on a
+    network, a long sweep is only a long one: the next waits for it.
     """
     stop = threading.Event()
     thread = threading.Thread(
@@ -142,18 +144,27 @@ def start_ticker(interval=None, time_limit=None):
     return stop_ticker
 
 
+# Sweeps left behind at once, at most: each holds a connection that hangs.
+LEFT_BEHIND = 3
+
+
 def _tick(interval, time_limit, stop):
-    running, started = None, 0.0
+    running, started, left_behind = None, 0.0, []
+    may_leave_behind = connections["default"].vendor == "postgresql"
     while not stop.is_set():
         if running is not None and running.is_alive():
-            if time.monotonic() - started < time_limit:
+            left_behind = [thread for thread in left_behind if thread.is_alive()]
+            if not may_leave_behind or time.monotonic() - started < time_limit or len(left_behind) >= LEFT_BEHIND:
                 stop.wait(interval)
                 continue
             logger.error(
                 "a deadline sweep has not ended after %s s (a database that does not answer?); "
                 "the next one starts beside it", time_limit,
             )
-        running = threading.Thread(target=_sweep_once, name="deadline-sweep-run", daemon=True)
+            left_behind.append(running)
+            # It may hang inside a batch, which holds the cycle collector off for the whole process.
+            gc.enable()
+        running = threading.Thread(target=_sweep_once, args=(time_limit,), name="deadline-sweep-run", daemon=True)
         started = time.monotonic()
         running.start()
         stop.wait(interval)
@@ -161,17 +172,18 @@ def _tick(interval, time_limit, stop):
         running.join(max(0.0, time_limit - (time.monotonic() - started)))
 
 
-def _sweep_once():
+def _sweep_once(time_limit):
     """One sweep, in the calling thread, on a database connection of its own that is closed after
     it. Not the web process's pool: after an outage the pool opens connections again on a
     back-off of its own (seconds apart, and a request for one waits up to 10 s), where a plain
     connection is opened by the very next sweep; and a sweep left behind on a connection that
-    hung keeps that connection to itself."""
+    hung keeps that connection to itself. On PostgreSQL its statements may not wait longer than
+    the sweep's time limit (a lock held by a migration, say): the server ends them."""
     default = connections["default"]
-    options = default.settings_dict.get("OPTIONS", {})
-    if "pool" in options:
-        plain = {**default.settings_dict, "OPTIONS": {name: value for name, value in options.items() if name != "pool"}}
-        connections["default"] = type(default)(plain, "default")
+    if default.vendor == "postgresql":
+        options = {name: value for name, value in default.settings_dict.get("OPTIONS", {}).items() if name != "pool"}
+        options.setdefault("options", f"-c statement_timeout={int(time_limit * 1000)}")
+        connections["default"] = type(default)({**default.settings_dict, "OPTIONS": options}, "default")
     try:
         sweep()
     except Exception:

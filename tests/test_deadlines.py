@@ -415,6 +415,115 @@ def test_the_ticker_thread_sweeps_on_its_own(start_game):
         stop_ticker()
 
 
+class HangingSweeps:
+    """deadlines.sweep as it runs when the database stops answering in the middle of a batch: the
+    first `hanging` calls hold the cycle collector off (as a batch does) and never end until
+    released; the others count themselves and end."""
+
+    def __init__(self, hanging):
+        self.hanging = hanging
+        self.calls = 0
+        self.ended = 0
+        self.release = threading.Event()
+        self.lock = threading.Lock()
+
+    def __call__(self):
+        with self.lock:
+            self.calls += 1
+            hangs = self.calls <= self.hanging
+        if hangs:
+            with deadlines.without_cycle_collection():
+                self.release.wait(30)
+        else:
+            with self.lock:
+                self.ended += 1
+        return 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a sweep hangs on a database server")
+def test_sweeps_that_hang_past_their_time_limit_are_left_behind_up_to_a_bound(monkeypatch):
+    import gc
+
+    hanging = HangingSweeps(hanging=100)
+    monkeypatch.setattr(deadlines, "sweep", hanging)
+    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.3)
+    try:
+        time.sleep(0.1)
+        assert hanging.calls == 1, "the next sweep waits while this one is within its time limit"
+        until = time.monotonic() + 10
+        while hanging.calls < deadlines.LEFT_BEHIND + 1 and time.monotonic() < until:
+            time.sleep(0.05)
+        # LEFT_BEHIND hanging sweeps beside the one running: then the ticker waits.
+        time.sleep(1)
+        assert hanging.calls == deadlines.LEFT_BEHIND + 1
+    finally:
+        hanging.release.set()
+        stop_ticker()
+    assert gc.isenabled()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a sweep hangs on a database server")
+def test_the_sweeps_after_one_left_behind_run_with_the_cycle_collector_back_on(monkeypatch):
+    import gc
+
+    # The one left behind hangs inside a batch, which holds the collector off for the process.
+    hanging = HangingSweeps(hanging=1)
+    monkeypatch.setattr(deadlines, "sweep", hanging)
+    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.3)
+    try:
+        until = time.monotonic() + 10
+        while hanging.ended < 5 and time.monotonic() < until:
+            time.sleep(0.05)
+        assert hanging.ended >= 5
+        assert gc.isenabled()
+    finally:
+        hanging.release.set()
+        stop_ticker()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite waits on no server")
+def test_on_sqlite_a_long_sweep_is_waited_for_not_left_behind(monkeypatch):
+    hanging = HangingSweeps(hanging=1)
+    monkeypatch.setattr(deadlines, "sweep", hanging)
+    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.2)
+    try:
+        time.sleep(0.8)
+        assert hanging.calls == 1
+        hanging.release.set()
+        time.sleep(0.5)
+        assert hanging.ended >= 2
+    finally:
+        hanging.release.set()
+        stop_ticker()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="statement_timeout is PostgreSQL's")
+def test_the_tickers_sweeps_are_on_a_plain_connection_whose_statements_end_at_the_time_limit(monkeypatch):
+    from django.db import connections
+
+    seen = []
+
+    def sweep():
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SHOW statement_timeout")
+            seen.append((cursor.fetchone()[0], connections["default"].pool))
+
+    monkeypatch.setattr(deadlines, "sweep", sweep)
+    stop_ticker = deadlines.start_ticker(interval=10, time_limit=7)
+    try:
+        for _ in range(50):
+            if seen:
+                break
+            time.sleep(0.1)
+    finally:
+        stop_ticker()
+    assert seen == [("7s", None)]
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks that others skip need PostgreSQL")
 def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_game):
