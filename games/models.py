@@ -370,8 +370,8 @@ class Notification(models.Model):
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
     version = models.PositiveIntegerField()
     kind = models.CharField(max_length=20)
-    # What one mail covers beyond its version: the turn for "your move" (so one turn's several
-    # decisions make one mail), the deadline for reminders.
+    # What one mail covers beyond its version: the turn for "your move" (a turn that comes back to
+    # its player soon after makes no second mail), the deadline for reminders.
     scope = models.CharField(max_length=64, blank=True, default="")
 
     subject = models.CharField(max_length=200)

@@ -47,6 +47,8 @@ _held = ContextVar("held_mail_decisions", default=None)
 # Games with less time per move than this are live: players are at the table.
 LIVE_BELOW = 60 * 60
 LAST_REMINDER_BEFORE = timedelta(hours=12)
+# A turn that comes back to its player this long after their last move mails them again.
+BACK_AFTER = timedelta(minutes=15)
 # A mail that fails is tried again 1, 2, 4 … minutes later, at most 6 hours apart: its 13th
 # attempt comes 26.5 hours after its first, so a mail server away for a day loses nothing.
 MAX_ATTEMPTS = 13
@@ -331,10 +333,19 @@ def _your_move(user, game, state, seat, seats, verified):
             return []
         kind = "your_move"
     # Called only for a seat that newly has to act: the decisions a player makes one after the
-    # other (the court move, the card, the action of one turn) make one mail, and a turn that
-    # comes back to its player after others decided (a veto question, a King's-return share,
-    # which may take them a day) makes another, since the player was waiting on them.
-    return _record(user, game, kind, state=state, seat=seat, seats=seats, verified=verified)
+    # other (the court move, the card, the action of one turn) make one mail. A turn that comes
+    # back to its player after others decided (a veto question, a King's-return share) makes
+    # another when that took them a while (they may have left the table), not when a computer
+    # player or a quick opponent answered at once.
+    scope = ""
+    if state.current_player == seat:
+        scope = f"turn {state.round}/{seat}"
+        if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+            moved = Move.objects.filter(game=game, seat__index=seat).order_by("-version")
+            last = moved.values_list("created_at", flat=True).first()
+            if last is not None and timezone.now() - last < BACK_AFTER:
+                return []
+    return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
 
 
 def sweep(now):

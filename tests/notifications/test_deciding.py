@@ -1,6 +1,6 @@
 """Which mails the site decides to send, and when: your move (once for decisions in a row, again
-when play comes back; slow games at once, live games only when asked), game started, game
-finished, reminders, the daily digest."""
+when play comes back after a while; slow games at once, live games only when asked), game
+started, game finished, reminders, the daily digest."""
 
 import random
 from datetime import UTC, date, datetime, timedelta
@@ -111,17 +111,24 @@ def a_turn_that_comes_back_to_its_player(num_players=3):
     raise LookupError("no such seed")
 
 
-def test_a_turn_that_comes_back_to_its_player_after_others_decided_mails_them_again(started, committed, mailoutbox):
+@pytest.mark.parametrize("away, mailed", [(timedelta(minutes=16), True), (timedelta(minutes=2), False)])
+def test_a_turn_that_comes_back_to_its_player_after_others_took_a_while_mails_them_again(
+    started, committed, mailoutbox, away, mailed
+):
     game, users = started(3, seed=a_turn_that_comes_back_to_its_player())
     state = play_until(game, users, committed, lambda s: s.phase != "bid" and s.current_player not in to_act(s))
     player, others, waiting_since = state.current_player, to_act(state), game.version
+    assert others and player not in others
+    # The others answer `away` after the player's last move.
+    Move.objects.filter(game=game).update(created_at=timezone.now() - away)
     mailoutbox.clear()
     state = play_until(game, users, committed, lambda s: player in to_act(s))
     assert state.current_player == player and state.round == 1
-    (message,) = sent_to(mailoutbox, users[player])
-    assert f"Game {game.pk}, round 1: " in message.subject
-    assert Notification.objects.filter(user=users[player], kind="your_move", version__gt=waiting_since).count() == 1
-    assert others and player not in others
+    assert len(sent_to(mailoutbox, users[player])) == (1 if mailed else 0)
+    again = Notification.objects.filter(user=users[player], kind="your_move", version__gt=waiting_since)
+    assert again.count() == (1 if mailed else 0)
+    if mailed:
+        assert f"Game {game.pk}, round 1: " in sent_to(mailoutbox, users[player])[0].subject
 
 
 def test_live_games_mail_your_move_only_to_players_who_asked(started, committed, mailoutbox):
