@@ -39,7 +39,8 @@ class AccountAdapter(DefaultAccountAdapter):
         """The client's address, which the rate limits count by: behind TRUSTED_PROXY_COUNT proxies
         of the site's own, the one the first of them saw (allauth reads X-Forwarded-For). A
         request that names fewer hops than that did not come through them all (allauth calls
-        that a misconfiguration, a 500): its own connection's address counts."""
+        that a misconfiguration, a 500): the address it came from (REMOTE_ADDR, which may be
+        one of those proxies, shared by all such requests) counts instead."""
         try:
             return super().get_client_ip(request)
         except ImproperlyConfigured:
@@ -51,8 +52,14 @@ class AccountAdapter(DefaultAccountAdapter):
         as typed."""
         from .models import User
 
-        login = credentials.get("email", credentials.get("username", ""))
-        named = Q(username__iexact=login) | Q(email__iexact=login) | Q(emailaddress__email__iexact=login)
+        # The way allauth reads the login: an address (it holds an @) or a username, never both,
+        # since a username may hold an @ too.
+        if "email" in credentials:
+            login = credentials["email"]
+            named = Q(email__iexact=login) | Q(emailaddress__email__iexact=login)
+        else:
+            login = credentials.get("username", "")
+            named = Q(username__iexact=login)
         user_id = User.objects.filter(named).values_list("pk", flat=True).first()
         if user_id is None:
             return super()._get_login_attempts_cache_key(request, **credentials)

@@ -152,6 +152,25 @@ def test_after_5_wrong_passwords_from_many_addresses_the_account_is_locked_by_an
         assert "Too many failed login attempts" in response.content.decode()
 
 
+def test_wrong_passwords_for_an_address_lock_its_account_not_one_whose_username_is_that_address(
+    make_user, password
+):
+    from django.test import Client
+
+    from accounts.models import User
+
+    # A username may hold an @: this account's name is bob's address, and it was made first.
+    User.objects.create_user("bob@example.org", "other@example.org", password)
+    make_user("bob")  # bob@example.org
+    for attempt in range(5):
+        Client(REMOTE_ADDR=f"10.0.4.{attempt}").post(
+            reverse("account_login"), {"login": "bob@example.org", "password": f"guess-{attempt}"}
+        )
+    client = Client(REMOTE_ADDR="10.0.4.9")
+    client.post(reverse("account_login"), {"login": "bob", "password": password})
+    assert not logged_in_user(client).is_authenticated
+
+
 def test_wrong_logins_that_name_no_account_are_counted_as_typed(make_user, password):
     from django.test import Client
 
