@@ -111,23 +111,26 @@ def test_the_lobby_counts_down_to_the_deadline_a_vacation_moved_as_the_game_page
     assert f'data-left="{int((other.deadline - clock.now).total_seconds())}"' in html
 
 
-def test_the_lobby_asks_for_vacations_in_one_query_for_its_page(clock, make_user):
-    users = [make_user() for _ in range(3)]
-    for _ in range(4):
-        game = services.create_game(users[0], num_players=3)
-        for user in users[1:]:
-            services.join_game(game, user, game.invite_token)
-    client = logged_in(users[0])
-    client.get(reverse("my_games"))
-    with CaptureQueriesContext(connection) as before:
+def test_the_lobby_asks_for_vacations_in_one_query_for_its_page_and_none_without_them(clock, make_user):
+    def lobby_queries(vacations_allowed, on_vacation):
+        users = [make_user() for _ in range(3)]
+        for _ in range(4):
+            game = services.create_game(users[0], num_players=3, vacations_allowed=vacations_allowed)
+            for user in users[1:]:
+                services.join_game(game, user, game.invite_token)
+        if on_vacation:
+            for user in users:
+                vacations.add(user, date(2026, 3, 1), date(2026, 3, 3), now=clock.now)
+        client = logged_in(users[0])
         client.get(reverse("my_games"))
-    for user in users:
-        vacations.add(user, date(2026, 3, 2), date(2026, 3, 3), now=clock.now)
-    clock.now = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
-    with CaptureQueriesContext(connection) as during:
-        html = client.get(reverse("my_games")).content.decode()
-    assert len(during) <= len(before) + 1
-    assert html.count('class="time-left"') == 4
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get(reverse("my_games")).content.decode()
+        assert html.count('class="time-left"') == 4
+        return len(queries)
+
+    without = lobby_queries(vacations_allowed=False, on_vacation=True)
+    assert lobby_queries(vacations_allowed=True, on_vacation=False) == without + 1
+    assert lobby_queries(vacations_allowed=True, on_vacation=True) == without + 1
 
 
 def test_a_vacation_that_begins_after_the_deadline_passed_does_not_stop_it(clock, start_game):
