@@ -150,7 +150,7 @@ LEFT_BEHIND = 3
 
 def _tick(interval, time_limit, stop):
     running, started, left_behind = None, 0.0, []
-    may_leave_behind = connections["default"].vendor == "postgresql"
+    may_leave_behind = _waits_on_a_server()
     while not stop.is_set():
         if running is not None and running.is_alive():
             left_behind = [thread for thread in left_behind if thread.is_alive()]
@@ -170,6 +170,12 @@ def _tick(interval, time_limit, stop):
         stop.wait(interval)
     if running is not None:
         running.join(max(0.0, time_limit - (time.monotonic() - started)))
+
+
+def _waits_on_a_server():
+    """Whether a sweep can hang on the database's server (PostgreSQL), rather than be only slow
+    (SQLite, a file of this machine)."""
+    return connections["default"].vendor == "postgresql"
 
 
 def _sweep_once(time_limit):
