@@ -92,6 +92,14 @@ def deadline_after_vacations(game, away):
     return max(pushed, default=None)
 
 
+def deadline_shown(game, away):
+    """The deadline a page counts down to and reminders go by: the stored one, or the later one
+    where the vacations `away` (the `vacation_spans` of the seats to act) move it, which the sweep
+    stores only once the stored one has passed."""
+    postponed = deadline_after_vacations(game, away)
+    return max(game.deadline, postponed) if postponed else game.deadline
+
+
 def vacations_shown(spans, viewer_zone):
     """{user id: the last day of their vacation, in the viewer's calendar}, from `vacation_spans`."""
     last_moment = timedelta(microseconds=1)

@@ -132,8 +132,7 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
         context["view"] = view
         context["panel"] = DecisionPanel.for_view(view)
         acting = [by_index[index].user_id for index in view["to_act"] if index in by_index]
-        postponed = clocks.deadline_after_vacations(game, [spans[pk] for pk in acting if pk in spans])
-        context["clock"] = _clock(game, view, postponed)
+        context["clock"] = _clock(game, view, [spans[pk] for pk in acting if pk in spans])
         context["your_move"] = seat is not None and seat in view["to_act"]
         names = Names.for_game(game, seats)
         context["names"] = names
@@ -146,13 +145,13 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
     return context
 
 
-def _clock(game, view, postponed):
+def _clock(game, view, away):
     """The time left on the pending decision: the server's first word, which static/clocks.js
-    then counts down. `postponed`: where vacations that began since move the deadline, which the
-    sweep does only once the stored one has passed."""
+    then counts down, to the deadline `clocks.deadline_shown` (`away`: the vacation spans of the
+    seats to act)."""
     if game.deadline is None or view["is_over"] or not view["to_act"]:
         return None
-    return clocks.countdown(max(game.deadline, postponed) if postponed else game.deadline)
+    return clocks.countdown(clocks.deadline_shown(game, away))
 
 
 def _log(game, seats, seat, names, since):
@@ -238,10 +237,8 @@ def my_games(user, number=1):
 
 
 def _deadlines_after_vacations(rows):
-    """Each row's `deadline`: the one its game page counts down to, later than the stored one
-    while a player to act is on a vacation that stops the game's clock (the sweep stores it only
-    once the stored one has passed). One query for the page, and none when no game on it stops
-    its clocks for vacations."""
+    """Each row's `deadline`: the one its game page counts down to (`clocks.deadline_shown`). One
+    query for the page, and none when no game on it stops its clocks for vacations."""
     acting = {}
     for each in rows:
         game = each["game"]
@@ -253,12 +250,9 @@ def _deadlines_after_vacations(rows):
         return
     spans = clocks.vacation_spans(users.values(), timezone.now())
     for each in rows:
-        game = each["game"]
-        postponed = clocks.deadline_after_vacations(
-            game, [spans[user.pk] for user in acting.get(game.pk, []) if user.pk in spans]
-        )
-        if postponed is not None:
-            each["deadline"] = max(game.deadline, postponed)
+        if each["game"].pk in acting:
+            away = [spans[user.pk] for user in acting[each["game"].pk] if user.pk in spans]
+            each["deadline"] = clocks.deadline_shown(each["game"], away)
 
 
 def open_games(user, cursor=None):
