@@ -2,7 +2,7 @@
 the mailed link, then forget the password and set a new one by the mailed link."""
 
 import email
-import socket
+from contextlib import contextmanager
 from email import policy
 
 import pytest
@@ -15,6 +15,7 @@ from accounts.models import User
 from elgrande_site.email_url import email_settings
 from games import services
 from tests.accounts.mail import path_of_link
+from tests.helpers import free_port
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a-brand-new-Passw0rd"
@@ -37,22 +38,45 @@ class Mailbox:
         return self.messages.pop()
 
 
-@pytest.fixture
-def smtp_server(settings, tmp_path):
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+def mail_through(settings, tmp_path, port):
+    """The site as EMAIL_URL would configure it for a local relay without TLS on `port`."""
+    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
+        setattr(settings, name, value)
+
+
+@contextmanager
+def serving_mailbox(settings, tmp_path):
+    """A real SMTP server (aiosmtpd) on a free port, the site's mail going to it: its Mailbox."""
+    port = free_port()
     mailbox = Mailbox()
     controller = Controller(mailbox, hostname="127.0.0.1", port=port)
     controller.start()
-    # The site as EMAIL_URL would configure it for a local relay without TLS.
-    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
-        setattr(settings, name, value)
-    settings.DEFAULT_FROM_EMAIL = "El Grande <games@example.org>"
+    mail_through(settings, tmp_path, port)
     try:
         yield mailbox
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtp_server(settings, tmp_path):
+    with serving_mailbox(settings, tmp_path) as mailbox:
+        settings.DEFAULT_FROM_EMAIL = "El Grande <games@example.org>"
+        yield mailbox
+
+
+@pytest.fixture
+def refused_mail(settings, tmp_path):
+    """The site's mail goes to a port where nothing listens: every connection is refused."""
+    mail_through(settings, tmp_path, free_port())
+
+
+def sign_up(client, password, username="isabel", **extra):
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "email": "isabel@example.org", "password1": password, "password2": password},
+        **extra,
+    )
 
 
 def body(message):
@@ -60,10 +84,7 @@ def body(message):
 
 
 def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_server, password):
-    client.post(
-        reverse("account_signup"),
-        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
-    )
+    sign_up(client, password)
     user = User.objects.get(username="isabel")
     assert not has_verified_email(user)
 
@@ -98,11 +119,7 @@ def html_part(message):
 
 def test_account_mails_have_an_html_part_with_their_links(client, smtp_server, password, make_user):
     # A username that looks like a domain stays text: only the site's links are links.
-    client.post(
-        reverse("account_signup"),
-        {"username": "elgrande-login.example", "email": "isabel@example.org", "password1": password,
-         "password2": password},
-    )
+    sign_up(client, password, username="elgrande-login.example")
     _, message = smtp_server.take()
     confirm = path_of_link(body(message), "/accounts/confirm-email/")
     html = html_part(message)
@@ -117,22 +134,8 @@ def test_account_mails_have_an_html_part_with_their_links(client, smtp_server, p
     assert f'{reset}"' in html_part(message)
 
 
-def nothing_listens():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    # Nothing listens on `port` any more: the connection is refused.
-    return f"smtp://127.0.0.1:{port}?starttls=off"
-
-
-def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, tmp_path, password, caplog):
-    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
-        setattr(settings, name, value)
-    response = client.post(
-        reverse("account_signup"),
-        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
-        follow=True,
-    )
+def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, refused_mail, password, caplog):
+    response = sign_up(client, password, follow=True)
     assert response.status_code == 200
     assert response.context["user"].username == "isabel"
     assert (
@@ -144,7 +147,7 @@ def test_a_mail_server_that_is_down_does_not_fail_the_sign_up(client, settings, 
 
 
 def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mail(
-    client, settings, tmp_path, password, monkeypatch
+    client, refused_mail, settings, tmp_path, password, monkeypatch
 ):
     from datetime import timedelta
 
@@ -153,32 +156,17 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
     from games import notifications, tasks
     from games.models import Notification
 
-    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
-        setattr(settings, name, value)
-    client.post(
-        reverse("account_signup"),
-        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
-    )
+    sign_up(client, password)
     kept = Notification.objects.get(kind="account")
     assert (kept.address, kept.status, kept.attempts) == ("isabel@example.org", Notification.Status.FAILED, 1)
     assert "ConnectionRefusedError" in kept.last_error
     assert kept.next_attempt_at - timezone.now() <= timedelta(minutes=1)
     # The server comes back; the sweep's retry sends it a minute later.
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    mailbox = Mailbox()
-    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
-            setattr(settings, name, value)
+    with serving_mailbox(settings, tmp_path) as mailbox:
         monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
         assert notifications.retry_due(kept.next_attempt_at - timedelta(seconds=1)) == 0
         assert notifications.retry_due(kept.next_attempt_at) == 1
         recipients, message = mailbox.take()
-    finally:
-        controller.stop()
     assert recipients == ["isabel@example.org"]
     assert message["Subject"].startswith("[El Grande] ") and "List-Unsubscribe" not in message
     confirm = path_of_link(body(message), "/accounts/confirm-email/")
@@ -191,13 +179,11 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
 
 
 def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked_to_ask_again(
-    client, settings, tmp_path, make_user
+    client, refused_mail, make_user
 ):
     from games.models import Notification
 
     make_user("felipe")
-    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
-        setattr(settings, name, value)
     response = client.post(reverse("account_reset_password"), {"email": "felipe@example.org"}, follow=True)
     assert response.status_code == 200
     assert (
@@ -209,17 +195,12 @@ def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked
 
 
 def test_a_kept_confirmation_given_up_keeps_no_link_and_the_admin_never_shows_it(
-    client, admin_client, settings, tmp_path, password
+    client, admin_client, refused_mail, password
 ):
     from games import notifications
     from games.models import Notification
 
-    for name, value in email_settings(nothing_listens(), file_path=tmp_path).items():
-        setattr(settings, name, value)
-    client.post(
-        reverse("account_signup"),
-        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password},
-    )
+    sign_up(client, password)
     kept = Notification.objects.get(kind="account")
     assert "/accounts/confirm-email/" in kept.text
     page = admin_client.get(reverse("admin:games_notification_change", args=[kept.pk])).content.decode()
