@@ -4,6 +4,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 from io import StringIO
 
@@ -440,66 +441,64 @@ class HangingSweeps:
         return 0
 
 
+@contextmanager
+def ticking(monkeypatch, hanging, time_limit, on_a_server=True):
+    """The ticker sweeping with `hanging` (HangingSweeps) every 0.05 s, as on a database that
+    waits on a server (PostgreSQL) or not (SQLite); the hanging sweeps are released at the end."""
+    monkeypatch.setattr(deadlines, "_waits_on_a_server", lambda: on_a_server)
+    monkeypatch.setattr(deadlines, "sweep", hanging)
+    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=time_limit)
+    try:
+        yield
+    finally:
+        hanging.release.set()
+        stop_ticker()
+
+
+def wait_for(predicate, seconds=10):
+    until = time.monotonic() + seconds
+    while not predicate() and time.monotonic() < until:
+        time.sleep(0.05)
+
+
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a sweep hangs on a database server")
 def test_sweeps_that_hang_past_their_time_limit_are_left_behind_up_to_a_bound(monkeypatch):
     import gc
 
     hanging = HangingSweeps(hanging=100)
-    monkeypatch.setattr(deadlines, "sweep", hanging)
-    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.3)
-    try:
+    with ticking(monkeypatch, hanging, time_limit=0.3):
         time.sleep(0.1)
         assert hanging.calls == 1, "the next sweep waits while this one is within its time limit"
-        until = time.monotonic() + 10
-        while hanging.calls < deadlines.LEFT_BEHIND + 1 and time.monotonic() < until:
-            time.sleep(0.05)
+        wait_for(lambda: hanging.calls >= deadlines.LEFT_BEHIND + 1)
         # LEFT_BEHIND hanging sweeps beside the one running: then the ticker waits.
         time.sleep(1)
         assert hanging.calls == deadlines.LEFT_BEHIND + 1
-    finally:
-        hanging.release.set()
-        stop_ticker()
     assert gc.isenabled()
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a sweep hangs on a database server")
 def test_the_sweeps_after_one_left_behind_run_with_the_cycle_collector_back_on(monkeypatch):
     import gc
 
     # The one left behind hangs inside a batch, which holds the collector off for the process.
     hanging = HangingSweeps(hanging=1)
-    monkeypatch.setattr(deadlines, "sweep", hanging)
-    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.3)
-    try:
-        until = time.monotonic() + 10
-        while hanging.ended < 5 and time.monotonic() < until:
-            time.sleep(0.05)
+    with ticking(monkeypatch, hanging, time_limit=0.3):
+        wait_for(lambda: hanging.ended >= 5)
         assert hanging.ended >= 5
         assert gc.isenabled()
-    finally:
-        hanging.release.set()
-        stop_ticker()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_where_the_database_is_no_server_a_long_sweep_is_waited_for_not_left_behind(monkeypatch):
     # SQLite waits on no server: a long sweep is only a long one.
     assert deadlines._waits_on_a_server() is (connection.vendor == "postgresql")
-    monkeypatch.setattr(deadlines, "_waits_on_a_server", lambda: False)
     hanging = HangingSweeps(hanging=1)
-    monkeypatch.setattr(deadlines, "sweep", hanging)
-    stop_ticker = deadlines.start_ticker(interval=0.05, time_limit=0.2)
-    try:
+    with ticking(monkeypatch, hanging, time_limit=0.2, on_a_server=False):
         time.sleep(0.8)
         assert hanging.calls == 1
         hanging.release.set()
         time.sleep(0.5)
         assert hanging.ended >= 2
-    finally:
-        hanging.release.set()
-        stop_ticker()
 
 
 @pytest.mark.django_db(transaction=True)
