@@ -314,32 +314,6 @@ class Proxy:
             client.close()
 
 
-@needs_celery
-def test_games_move_on_by_themselves_after_the_database_was_unreachable(start_game, processes, tmp_path):
-    settings = connection.settings_dict
-    proxy = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))
-    proxy.up()
-    try:
-        env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port))
-        before, during = start_game(3), start_game(3)
-        version = make_overdue(before)
-        start_beat(processes, tmp_path, "beat", env)
-        worker = start_worker(processes, tmp_path, "worker", env)
-        assert_moves_within(before, version, INTERVAL + SLACK)
-
-        proxy.down()
-        version = make_overdue(during)
-        outage = 4.0
-        time.sleep(outage)
-        assert not moved(during, version)
-        assert "OperationalError" in worker.output(), "the sweeps during the outage should have failed"
-        proxy.up()
-        assert_moves_within(during, version, INTERVAL + SLACK)
-    finally:
-        if proxy.running:
-            proxy.down()
-
-
 def start_embedded(processes, tmp_path, env, name="daphne"):
     """The embedded site (no REDIS_URL: its ticker thread sweeps) served by Daphne on a free port."""
     listener = socket.socket()
@@ -383,11 +357,15 @@ needs_postgresql = pytest.mark.skipif(
 )
 
 
-def through_a_proxy():
+@pytest.fixture
+def proxy():
+    """A Proxy in front of the test database, up; taken down at the end."""
     settings = connection.settings_dict
-    proxy = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))
-    proxy.up()
-    return proxy
+    relay = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))
+    relay.up()
+    yield relay
+    if relay.running:
+        relay.down()
 
 
 def outage(proxy, fault, game):
@@ -402,53 +380,49 @@ def outage(proxy, fault, game):
 
 
 @needs_celery
-@pytest.mark.parametrize("fault", ["silent", "full"])
-def test_games_move_on_by_themselves_after_the_database_stopped_answering_or_had_no_connection_left(
-    fault, start_game, processes, tmp_path
+@pytest.mark.parametrize("fault", ["down", "silent", "full"])
+def test_games_move_on_by_themselves_after_the_database_was_away_silent_or_had_no_connection_left(
+    fault, proxy, start_game, processes, tmp_path
 ):
-    proxy = through_a_proxy()
-    try:
-        env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port), DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT))
-        before, during = start_game(3), start_game(3)
-        version = make_overdue(before)
-        start_beat(processes, tmp_path, "beat", env)
-        worker = start_worker(processes, tmp_path, "worker", env)
-        assert_moves_within(before, version, INTERVAL + SLACK)
-        version = outage(proxy, fault, during)
-        # A sweep that hangs on a silent connection has its process killed and replaced.
-        assert_moves_within(during, version, TIME_LIMIT + INTERVAL + SLACK)
-        if fault == "full":
-            assert "sorry, too many clients already" in worker.output()
-        else:
-            assert "Hard time limit (4" in worker.output()
-    finally:
-        if proxy.running:
-            proxy.down()
+    env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port), DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT))
+    before, during = start_game(3), start_game(3)
+    version = make_overdue(before)
+    start_beat(processes, tmp_path, "beat", env)
+    worker = start_worker(processes, tmp_path, "worker", env)
+    assert_moves_within(before, version, INTERVAL + SLACK)
+    version = outage(proxy, fault, during)
+    if fault == "down":
+        assert "OperationalError" in worker.output(), "the sweeps during the outage should have failed"
+        assert_moves_within(during, version, INTERVAL + SLACK)
+        return
+    # A sweep that hangs on a silent connection has its process killed and replaced.
+    assert_moves_within(during, version, TIME_LIMIT + INTERVAL + SLACK)
+    if fault == "full":
+        assert "sorry, too many clients already" in worker.output()
+    else:
+        assert "Hard time limit (4" in worker.output()
 
 
 @needs_postgresql
 @pytest.mark.parametrize("fault", ["down", "silent", "full"])
-def test_the_embedded_site_moves_games_on_by_itself_after_a_database_fault(fault, start_game, processes, tmp_path):
+def test_the_embedded_site_moves_games_on_by_itself_after_a_database_fault(
+    fault, proxy, start_game, processes, tmp_path
+):
     """The embedded site's ticker on PostgreSQL: refused, silent or out of connections for a while,
     the database then back, the next sweep moves the game (the ticker's sweeps are on plain
     connections, not the web process's pool, which reconnects on a back-off of its own)."""
-    proxy = through_a_proxy()
-    try:
-        env = environment(
-            REDIS_URL=None, DATABASE_URL=database_url("127.0.0.1", proxy.port),
-            DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT),
-        )
-        before, during = start_game(3), start_game(3)
-        version = make_overdue(before)
-        server, _ = start_embedded(processes, tmp_path, env)
-        assert_moves_within(before, version, 30)  # Daphne's start-up, then at once
-        version = outage(proxy, fault, during)
-        within = (TIME_LIMIT if fault == "silent" else 0) + INTERVAL + SLACK
-        assert_moves_within(during, version, within)
-        if fault == "silent":
-            assert "a deadline sweep has not ended after 4 s" in server.output()
-        else:
-            assert "deadline sweep failed" in server.output()
-    finally:
-        if proxy.running:
-            proxy.down()
+    env = environment(
+        REDIS_URL=None, DATABASE_URL=database_url("127.0.0.1", proxy.port),
+        DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT),
+    )
+    before, during = start_game(3), start_game(3)
+    version = make_overdue(before)
+    server, _ = start_embedded(processes, tmp_path, env)
+    assert_moves_within(before, version, 30)  # Daphne's start-up, then at once
+    version = outage(proxy, fault, during)
+    within = (TIME_LIMIT if fault == "silent" else 0) + INTERVAL + SLACK
+    assert_moves_within(during, version, within)
+    if fault == "silent":
+        assert "a deadline sweep has not ended after 4 s" in server.output()
+    else:
+        assert "deadline sweep failed" in server.output()
