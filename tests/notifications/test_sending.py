@@ -87,14 +87,19 @@ def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_of
     assert [m.subject for m in mailoutbox] == ["[El Grande] " + notification.subject]
 
 
-def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(
-    started, settings, tmp_path, caplog, monkeypatch
-):
+@pytest.fixture
+def failing_mail(started, settings, tmp_path, monkeypatch):
+    """(the id of a mail recorded at a game's start while the mail server is down, the list the
+    mails queued from then on go to instead of being sent)."""
     queued = []
     monkeypatch.setattr(tasks, "queue_notification", queued.append)
     started(2)
     mail_server_down(settings, tmp_path)
-    notification_id = queued[0]
+    return queued[0], queued
+
+
+def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(failing_mail, caplog):
+    notification_id, queued = failing_mail
     for _ in range(notifications.MAX_ATTEMPTS):
         # Each attempt when its retry is due (an early one is not claimed).
         Notification.objects.filter(pk=notification_id).exclude(next_attempt_at=None).update(
@@ -110,14 +115,8 @@ def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(
     assert notification_id not in queued
 
 
-def test_the_celery_task_leaves_a_failed_send_to_the_sweep_at_its_retry_time(
-    started, settings, tmp_path, monkeypatch, caplog
-):
-    queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
-    started(2)
-    mail_server_down(settings, tmp_path)
-    notification_id = queued[0]
+def test_the_celery_task_leaves_a_failed_send_to_the_sweep_at_its_retry_time(failing_mail, caplog):
+    notification_id, queued = failing_mail
     before = timezone.now()
     assert tasks.send_notification.run(notification_id) is False
     notification = Notification.objects.get(pk=notification_id)
@@ -132,14 +131,8 @@ def test_the_celery_task_leaves_a_failed_send_to_the_sweep_at_its_retry_time(
     assert notifications.retry_due(notification.next_attempt_at) == 1 and queued == [notification_id]
 
 
-def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_up(
-    started, settings, tmp_path, monkeypatch
-):
-    queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
-    started(2)
-    mail_server_down(settings, tmp_path)
-    notification_id = queued[0]
+def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_up(failing_mail):
+    notification_id, queued = failing_mail
     now = first = timezone.now()
     waits = []
     while True:
