@@ -45,6 +45,10 @@ class VacationForm(forms.Form):
     def __init__(self, user, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
+        # The browser's date picker offers only the days a vacation may take.
+        today = vacations.local_date(user)
+        for name in ("start", "end"):
+            self.fields[name].widget.attrs.update(min=today.isoformat(), max=vacations.latest_day(today).isoformat())
 
     def clean(self):
         data = super().clean()

@@ -197,6 +197,9 @@ def test_the_settings_refuse_a_vacation_with_a_clear_message(make_user, first_da
     # not the top of a long page.
     assert f'action="{reverse("settings")}#vacations" class="vacation-form"' in response.content.decode()
     assert 'id="vacations"' in response.content.decode()
+    today = today_for(user)
+    bounds = f'min="{today.isoformat()}" max="{today.year + 1}-12-31"'
+    assert response.content.decode().count(bounds) == 2
 
 
 def test_the_settings_refuse_a_date_that_is_not_one(make_user):
