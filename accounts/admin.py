@@ -18,5 +18,16 @@ class SiteUserAdmin(UserAdmin):
 
 @admin.register(Vacation)
 class VacationAdmin(admin.ModelAdmin):
+    """Staff see the players' vacations and may delete one, but not write one: a vacation is
+    taken through accounts.vacations, whose rules (not in the past, up to the end of next year,
+    21 days a year) keep the clocks' date arithmetic in range. A vacation typed in here to the
+    31 December 9999 would stop every game of its player's with an error."""
+
     list_display = ["user", "start", "end"]
     search_fields = ["user__username"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
