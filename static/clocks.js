@@ -54,6 +54,10 @@
     });
   }
 
+  // At the swap itself, in the same task, so that nothing ever shows the new position under the
+  // old title: htmx settles a moment (20 ms) after it swaps. Again once settled, as the settling
+  // may put back attributes.
+  document.body.addEventListener("htmx:afterSwap", function () { markTurn(); tick(); });
   document.body.addEventListener("htmx:afterSettle", function () { markTurn(); tick(); });
   markTurn();
   tick();
