@@ -13,6 +13,7 @@ import pytest
 
 from tests.browser.conftest import MANAGE, ROOT
 from tests.browser.test_phone import OVERFLOWING, log_in
+from tests.browser.test_two_players import SETTLED
 
 pytestmark = pytest.mark.browser
 
@@ -228,6 +229,8 @@ def test_three_players_play_the_last_round_on_the_map(live_site, live_site_env, 
             pages[0].wait_for_timeout(100)
             continue
         page = acting[0]
+        # The map's controls are built once the new view has settled (static/decision.js).
+        page.wait_for_function(f"() => {SETTLED}", timeout=TIMEOUT)
         before = version(page)
         kinds.append(act(page, viewport, game, seen))
         page.wait_for_function(f"() => ({VERSION})() > {before}", timeout=TIMEOUT)

@@ -45,9 +45,16 @@ def version(page):
     return int(page.locator("#play").get_attribute("data-version"))
 
 
+# No swap is still settling: htmx settles a swap a moment after it, and the page's scripts finish
+# their work on the new view then (static/decision.js builds the map's controls).
+SETTLED = "!document.querySelector('.htmx-settling')"
+
+
 def wait_for_version(page, number):
+    """Wait until `page` shows version `number` or a later one, settled."""
     page.wait_for_function(
-        "n => { const p = document.getElementById('play'); return p && parseInt(p.dataset.version, 10) >= n; }",
+        "n => { const p = document.getElementById('play');"
+        f" return p && parseInt(p.dataset.version, 10) >= n && {SETTLED}; }}",
         arg=number,
         timeout=MOVE_TIMEOUT,
     )
