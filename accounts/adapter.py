@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import ImproperlyConfigured
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils.html import escape, linebreaks
 from django.utils.safestring import mark_safe
@@ -45,25 +44,6 @@ class AccountAdapter(DefaultAccountAdapter):
             return super().get_client_ip(request)
         except ImproperlyConfigured:
             return request.META["REMOTE_ADDR"]
-
-    def _get_login_attempts_cache_key(self, request, **credentials):
-        """The wrong passwords are counted per account, whichever of its logins (the username, an
-        address) was typed: otherwise each login had its five tries. An unknown login is counted
-        as typed."""
-        from .models import User
-
-        # The way allauth reads the login: an address (it holds an @) or a username, never both,
-        # since a username may hold an @ too.
-        if "email" in credentials:
-            login = credentials["email"]
-            named = Q(email__iexact=login) | Q(emailaddress__email__iexact=login)
-        else:
-            login = credentials.get("username", "")
-            named = Q(username__iexact=login)
-        user_id = User.objects.filter(named).values_list("pk", flat=True).first()
-        if user_id is None:
-            return super()._get_login_attempts_cache_key(request, **credentials)
-        return f"account:{user_id}"
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
