@@ -18,10 +18,11 @@ class SiteUserAdmin(UserAdmin):
 
 @admin.register(Vacation)
 class VacationAdmin(admin.ModelAdmin):
-    """Staff see the players' vacations and may delete one, but not write one: a vacation is
-    taken through accounts.vacations, whose rules (not in the past, up to the end of next year,
-    21 days a year) keep the clocks' date arithmetic in range. A vacation typed in here to the
-    31 December 9999 would stop every game of its player's with an error."""
+    """Staff see the players' vacations, and no more: a vacation is taken and called off through
+    accounts.vacations, whose rules (not in the past, up to the end of next year, 21 days a year,
+    the days spent stay spent) keep the clocks' date arithmetic in range and the days counted. A
+    vacation typed in here to the 31 December 9999 would stop every game of its player's with an
+    error; one deleted here once begun would give back the days already taken."""
 
     list_display = ["user", "start", "end"]
     search_fields = ["user__username"]
@@ -30,4 +31,7 @@ class VacationAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
