@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
@@ -802,6 +803,11 @@ def keep_account_mail(message, error, now=None):
     unsubscribe link: the player asked for it."""
     now = now or timezone.now()
     html = next((content for content, kind in message.alternatives if kind == "text/html"), "")
+    # A newer confirmation of the same address replaces one still waiting: one mail, not two.
+    Notification.objects.filter(
+        kind=ACCOUNT_MAIL, address__iexact=message.to[0],
+        status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
+    ).update(status=Notification.Status.DROPPED, next_attempt_at=None, **_forgotten)
     return Notification.objects.create(
         user=None, address=message.to[0], game=None, version=0, kind=ACCOUNT_MAIL,
         subject=message.subject[:200], text=message.body, html=html,
@@ -830,7 +836,10 @@ def retry_due(now):
 def _still_wanted(notification):
     user, game = notification.user, notification.game
     if notification.kind == ACCOUNT_MAIL:
-        return True  # asked for by its reader; its link says itself whether it is still good
+        # Only while the address waits for its confirmation: not once confirmed, nor once its
+        # player replaced it (a typo) or deleted the account, when the mail would tell a stranger
+        # the username.
+        return EmailAddress.objects.filter(email__iexact=notification.address, verified=False).exists()
     if notification.kind == "invitation" and game.status != Game.Status.OPEN:
         return False
     if user is None:

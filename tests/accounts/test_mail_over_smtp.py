@@ -178,6 +178,61 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
     assert (kept.status, kept.text, kept.html) == (Notification.Status.SENT, "", "")
 
 
+def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_address_is_confirmed(
+    client, refused_mail, settings, tmp_path, password, monkeypatch
+):
+    from allauth.account.models import EmailAddress
+    from django.core.cache import cache
+
+    from games import notifications, tasks
+    from games.models import Notification
+
+    sign_up(client, password)
+    first = Notification.objects.get(kind="account")
+    # The player asks for it again (past allauth's three minutes between two).
+    cache.clear()
+    client.post(reverse("account_email"), {"action_send": "", "email": "isabel@example.org"})
+    second = Notification.objects.exclude(pk=first.pk).get(kind="account")
+    first.refresh_from_db()
+    assert (first.status, first.text, first.next_attempt_at) == (Notification.Status.DROPPED, "", None)
+    assert second.status == Notification.Status.FAILED and "/accounts/confirm-email/" in second.text
+    with serving_mailbox(settings, tmp_path) as mailbox:
+        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        assert notifications.retry_due(second.next_attempt_at) == 1
+        mailbox.take()
+        assert not mailbox.messages
+    # The server is down again (nothing listens on its port) when the player asks once more; then
+    # the address is confirmed by the link that arrived: the kept one is no longer wanted.
+    cache.clear()
+    client.post(reverse("account_email"), {"action_send": "", "email": "isabel@example.org"})
+    third = Notification.objects.get(kind="account", status=Notification.Status.FAILED)
+    EmailAddress.objects.filter(email="isabel@example.org").update(verified=True)
+    with serving_mailbox(settings, tmp_path) as mailbox:
+        assert notifications.retry_due(third.next_attempt_at) == 1
+        assert not mailbox.messages
+    third.refresh_from_db()
+    assert (third.status, third.text) == (Notification.Status.DROPPED, "")
+
+
+def test_a_kept_confirmation_of_an_address_its_player_replaced_is_not_sent(
+    client, refused_mail, settings, tmp_path, password, monkeypatch
+):
+    from allauth.account.models import EmailAddress
+
+    from games import notifications, tasks
+    from games.models import Notification
+
+    sign_up(client, password)
+    kept = Notification.objects.get(kind="account")
+    EmailAddress.objects.filter(email="isabel@example.org").delete()
+    with serving_mailbox(settings, tmp_path) as mailbox:
+        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        assert notifications.retry_due(kept.next_attempt_at) == 1
+        assert not mailbox.messages
+    kept.refresh_from_db()
+    assert (kept.status, kept.text) == (Notification.Status.DROPPED, "")
+
+
 def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked_to_ask_again(
     client, refused_mail, make_user
 ):
