@@ -7,7 +7,7 @@ from allauth.core import context
 from django import forms
 from django.contrib import messages
 from django.contrib.sites.shortcuts import get_current_site
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils.html import escape, linebreaks
@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 logger = logging.getLogger(__name__)
 
 DELETED_PREFIX = "deleted-"
-# The account mails tried again when the mail server refused them: the address confirmations. A
-# confirmation link only confirms the address it was sent to, where a reset link opens the account.
 # The links of an account mail: the site's own, which allauth writes in full. Only these are made
 # links in its HTML part, not a username that looks like a domain.
 LINK = re.compile(r"https?://[^\s<>\"']+")
+# The account mails tried again when the mail server refused them: the address confirmations. A
+# confirmation link only confirms the address it was sent to, where a reset link opens the account.
 KEPT_WHEN_REFUSED = ("account/email/email_confirmation_signup", "account/email/email_confirmation")
 
 
@@ -39,11 +39,15 @@ class AccountAdapter(DefaultAccountAdapter):
         of the site's own, the one the first of them saw (allauth reads X-Forwarded-For). A
         request that names fewer hops than that did not come through them all (allauth calls
         that a misconfiguration, a 500): the address it came from (REMOTE_ADDR, which may be
-        one of those proxies, shared by all such requests) counts instead."""
+        one of those proxies, shared by all such requests) counts instead; without one (a server
+        on a Unix socket that names no client), the request is refused as allauth refuses it."""
         try:
             return super().get_client_ip(request)
         except ImproperlyConfigured:
-            return request.META["REMOTE_ADDR"]
+            address = request.META.get("REMOTE_ADDR")
+            if not address:
+                raise PermissionDenied("Unable to determine client IP address") from None
+            return address
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each

@@ -249,3 +249,19 @@ def test_sign_ups_from_one_address_are_rate_limited(password):
     assert statuses[:20] == [302] * 20
     assert statuses[20] == 429
     assert User.objects.count() == 20
+
+
+def test_a_request_through_fewer_proxies_and_with_no_client_address_is_refused_not_an_error(settings):
+    # Daphne on a Unix socket names no client: allauth refuses such a request (403), as here.
+    from django.core.exceptions import PermissionDenied
+    from django.test import RequestFactory
+
+    from accounts.adapter import AccountAdapter
+
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 2
+    request = RequestFactory().post("/accounts/login/", HTTP_X_FORWARDED_FOR="203.0.113.1")
+    del request.META["REMOTE_ADDR"]
+    with pytest.raises(PermissionDenied):
+        AccountAdapter(request).get_client_ip(request)
+    request.META["REMOTE_ADDR"] = "10.9.9.7"
+    assert AccountAdapter(request).get_client_ip(request) == "10.9.9.7"
