@@ -113,6 +113,8 @@ TEMPLATES = [
 
 ASGI_APPLICATION = "elgrande_site.asgi.application"
 
+# Seconds a PostgreSQL session may stay idle inside a transaction before the server ends it.
+IDLE_IN_TRANSACTION_LIMIT = 60
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -133,6 +135,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "tcp_user_timeout": 30_000,
         # What the URL's query says (sslmode=require...) comes on top.
         **DATABASES["default"].get("OPTIONS", {}),
+        # The server ends a session left idle in a transaction for a minute: its client hangs (a
+        # connection gone silent, the server's side never told), and it would hold its rows and
+        # keys for hours, until the server's own keepalives gave up, stopping every sweep and
+        # mail that needs them. No transaction of the site's waits that long between two
+        # statements. Server options the URL names (?options=-c ...) are added after, and win.
+        "options": " ".join([
+            f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_LIMIT * 1000}",
+            DATABASES["default"].get("OPTIONS", {}).get("options", ""),
+        ]).strip(),
     }
     if env_flag("DATABASE_POOL", True):
         # Under ASGI every request runs in a fresh thread, so persistent connections would never be

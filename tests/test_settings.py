@@ -139,6 +139,15 @@ def test_the_redis_layer_outwaits_its_blocking_read_and_takes_its_pool_size_from
         "hosts"][0]["max_connections"] == 100
 
 
+def test_postgresql_sessions_idle_in_a_transaction_are_ended_and_the_urls_server_options_still_apply():
+    settings = settings_with(DATABASE_URL="postgres://u@db.internal:5432/x")
+    assert settings["DATABASES"]["default"]["OPTIONS"]["options"] == "-c idle_in_transaction_session_timeout=60000"
+    settings = settings_with(DATABASE_URL="postgres://u@db.internal:5432/x?options=-c%20work_mem%3D8MB")
+    assert settings["DATABASES"]["default"]["OPTIONS"]["options"] == (
+        "-c idle_in_transaction_session_timeout=60000 -c work_mem=8MB"
+    )
+
+
 def test_the_database_pool_size_comes_from_the_environment():
     settings = settings_with(DATABASE_URL="postgres://u@db.internal:5432/x", DATABASE_POOL_SIZE="7")
     assert settings["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 7
