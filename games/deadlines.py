@@ -17,6 +17,8 @@ runs one sweep by hand, in its own process.
 
 import gc
 import logging
+import os
+import socket
 import threading
 import time
 from contextlib import contextmanager
@@ -149,27 +151,27 @@ LEFT_BEHIND = 3
 
 
 def _tick(interval, time_limit, stop):
-    running, started, left_behind = None, 0.0, []
+    running, left_behind = None, []
     may_leave_behind = _waits_on_a_server()
     while not stop.is_set():
         if running is not None and running.is_alive():
-            left_behind = [thread for thread in left_behind if thread.is_alive()]
-            if not may_leave_behind or time.monotonic() - started < time_limit or len(left_behind) >= LEFT_BEHIND:
+            left_behind = [run for run in left_behind if run.is_alive()]
+            if not may_leave_behind or running.age() < time_limit or len(left_behind) >= LEFT_BEHIND:
                 stop.wait(interval)
                 continue
             logger.error(
                 "a deadline sweep has not ended after %s s (a database that does not answer?); "
-                "the next one starts beside it", time_limit,
+                "its connection is cut, and the next one starts beside it", time_limit,
             )
+            running.cut_off()
             left_behind.append(running)
             # It may hang inside a batch, which holds the cycle collector off for the whole process.
             gc.enable()
-        running = threading.Thread(target=_sweep_once, args=(time_limit,), name="deadline-sweep-run", daemon=True)
-        started = time.monotonic()
+        running = _SweepRun(time_limit)
         running.start()
         stop.wait(interval)
     if running is not None:
-        running.join(max(0.0, time_limit - (time.monotonic() - started)))
+        running.join(max(0.0, time_limit - running.age()))
 
 
 def _waits_on_a_server():
@@ -178,19 +180,69 @@ def _waits_on_a_server():
     return connections["default"].vendor == "postgresql"
 
 
-def _sweep_once(time_limit):
+class _SweepRun(threading.Thread):
+    """One sweep of the ticker's, in a thread of its own (`_sweep_once`), which the ticker can cut
+    off from its database: a connection that went silent (a frozen server, a relay or firewall
+    that drops what it gets) may never answer again, nor ever be closed by the server, and the
+    sweep waiting on it would hang for good, whatever the database does next."""
+
+    def __init__(self, time_limit):
+        super().__init__(name="deadline-sweep-run", daemon=True)
+        self.time_limit = time_limit
+        self.started = time.monotonic()
+        self._lock = threading.Lock()
+        self._socket = None  # a duplicate of its connection's socket, while it is open
+
+    def age(self):
+        return time.monotonic() - self.started
+
+    def run(self):
+        try:
+            _sweep_once(self.time_limit, self._connected)
+        finally:
+            self._closed()
+
+    def _connected(self, database):
+        if database.vendor != "postgresql":
+            return
+        database.ensure_connection()
+        with self._lock:
+            self._socket = socket.socket(fileno=os.dup(database.connection.pgconn.socket))
+
+    def cut_off(self):
+        """Shut its connection down on this side: the statement it waits on fails at once
+        ("server closed the connection"), and the sweep ends as after any failure."""
+        with self._lock:
+            if self._socket is not None:
+                try:
+                    self._socket.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def _closed(self):
+        with self._lock:
+            if self._socket is not None:
+                self._socket.close()
+                self._socket = None
+
+
+def _sweep_once(time_limit, connected=None):
     """One sweep, in the calling thread, on a database connection of its own that is closed after
     it. Not the web process's pool: after an outage the pool opens connections again on a
     back-off of its own (seconds apart, and a request for one waits up to 10 s), where a plain
     connection is opened by the very next sweep; and a sweep left behind on a connection that
     hung keeps that connection to itself. On PostgreSQL its statements may not wait longer than
-    the sweep's time limit (a lock held by a migration, say): the server ends them."""
+    the sweep's time limit (a lock held by a migration, say): the server ends them. `connected`,
+    if given, is called with the connection once it is open, before the sweep."""
     default = connections["default"]
     if default.vendor == "postgresql":
         options = {name: value for name, value in default.settings_dict.get("OPTIONS", {}).items() if name != "pool"}
-        options.setdefault("options", f"-c statement_timeout={int(time_limit * 1000)}")
+        # After the server options of the settings, which it adds to (and wins over).
+        options["options"] = f"{options.get('options', '')} -c statement_timeout={int(time_limit * 1000)}".strip()
         connections["default"] = type(default)({**default.settings_dict, "OPTIONS": options}, "default")
     try:
+        if connected is not None:
+            connected(connections["default"])
         sweep()
     except Exception:
         # The database may be away or not migrated yet: say so and try again next time.

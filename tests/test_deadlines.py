@@ -463,7 +463,6 @@ def wait_for(predicate, seconds=10):
 
 @pytest.mark.django_db(transaction=True)
 def test_sweeps_that_hang_past_their_time_limit_are_left_behind_up_to_a_bound(monkeypatch):
-    import gc
 
     hanging = HangingSweeps(hanging=100)
     with ticking(monkeypatch, hanging, time_limit=0.3):
@@ -473,7 +472,6 @@ def test_sweeps_that_hang_past_their_time_limit_are_left_behind_up_to_a_bound(mo
         # LEFT_BEHIND hanging sweeps beside the one running: then the ticker waits.
         time.sleep(1)
         assert hanging.calls == deadlines.LEFT_BEHIND + 1
-    assert gc.isenabled()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -491,7 +489,7 @@ def test_the_sweeps_after_one_left_behind_run_with_the_cycle_collector_back_on(m
 @pytest.mark.django_db(transaction=True)
 def test_where_the_database_is_no_server_a_long_sweep_is_waited_for_not_left_behind(monkeypatch):
     # SQLite waits on no server: a long sweep is only a long one.
-    assert deadlines._waits_on_a_server() is (connection.vendor == "postgresql")
+    assert deadlines._waits_on_a_server() is {"sqlite": False, "postgresql": True}[connection.vendor]
     hanging = HangingSweeps(hanging=1)
     with ticking(monkeypatch, hanging, time_limit=0.2, on_a_server=False):
         time.sleep(0.8)
@@ -499,6 +497,52 @@ def test_where_the_database_is_no_server_a_long_sweep_is_waited_for_not_left_beh
         hanging.release.set()
         time.sleep(0.5)
         assert hanging.ended >= 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="a connection to a server that goes silent")
+def test_a_sweep_whose_connection_went_silent_for_good_is_cut_off_at_its_time_limit(monkeypatch):
+    """A connection that a relay or firewall swallows may never be answered, nor closed: the sweep
+    waiting on it would hang for good (and with LEFT_BEHIND of them, so would the ticker). At its
+    time limit the ticker shuts the connection down on this side, and the sweep fails and ends."""
+    from django.db import connections
+
+    from tests.test_deadline_faults import Proxy
+
+    database = connections.settings["default"]
+    relay = Proxy((database["HOST"] or "127.0.0.1", int(database["PORT"] or 5432)))
+    relay.up()
+    # The ticker's sweeps connect through the relay (each opens a connection of its own).
+    monkeypatch.setitem(database, "HOST", "127.0.0.1")
+    monkeypatch.setitem(database, "PORT", str(relay.port))
+    ended, outcome = threading.Event(), []
+
+    def sweep():
+        if ended.is_set() or outcome:
+            return 0
+        outcome.append("started")
+        # Mid-way, its connection goes silent, and stays so; new ones get through again.
+        connections["default"].ensure_connection()
+        relay.silent()
+        threading.Timer(0.2, relay.up).start()
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("SELECT 1")
+            outcome.append("answered")
+        except Exception as error:
+            outcome.append(type(error).__name__)
+        finally:
+            ended.set()
+        return 0
+
+    monkeypatch.setattr(deadlines, "sweep", sweep)
+    stop_ticker = deadlines.start_ticker(interval=0.1, time_limit=1)
+    try:
+        assert ended.wait(15), "the sweep on the silent connection was never cut off"
+    finally:
+        stop_ticker()
+        relay.down()
+    assert outcome == ["started", "OperationalError"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -511,7 +555,9 @@ def test_the_tickers_sweeps_are_on_a_plain_connection_whose_statements_end_at_th
     def sweep():
         with connections["default"].cursor() as cursor:
             cursor.execute("SHOW statement_timeout")
-            seen.append((cursor.fetchone()[0], connections["default"].pool))
+            timeout = cursor.fetchone()[0]
+            cursor.execute("SHOW idle_in_transaction_session_timeout")
+            seen.append((timeout, cursor.fetchone()[0], connections["default"].pool))
 
     monkeypatch.setattr(deadlines, "sweep", sweep)
     stop_ticker = deadlines.start_ticker(interval=10, time_limit=7)
@@ -522,7 +568,8 @@ def test_the_tickers_sweeps_are_on_a_plain_connection_whose_statements_end_at_th
             time.sleep(0.1)
     finally:
         stop_ticker()
-    assert seen == [("7s", None)]
+    # The settings' server options apply too: a sweep that hangs in a transaction holds nothing for long.
+    assert seen == [("7s", "1min", None)]
 
 
 @pytest.mark.django_db(transaction=True)
