@@ -55,8 +55,8 @@
   }
 
   // At the swap itself, in the same task, so that nothing ever shows the new position under the
-  // old title: htmx settles a moment (20 ms) after it swaps. Again once settled, as the settling
-  // may put back attributes.
+  // old title: htmx settles a moment (20 ms) after it swaps. Again once settled, as htmx sets the
+  // title of a response that has one (a whole page fetched for a section) after the swap.
   document.body.addEventListener("htmx:afterSwap", function () { markTurn(); tick(); });
   document.body.addEventListener("htmx:afterSettle", function () { markTurn(); tick(); });
   markTurn();

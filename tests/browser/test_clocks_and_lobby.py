@@ -59,16 +59,17 @@ def test_the_lobby_the_countdown_and_the_title_follow_the_game_live(live_site, b
                 shown.set_viewport_size({"width": width, "height": 900})
                 shown.screenshot(path=f"{SHOTS}/game-{name}-{width}.png", full_page=True)
 
-    # htmx settles a swap a moment after it: here 2 s after, so that a title that waited for the
-    # settling would be seen under the new position.
+    # htmx settles a swap a moment after it: here 5 s after, so that a title that waited for the
+    # settling would be seen under the new position, still settling.
     for shown in pages.values():
-        shown.evaluate("htmx.config.defaultSettleDelay = 2000")
+        shown.evaluate("htmx.config.defaultSettleDelay = 5000")
     before = version(page)
     act(page)
-    wait_for_version(page, before + 1)
-    wait_for_version(other, before + 1)
+    wait_for_version(page, before + 1, settled=False)
+    wait_for_version(other, before + 1, settled=False)
     # From the swap on, the title and icon follow the new position on both pages.
     for shown in pages.values():
+        assert shown.locator("#play.htmx-settling").count() == 1, "the check comes before the settling"
         mine = shown.locator("#play").get_attribute("data-your-move") == "1"
         assert shown.title().startswith("● Your move – ") == mine
         assert shown.locator("#favicon").get_attribute("href").endswith(

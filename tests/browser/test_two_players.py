@@ -50,11 +50,11 @@ def version(page):
 SETTLED = "!document.querySelector('.htmx-settling')"
 
 
-def wait_for_version(page, number):
-    """Wait until `page` shows version `number` or a later one, settled."""
+def wait_for_version(page, number, settled=True):
+    """Wait until `page` shows version `number` or a later one, settled unless `settled` is False."""
     page.wait_for_function(
         "n => { const p = document.getElementById('play');"
-        f" return p && parseInt(p.dataset.version, 10) >= n && {SETTLED}; }}",
+        f" return p && parseInt(p.dataset.version, 10) >= n && {SETTLED if settled else 'true'}; }}",
         arg=number,
         timeout=MOVE_TIMEOUT,
     )
