@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+from urllib.parse import urlparse
 
 from django.core.asgi import get_asgi_application
 
@@ -12,7 +13,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier  # noqa: E402
+from channels.security.websocket import (  # noqa: E402
+    AllowedHostsOriginValidator,
+    OriginValidator,
+    WebsocketDenier,
+)
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
@@ -27,10 +32,31 @@ class Refusal(WebsocketDenier):
     channel_layer_alias = None
 
 
+class OriginRefusal(OriginValidator):
+    """channels' check of the Origin header against the allowed hosts, refusing a foreign one with
+    a Refusal: channels' own refuses with a consumer that opens a receive on the channel layer,
+    which a page of another site could make the site's sockets do at will."""
+
+    async def __call__(self, scope, receive, send):
+        origin = None
+        for name, value in scope.get("headers", []):
+            if name == b"origin":
+                origin = urlparse(value.decode("latin1"))
+        if not self.valid_origin(origin):
+            return await Refusal.as_asgi()(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+
+def allowed_hosts_only(application):
+    # The hosts channels' AllowedHostsOriginValidator allows (ALLOWED_HOSTS, or the local ones in
+    # DEBUG when there are none).
+    return OriginRefusal(application, AllowedHostsOriginValidator(application).allowed_origins)
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": allowed_hosts_only(
             # Any other path is refused (403) rather than failing the router with an exception.
             AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", Refusal.as_asgi())]))
         ),

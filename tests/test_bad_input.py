@@ -225,7 +225,13 @@ async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, capl
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
 
 
-async def test_a_socket_on_an_unrouted_path_is_refused_without_the_channel_layer(settings, caplog):
+@pytest.mark.parametrize(
+    "path, origin",
+    [("/ws/nowhere/", ORIGIN), ("/ws/games/1/", (b"origin", b"http://evil.example")), ("/ws/games/1/", None)],
+)
+async def test_a_socket_refused_for_its_path_or_its_origin_is_refused_without_the_channel_layer(
+    path, origin, settings, caplog
+):
     # A Redis where nothing listens: a refusal that opened a receive would end in a connection error.
     settings.CHANNEL_LAYERS = {
         "default": {
@@ -233,7 +239,7 @@ async def test_a_socket_on_an_unrouted_path_is_refused_without_the_channel_layer
             "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:9/0", "socket_connect_timeout": 1}]},
         }
     }
-    communicator = WebsocketCommunicator(application, "/ws/nowhere/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, path, headers=[origin] if origin else [])
     assert await communicator.connect() == (False, 1000)
     await communicator.disconnect()
     assert communicator.future.done() and communicator.future.exception() is None
