@@ -267,6 +267,12 @@ CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# Any task still running after this long is killed, its worker process replaced: one that hangs on
+# a connection gone silent (a mail, a computer's move) would otherwise hold its process for good,
+# and with every process held no sweep would run. What it was doing is not lost: the sweep sends a
+# mail left unsent again (games.notifications.LOST_AFTER), a computer's move has its deadline
+# (BOT_STALL_SECONDS). The sweep's own tasks have DEADLINE_SWEEP_TIME_LIMIT.
+CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE

@@ -126,6 +126,18 @@ def test_check_deploy_finds_nothing_to_warn_about_with_the_production_variables(
     assert "System check identified no issues" in result.stdout
 
 
+def test_every_celery_task_has_a_time_limit_and_the_sweeps_their_own():
+    code = (
+        "import django, json\ndjango.setup()\nfrom elgrande_site.celery import app\nfrom games import tasks\n"
+        "print(json.dumps([app.conf.task_time_limit, tasks.send_notification.time_limit,"
+        " tasks.play_computer_move.time_limit, tasks.sweep_deadlines.time_limit]))"
+    )
+    result = run(code, DJANGO_SETTINGS_MODULE="elgrande_site.settings", DEADLINE_SWEEP_TIME_LIMIT="45")
+    assert result.returncode == 0, result.stderr
+    # The mail and the computer's move take the app's limit; the sweep has its own.
+    assert json.loads(result.stdout) == [300, 300, 300, 45]
+
+
 def test_the_redis_layer_outwaits_its_blocking_read_and_takes_its_pool_size_from_the_environment():
     from channels_redis.core import RedisChannelLayer
 
