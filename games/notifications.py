@@ -451,9 +451,7 @@ def _reminder_deadlines(games, now):
     spans = clocks.vacation_spans([seat.user for seat in away], now) if away else {}
     deadlines = {}
     for game in games:
-        deadlines[game.pk] = clocks.deadline_shown(game, [
-            spans[seat.user_id] for seat in game.seats_with_mail if seat.index in game.to_act and seat.user_id in spans
-        ])
+        deadlines[game.pk] = clocks.deadline_shown(game, game.seats_with_mail, spans)
     return deadlines
 
 

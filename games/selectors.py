@@ -131,8 +131,7 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
             player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
         context["view"] = view
         context["panel"] = DecisionPanel.for_view(view)
-        acting = [by_index[index].user_id for index in view["to_act"] if index in by_index]
-        context["clock"] = _clock(game, view, [spans[pk] for pk in acting if pk in spans])
+        context["clock"] = _clock(game, view, seats, spans)
         context["your_move"] = seat is not None and seat in view["to_act"]
         names = Names.for_game(game, seats)
         context["names"] = names
@@ -145,13 +144,12 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
     return context
 
 
-def _clock(game, view, away):
+def _clock(game, view, seats, spans):
     """The time left on the pending decision: the server's first word, which static/clocks.js
-    then counts down, to the deadline `clocks.deadline_shown` (`away`: the vacation spans of the
-    seats to act)."""
+    then counts down, to the deadline `clocks.deadline_shown`."""
     if game.deadline is None or view["is_over"] or not view["to_act"]:
         return None
-    return clocks.countdown(clocks.deadline_shown(game, away))
+    return clocks.countdown(clocks.deadline_shown(game, seats, spans))
 
 
 def _log(game, seats, seat, names, since):
@@ -251,8 +249,7 @@ def _deadlines_after_vacations(rows):
     spans = clocks.vacation_spans(users.values(), timezone.now())
     for each in rows:
         if each["game"].pk in acting:
-            away = [spans[user.pk] for user in acting[each["game"].pk] if user.pk in spans]
-            each["deadline"] = clocks.deadline_shown(each["game"], away)
+            each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats.all(), spans)
 
 
 def open_games(user, cursor=None):

@@ -391,7 +391,7 @@ def _expire(game, seats, vacations, now):
     version = game.version
     state = GameState.from_json(game.state)
     late = to_act(state)
-    postponed = clocks.deadline_after_vacations(game, _away(seats, late, vacations))
+    postponed = clocks.deadline_after_vacations(game, clocks.away(seats.values(), late, vacations))
     if postponed is not None:
         game.deadline = postponed
         game.version += 1
@@ -517,11 +517,6 @@ def _seats_query(seats, now):
     # Only what the hot paths use: the seat's own columns, not its game's nor its user's.
     columns = ("game_id", "user_id", "index", "timeouts", "autopilot", "computer")
     return clocks.with_vacation_hint(seats.only(*columns), now)
-
-
-def _away(seats, acting, vacations):
-    """The vacation spans of the seats `acting` (indexes) out of `vacations` (by user id)."""
-    return [vacations[seats[index].user_id] for index in acting if seats[index].user_id in vacations]
 
 
 def _count_timeout(seat, last_move, state):
@@ -831,7 +826,7 @@ def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None)
         return now + timedelta(seconds=game.time_per_move)
     if seats is None:
         seats, vacations = _seats_and_vacations(game, now)
-    return clocks.new_deadline(game, _away(seats, acting, vacations), now)
+    return clocks.new_deadline(game, clocks.away(seats.values(), acting, vacations), now)
 
 
 def _decision(position):
