@@ -11,6 +11,8 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from elgrande_site.channel_layers import _until_it_ends
+
 pytestmark = pytest.mark.skipif(
     not settings.REDIS_URL, reason="needs REDIS_URL: this is about the channels-redis layer (CI sets it)"
 )
@@ -67,9 +69,7 @@ async def ended(task, seconds):
     await asyncio.wait([task], timeout=seconds)
     if task.done():
         return True
-    while not task.done():
-        task.cancel()
-        await asyncio.wait([task], timeout=0.5)
+    await _until_it_ends(task)
     return False
 
 
@@ -114,3 +114,4 @@ async def test_receives_cancelled_at_any_moment_all_end():
         await asyncio.sleep(chance.random() * 0.03)
         receiving.cancel()
         assert await ended(receiving, 2)
+        assert receiving.cancelled()
