@@ -79,6 +79,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "elgrande_site.middleware.RefuseNulInPath",
+    "elgrande_site.middleware.RefuseUndecodableForm",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the cookie, else Accept-Language, else English; a signed-in player's own
     # setting then wins (accounts.middleware.UserTimeZoneMiddleware, after authentication).

@@ -303,3 +303,40 @@ def test_an_address_holding_a_nul_is_a_bad_request(client, make_user, start_game
 def test_a_player_s_page_is_still_found_by_name(client, make_user):
     make_user("alice")
     assert client.get("/players/alice/").status_code == 200
+
+
+def every_path(patterns=None, prefix=""):
+    """Every address of the site, its <…> parts filled with a value of their kind."""
+    import re
+
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        if str(entry.pattern).startswith("^"):
+            continue  # a regular expression of allauth's, also routed by a plain path
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from every_path(entry.url_patterns, route)
+        elif isinstance(entry, URLPattern):
+            yield "/" + re.sub(r"<(?:(\w+):)?\w+>", lambda m: "1" if m.group(1) == "int" else "x", route)
+
+
+def test_a_form_posted_in_another_charset_is_a_bad_request_on_every_address(start_game, settings):
+    """Django refuses a form body that is not UTF-8, and its 400 page read the body again for its
+    CSRF token: the request ended in a server error."""
+    settings.DEBUG = False
+    game = start_game(3)
+    # As a browser posts: with the CSRF cookie, so that the check reads the form for its token.
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.force_login(user_at(game, 0))
+    client.get(reverse("lobby"))
+    assert "csrftoken" in client.cookies
+    before = snapshot(game)
+    paths = sorted(set(every_path()))
+    assert "/accounts/login/" in paths and f"/games/{1}/move/" in paths
+    answers = {}
+    for path in paths:
+        response = client.post(path, "a=b", content_type="application/x-www-form-urlencoded; charset=utf-16")
+        answers[path] = response.status_code, b"could not read this request" in response.content
+    assert {path: answer for path, answer in answers.items() if answer != (400, True)} == {}
+    assert snapshot(game) == before
