@@ -1,8 +1,9 @@
 """ASGI entry point: plain HTTP goes to Django, WebSockets to the Channels consumers."""
 
 import asyncio
+import io
 import os
-from urllib.parse import urlparse
+from urllib.parse import urlsplit
 
 from django.core.asgi import get_asgi_application
 
@@ -13,13 +14,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import (  # noqa: E402
-    AllowedHostsOriginValidator,
-    OriginValidator,
-    WebsocketDenier,
-)
+from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.exceptions import DisallowedHost  # noqa: E402
+from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.urls import re_path  # noqa: E402
+from django.utils.http import is_same_domain  # noqa: E402
 
 from games import broadcast, deadlines  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -32,31 +32,50 @@ class Refusal(WebsocketDenier):
     channel_layer_alias = None
 
 
-class OriginRefusal(OriginValidator):
-    """channels' check of the Origin header against the allowed hosts, refusing a foreign one with
-    a Refusal: channels' own refuses with a consumer that opens a receive on the channel layer,
-    which a page of another site could make the site's sockets do at will."""
+class SameOriginOnly:
+    """Refuses (with a Refusal) a socket whose Origin is not the site itself as Django's CSRF check
+    sees it: the scheme, host and port of the request, its host one of ALLOWED_HOSTS, or one of
+    CSRF_TRUSTED_ORIGINS. channels' own check compared host names only, so a page served from
+    another port or scheme of the same host (http://127.0.0.1:9999) could open the site's sockets."""
+
+    def __init__(self, application):
+        self.application = application
 
     async def __call__(self, scope, receive, send):
-        origin = None
-        for name, value in scope.get("headers", []):
-            if name == b"origin":
-                origin = urlparse(value.decode("latin1"))
-        if not self.valid_origin(origin):
+        if not same_origin(scope):
             return await Refusal.as_asgi()(scope, receive, send)
         return await self.application(scope, receive, send)
 
 
-def allowed_hosts_only(application):
-    # The hosts channels' AllowedHostsOriginValidator allows (ALLOWED_HOSTS, or the local ones in
-    # DEBUG when there are none).
-    return OriginRefusal(application, AllowedHostsOriginValidator(application).allowed_origins)
+def same_origin(scope):
+    origin = next((value.decode("latin1") for name, value in scope.get("headers", []) if name == b"origin"), None)
+    if not origin:
+        return False
+    # The handshake as Django would read it: its Host header, and X-Forwarded-Proto where trusted.
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    request = ASGIRequest({**scope, "type": "http", "method": "GET", "scheme": scheme}, io.BytesIO())
+    try:
+        if origin == f"{request.scheme}://{request.get_host()}":
+            return True
+    except DisallowedHost:
+        pass
+    if origin in settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    try:
+        parsed = urlsplit(origin)
+    except ValueError:
+        return False
+    return any(
+        "*" in trusted and urlsplit(trusted).scheme == parsed.scheme
+        and is_same_domain(parsed.netloc, urlsplit(trusted).netloc.replace("*", ""))
+        for trusted in settings.CSRF_TRUSTED_ORIGINS
+    )
 
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": allowed_hosts_only(
+        "websocket": SameOriginOnly(
             # Any other path is refused (403) rather than failing the router with an exception.
             AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", Refusal.as_asgi())]))
         ),

@@ -19,6 +19,11 @@ def logged_in(user):
     return client
 
 
+# A browser's WebSocket handshake names the host it asks and the page it comes from.
+HOST = (b"host", b"testserver")
+ORIGIN = (b"origin", b"http://testserver")
+
+
 def snapshot(game):
     """What a refused move must leave unchanged: the version, state, status and move count."""
     from games.models import Move

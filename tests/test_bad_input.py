@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from elgrande_site.asgi import application
-from tests.helpers import HTMX, logged_in, snapshot, user_at
+from tests.helpers import HOST, HTMX, ORIGIN, logged_in, snapshot, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -213,13 +213,12 @@ def test_a_login_longer_than_any_address_is_a_form_error(make_user, password):
     assert "_auth_user_id" in client.session
 
 
-ORIGIN = (b"origin", b"http://testserver")
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["/ws/", "/ws/games/abc/", "/ws/games/1/extra/", "/", "/ws/games/%C3%A9/"])
 async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, caplog):
-    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, path, headers=[HOST, ORIGIN])
     connected, _ = await communicator.connect()
     assert not connected
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
@@ -227,7 +226,8 @@ async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, capl
 
 @pytest.mark.parametrize(
     "path, origin",
-    [("/ws/nowhere/", ORIGIN), ("/ws/games/1/", (b"origin", b"http://evil.example")), ("/ws/games/1/", None)],
+    [("/ws/nowhere/", ORIGIN), ("/ws/games/1/", (b"origin", b"http://evil.example")), ("/ws/games/1/", None),
+     ("/ws/games/1/", (b"origin", b"http://testserver:9999")), ("/ws/games/1/", (b"origin", b"https://testserver"))],
 )
 async def test_a_socket_refused_for_its_path_or_its_origin_is_refused_without_the_channel_layer(
     path, origin, settings, caplog
@@ -239,7 +239,7 @@ async def test_a_socket_refused_for_its_path_or_its_origin_is_refused_without_th
             "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:9/0", "socket_connect_timeout": 1}]},
         }
     }
-    communicator = WebsocketCommunicator(application, path, headers=[origin] if origin else [])
+    communicator = WebsocketCommunicator(application, path, headers=[HOST, origin] if origin else [HOST])
     assert await communicator.connect() == (False, 1000)
     await communicator.disconnect()
     assert communicator.future.done() and communicator.future.exception() is None
@@ -248,7 +248,7 @@ async def test_a_socket_refused_for_its_path_or_its_origin_is_refused_without_th
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_for_a_game_id_too_large_for_the_database_is_refused(caplog):
-    communicator = WebsocketCommunicator(application, "/ws/games/99999999999999999999/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, "/ws/games/99999999999999999999/", headers=[HOST, ORIGIN])
     connected, code = await communicator.connect()
     assert (connected, code) == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
@@ -282,11 +282,11 @@ async def test_a_socket_with_a_forged_session_cookie_is_a_stranger_s(start_game,
     public = await database_sync_to_async(start_game)(2)
     private = await database_sync_to_async(start_game)(2, private=True)
     cookie = (b"cookie", FORGED_SESSION.encode())
-    communicator = WebsocketCommunicator(application, f"/ws/games/{public.pk}/", headers=[ORIGIN, cookie])
+    communicator = WebsocketCommunicator(application, f"/ws/games/{public.pk}/", headers=[HOST, ORIGIN, cookie])
     connected, _ = await communicator.connect()
     assert connected
     await communicator.disconnect()
-    communicator = WebsocketCommunicator(application, f"/ws/games/{private.pk}/", headers=[ORIGIN, cookie])
+    communicator = WebsocketCommunicator(application, f"/ws/games/{private.pk}/", headers=[HOST, ORIGIN, cookie])
     assert await communicator.connect() == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
 

@@ -10,15 +10,15 @@ from django.utils import timezone
 from elgrande_site.asgi import application
 from games import services
 from games.models import Game
-from tests.helpers import user_at
-from tests.test_websocket import ORIGIN, session_cookie
+from tests.helpers import HOST, ORIGIN, user_at
+from tests.test_websocket import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def lobby_of(user):
     communicator = WebsocketCommunicator(
-        application, "/ws/lobby/", headers=[ORIGIN, await database_sync_to_async(session_cookie)(user)]
+        application, "/ws/lobby/", headers=[HOST, ORIGIN, await database_sync_to_async(session_cookie)(user)]
     )
     connected, _ = await communicator.connect()
     assert connected
@@ -26,7 +26,7 @@ async def lobby_of(user):
 
 
 async def test_an_anonymous_lobby_socket_is_refused(db):
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, ORIGIN])
     connected, _ = await communicator.connect()
     assert not connected
 

@@ -23,9 +23,9 @@ from elgrande_site.asgi import application
 from games import broadcast, services, views
 from games.engine import random_move
 from games.models import Game
-from tests.helpers import HTMX, find_position, logged_in, state_of, user_at
+from tests.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
 from tests.test_privacy_review import hidden_retake_in_question
-from tests.test_websocket import ORIGIN, session_cookie
+from tests.test_websocket import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +53,7 @@ def renders(monkeypatch):
 
 def page(game, *headers, frames=True, language="en"):
     path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "")
-    return WebsocketCommunicator(application, path, headers=[ORIGIN, *headers])
+    return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, *headers])
 
 
 async def opened(communicator, version):

@@ -5,11 +5,10 @@ from django.test import Client
 
 from elgrande_site.asgi import application
 from games import services
-from tests.helpers import user_at
+from tests.helpers import HOST, ORIGIN, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://testserver")
 
 
 def session_cookie(user):
@@ -19,7 +18,7 @@ def session_cookie(user):
 
 
 def page(game, *headers):
-    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[ORIGIN, *headers])
+    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[HOST, ORIGIN, *headers])
 
 
 async def test_every_open_page_hears_the_new_version_and_nothing_else(start_game):
@@ -83,7 +82,7 @@ async def test_private_games_refuse_strangers_sockets(start_game, make_user):
 
 
 async def test_a_socket_for_a_missing_game_is_refused(db):
-    communicator = WebsocketCommunicator(application, "/ws/games/424242/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, "/ws/games/424242/", headers=[HOST, ORIGIN])
     connected, _ = await communicator.connect()
     assert not connected
 
@@ -91,10 +90,63 @@ async def test_a_socket_for_a_missing_game_is_refused(db):
 async def test_sockets_from_foreign_origins_are_refused(start_game):
     game = await database_sync_to_async(start_game)(2)
     communicator = WebsocketCommunicator(
-        application, f"/ws/games/{game.pk}/", headers=[(b"origin", b"http://evil.example")]
+        application, f"/ws/games/{game.pk}/", headers=[HOST, (b"origin", b"http://evil.example")]
     )
     connected, _ = await communicator.connect()
     assert not connected
+
+
+@pytest.mark.parametrize(
+    "host, origin",
+    [
+        (b"testserver", b"http://testserver:9999"),  # another port of the same host
+        (b"testserver", b"https://testserver"),  # another scheme
+        (b"testserver:8000", b"http://testserver"),
+        (b"testserver:8000", b"http://testserver:8001"),
+        (b"evil.example", b"http://evil.example"),  # a host the site does not serve
+        (b"testserver", b"null"),
+    ],
+)
+async def test_sockets_from_another_port_or_scheme_of_the_site_s_host_are_refused(start_game, host, origin):
+    game = await database_sync_to_async(start_game)(2)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/", headers=[(b"host", host), (b"origin", origin)]
+    )
+    assert await communicator.connect() == (False, 1000)
+
+
+@pytest.mark.parametrize(
+    "scheme, host, origin, trusted",
+    [
+        ("ws", b"testserver:8000", b"http://testserver:8000", []),
+        ("wss", b"testserver", b"https://testserver", []),
+        # Behind a proxy that serves the site under its own name.
+        ("ws", b"127.0.0.1:8000", b"https://play.example.org", ["https://play.example.org"]),
+        ("ws", b"127.0.0.1:8000", b"https://eu.play.example.org", ["https://*.play.example.org"]),
+    ],
+)
+async def test_sockets_from_the_site_itself_or_a_trusted_origin_are_accepted(
+    start_game, settings, scheme, host, origin, trusted
+):
+    settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1"]
+    settings.CSRF_TRUSTED_ORIGINS = trusted
+    game = await database_sync_to_async(start_game)(2)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/", headers=[(b"host", host), (b"origin", origin)]
+    )
+    communicator.scope["scheme"] = scheme
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.disconnect()
+
+
+async def test_a_trusted_origin_admits_its_own_scheme_only(start_game, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.play.example.org"]
+    game = await database_sync_to_async(start_game)(2)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game.pk}/", headers=[HOST, (b"origin", b"http://eu.play.example.org")]
+    )
+    assert await communicator.connect() == (False, 1000)
 
 
 async def test_what_a_page_sends_is_ignored(start_game):
