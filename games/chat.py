@@ -26,6 +26,14 @@ RATE_WINDOW = 10
 # Characters that reorder the text shown after them (bidirectional embeddings, overrides and
 # isolates): in a message they could make a line read as someone else's.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Characters that show nothing (zero-width space, word joiner, byte-order mark): taken out of a
+# message, so that two lines or names that look alike are alike. The zero-width joiner stays, as
+# emoji sequences are made with it.
+INVISIBLE = str.maketrans("", "", "\u200b\u2060\ufeff")
+
+
+def without_invisible(text):
+    return text.translate(INVISIBLE).strip()
 
 
 class TooFast(GameError):
@@ -45,6 +53,10 @@ def problem_with_text(text):
     """Why `text` (already stripped) cannot be a message, or None. Empty, over-long and NUL-holding
     text is refused by the form's field before this."""
     for character in text:
+        if unicodedata.category(character) in ("Zl", "Zp"):
+            return _(
+                "A message is one line of plain text: it cannot hold a line or paragraph separator (%(character)s)."
+            ) % {"character": f"U+{ord(character):04X}"}
         if unicodedata.category(character) == "Cc" or character in BIDI_CONTROLS:
             return _(
                 "A message is one line of plain text: it cannot hold the control character %(character)s."

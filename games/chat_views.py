@@ -32,7 +32,9 @@ class ChatForm(forms.Form):
     )
 
     def clean_text(self):
-        text = self.cleaned_data["text"]
+        text = chat.without_invisible(self.cleaned_data["text"])
+        if not text:
+            raise forms.ValidationError(self.fields["text"].error_messages["required"])
         problem = chat.problem_with_text(text)
         if problem:
             raise forms.ValidationError(problem)

@@ -107,6 +107,30 @@ def test_a_message_holding_a_control_character_is_refused(table, character):
     assert stored(game) == []
 
 
+@pytest.mark.parametrize("character", ["\u2028", "\u2029"], ids=repr)
+def test_a_message_holding_a_line_or_paragraph_separator_is_refused(table, character):
+    game, players = table
+    response = post_chat(players[0], game, f"look{character}here")
+    assert response.status_code == 400
+    assert f"line or paragraph separator (U+{ord(character):04X})" in response.content.decode()
+    assert stored(game) == []
+
+
+def test_zero_width_characters_are_taken_out_of_a_message(table):
+    game, players = table
+    assert post_chat(players[0], game, "\ufeffbu\u200ben\u2060as").status_code == 200
+    assert stored(game) == [(0, "buenas")]
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\ufeff \u200b", " \u2060 "], ids=repr)
+def test_a_message_of_zero_width_characters_alone_is_empty(table, text):
+    game, players = table
+    response = post_chat(players[0], game, text)
+    assert response.status_code == 400
+    assert "Write something before sending." in response.content.decode()
+    assert stored(game) == []
+
+
 def test_refusals_without_javascript_are_a_page_with_the_reason_and_the_form(table):
     game, players = table
     response = post_chat(players[0], game, "a\x07b", htmx=False)
