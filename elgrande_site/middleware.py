@@ -1,6 +1,12 @@
-"""Requests refused before any view sees them."""
+"""Requests refused before any view sees them, and the site's own error pages."""
 
-from django.core.exceptions import BadRequest
+import logging
+
+from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404
+from django.urls import Resolver404
+from django.views import defaults
 
 
 class RefuseNulInPath:
@@ -35,3 +41,47 @@ class RefuseUndecodableForm:
                 request._mark_post_parse_error()
                 raise
         return self.get_response(request)
+
+
+# Every technical page of Django's (django/views/templates/technical_*.html) carries this line.
+TECHNICAL_PAGE = b'<meta name="robots" content="NONE,NOARCHIVE">'
+OWN_PAGES = {
+    400: lambda request: defaults.bad_request(request, BadRequest()),
+    404: lambda request: defaults.page_not_found(request, Resolver404()),
+    500: defaults.server_error,
+}
+
+
+class OwnErrorPagesInDebug:
+    """With DEBUG on (`make run`), Django answers a missing page, a bad request or a server error
+    with its technical pages, which list the site's addresses and settings: players trying the
+    embedded site met one on a deleted player's profile. The site's own pages are shown instead,
+    as with DEBUG off; a server error's traceback still goes to the console log."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            settings.DEBUG
+            and response.status_code in OWN_PAGES
+            and not response.streaming
+            and TECHNICAL_PAGE in response.content
+        ):
+            # Raised outside a view (no address matched, a middleware refused the request): Django
+            # made its technical page already, and logged a server error's traceback.
+            return OWN_PAGES[response.status_code](request)
+        return response
+
+    def process_exception(self, request, exception):
+        if not settings.DEBUG or isinstance(exception, PermissionDenied):
+            return None  # DEBUG off: Django's own handlers show these pages; 403 shows them in DEBUG too
+        if isinstance(exception, Http404):
+            return defaults.page_not_found(request, exception)
+        if isinstance(exception, (BadRequest, SuspiciousOperation)):
+            return defaults.bad_request(request, exception)
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s", request.path, exc_info=exception, extra={"request": request}
+        )
+        return defaults.server_error(request)

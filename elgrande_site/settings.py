@@ -6,6 +6,7 @@ channels-redis and Celery on Redis without any change of code.
 """
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -77,6 +78,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "elgrande_site.middleware.OwnErrorPagesInDebug",
     "django.middleware.security.SecurityMiddleware",
     "elgrande_site.middleware.RefuseNulInPath",
     "elgrande_site.middleware.RefuseUndecodableForm",
@@ -107,6 +109,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "elgrande_site.context_processors.site",
             ],
         },
     },
@@ -283,6 +286,9 @@ CELERY_TIMEZONE = TIME_ZONE
 globals().update(email_settings(os.environ.get("EMAIL_URL", ""), file_path=BASE_DIR / "sent_mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "El Grande <elgrande@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where players write about their account or the site: named in every page's footer and on the
+# account pages ("contact us" when a reset mail does not come). Defaults to the sender's address.
+CONTACT_EMAIL = os.environ.get("CONTACT_EMAIL", "") or parseaddr(DEFAULT_FROM_EMAIL)[1]
 # A mail server that does not answer must not hold a request for long.
 EMAIL_TIMEOUT = 15
 # Where players reach the site: the links in mails (the game, one-click unsubscribe) start with it.
