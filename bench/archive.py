@@ -203,10 +203,14 @@ def main():
     # As in production: templates cached once loaded, no debug bookkeeping.
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
+    # DEBUG=0 pages name the static files by their hashed names: collected first (docs/operations.md).
+    os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="archive-bench-static-"))
     import django
 
     django.setup()
     from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext

@@ -95,12 +95,17 @@ def main():
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}"
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("SECRET_KEY", "bench-replay-" + "x" * 40)
+    # DEBUG=0 pages name the static files by their hashed names: collected first (docs/operations.md).
+    os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="elgrande-bench-static-"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
     import django
 
     django.setup()
     from django.conf import settings
     from django.core.management import call_command
+
+    if not settings.DEBUG:
+        call_command("collectstatic", interactive=False, verbosity=0)
     from django.test import Client
     from django.urls import reverse
 

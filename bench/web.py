@@ -53,29 +53,47 @@ def report(name, latencies, elapsed):
     )
 
 
-def start_servers(workers, env, log):
-    """Daphne processes sharing one listening socket, so the kernel spreads connections
-    over them (several workers need Redis, so that a move made on one reaches sockets on all)."""
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((HOST, 0))
-    listener.listen(256)
-    port = listener.getsockname()[1]
-    servers = [
-        subprocess.Popen(
-            [
-                sys.executable, "-m", "daphne", "--fd", str(listener.fileno()),
-                "--access-log", os.devnull, "elgrande_site.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            pass_fds=[listener.fileno()],
-        )
-        for _ in range(workers)
-    ]
-    listener.close()
+def free_port():
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def start_servers(workers, env, log, server="daphne"):
+    """The web processes: `daphne`, that many Daphne processes sharing one listening socket, so the
+    kernel spreads connections over them; `gunicorn`, the production command (Gunicorn's master
+    and that many Uvicorn workers, docs/operations.md); `runserver`, `make run`'s server (one
+    process; `workers` is ignored). Several workers need Redis, so that a move made on one reaches
+    sockets on all."""
+    if server == "daphne":
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((HOST, 0))
+        listener.listen(256)
+        port = listener.getsockname()[1]
+        servers = [
+            subprocess.Popen(
+                [
+                    sys.executable, "-m", "daphne", "--fd", str(listener.fileno()),
+                    "--access-log", os.devnull, "elgrande_site.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                pass_fds=[listener.fileno()],
+            )
+            for _ in range(workers)
+        ]
+        listener.close()
+    else:
+        port = free_port()
+        if server == "gunicorn":
+            command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py"),
+                       "--workers", str(workers), "--bind", f"{HOST}:{port}", "elgrande_site.asgi:application"]
+        else:
+            command = [sys.executable, "manage.py", "runserver", "--noreload", f"{HOST}:{port}"]
+        servers = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if any(server.poll() is not None for server in servers):
@@ -498,7 +516,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0, help="duration of each measurement")
     parser.add_argument("--players", type=int, default=4, help="players per game")
     parser.add_argument("--warm-moves", type=int, default=60, help="moves played before measuring")
-    parser.add_argument("--workers", type=int, default=1, help="Daphne processes (more than one needs REDIS_URL)")
+    parser.add_argument("--workers", type=int, default=1, help="web processes (more than one needs REDIS_URL)")
+    parser.add_argument("--server", choices=["daphne", "gunicorn", "runserver"], default="daphne",
+                        help="the web command: Daphne processes, the production command, or make run's server")
     parser.add_argument("--sockets", type=int, default=500, help="pages in the burst that connect and leave at once")
     parser.add_argument("--watchers", type=int, default=500,
                         help="spectators' pages of one game that re-fetch the play partial on each move (0: skip)")
@@ -524,12 +544,17 @@ def main():
     from django.conf import settings
 
     games = prepare(args.clients, args.players, args.warm_moves)
+    if env["DEBUG"] == "0" and "STATIC_ROOT" not in os.environ:
+        # DEBUG=0 pages name the static files by their hashed names (docs/operations.md).
+        env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="elgrande-bench-static-")
+        collect = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
+        subprocess.run(collect, cwd=ROOT, env=env, check=True)
     log = tempfile.NamedTemporaryFile(prefix="elgrande-bench-server-", suffix=".log", delete=False)
-    port, servers = start_servers(args.workers, env, log)
+    port, servers = start_servers(args.workers, env, log, args.server)
     try:
         print(f"database {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, "
               f"channel layer {'redis' if settings.REDIS_URL else 'in-memory'}, "
-              f"{args.workers} Daphne worker(s), {args.clients} clients, {args.players} players per game, "
+              f"{args.workers} {args.server} worker(s), {args.clients} clients, {args.players} players per game, "
               f"{os.cpu_count()} CPUs")
         print(f"{'':<34} {'count':>7} {'per s':>9} {'p50 ms':>9} {'p95 ms':>9}")
         latencies, elapsed = bench_game_page(port, games, args.clients, args.seconds)

@@ -21,6 +21,7 @@ from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.urls import re_path  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
+from elgrande_site import metrics  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -72,13 +73,37 @@ def same_origin(scope):
     )
 
 
+class CountSockets:
+    """Keeps the open WebSockets' gauge (elgrande_site/metrics.py): one more from the accepted
+    handshake until the socket's application ends."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        accepted = False
+
+        async def counting_send(message):
+            nonlocal accepted
+            if message["type"] == "websocket.accept" and not accepted:
+                accepted = True
+                metrics.SOCKETS.inc()
+            await send(message)
+
+        try:
+            return await self.application(scope, receive, counting_send)
+        finally:
+            if accepted:
+                metrics.SOCKETS.dec()
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginOnly(
+        "websocket": CountSockets(SameOriginOnly(
             # Any other path is refused (403) rather than failing the router with an exception.
             AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", Refusal.as_asgi())]))
-        ),
+        )),
     }
 )
 

@@ -1,12 +1,18 @@
 """Requests refused before any view sees them, and the site's own error pages."""
 
 import logging
+import time
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
 from django.urls import Resolver404
 from django.views import defaults
+
+from . import metrics
+
+request_log = logging.getLogger("elgrande.requests")
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 class RefuseNulInPath:
@@ -85,3 +91,27 @@ class OwnErrorPagesInDebug:
             "Internal Server Error: %s", request.path, exc_info=exception, extra={"request": request}
         )
         return defaults.server_error(request)
+
+
+class LogRequests:
+    """One line per request at INFO (method, path, status, milliseconds, view), and the request
+    and move metrics (elgrande_site/metrics.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        seconds = time.perf_counter() - started
+        match = getattr(request, "resolver_match", None)
+        view = match.view_name if match else "unrouted"
+        metrics.REQUEST_SECONDS.labels(view, request.method if request.method in METHODS else "other").observe(seconds)
+        if view == "move" and request.method == "POST":
+            metrics.MOVES.labels("accepted" if response.status_code < 300 else "refused").inc()
+        request_log.info(
+            "%s %s %s %.1fms %s", request.method, request.path, response.status_code, seconds * 1000, view,
+            extra={"method": request.method, "path": request.path, "status": response.status_code,
+                   "ms": round(seconds * 1000, 1), "view": view},
+        )
+        return response

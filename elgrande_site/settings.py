@@ -6,6 +6,7 @@ channels-redis and Celery on Redis without any change of code.
 """
 
 import os
+import tempfile
 from email.utils import parseaddr
 from pathlib import Path
 
@@ -78,6 +79,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "elgrande_site.middleware.LogRequests",
     "elgrande_site.middleware.OwnErrorPagesInDebug",
     "django.middleware.security.SecurityMiddleware",
     "elgrande_site.middleware.RefuseNulInPath",
@@ -95,6 +97,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+if not DEBUG:
+    # The static files, from STATIC_ROOT (below); with DEBUG on `runserver` serves them itself.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "elgrande_site.urls"
 
@@ -224,7 +231,18 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `manage.py collectstatic` copies the files here; with DEBUG=0 the web process serves them from
+# here itself (WhiteNoise), compressed, under names holding a hash of their content, cached for a
+# year by browsers. So DEBUG=0 needs collectstatic first (docs/operations.md), after each upgrade.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -374,9 +392,48 @@ CELERY_BEAT_SCHEDULE = {
 }
 # ------------------------------------------------------------------------------------------------
 
+# The console log: LOG_LEVEL=INFO adds a line per request and a line per sweep that did something
+# (or one a minute); LOG_FORMAT=json writes each record as one JSON object for a log collector.
+# Celery's line per task (a sweep every 5 s) and beat's per sending are left out below WARNING.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        name: {"level": "WARNING"} for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+    },
 }
+# Celery keeps the logging set up above instead of its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Beat's record of when it last sent each task, outside the code (a lost one costs nothing: every
+# task of the schedule runs at an interval).
+CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get("BEAT_SCHEDULE_FILE", "") or str(
+    Path(tempfile.gettempdir()) / "elgrande-celerybeat-schedule"
+)
+
+# ---- operations (docs/operations.md) -----------------------------------------------------------
+# /metrics answers a scraper sending "Authorization: Bearer <METRICS_TOKEN>", or one connecting
+# directly (no proxy) from METRICS_ALLOWED_IPS.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", ["127.0.0.1/32", "::1/128"])
+# /readyz wants a deadline sweep to have ended within this many seconds.
+READY_SWEEP_SECONDS = 60
+# Errors go to Sentry when set, without request bodies, cookies, users or local variables: those
+# can hold a player's hand or address (elgrande_site/errors.py).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from .errors import start_sentry
+
+    start_sentry(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))

@@ -3,7 +3,13 @@ from django.urls import include, path
 
 from accounts import views as account_views
 
+from . import health, metrics
+
 urlpatterns = [
+    # For the load balancer, the supervisor and the scraper (docs/operations.md).
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("accounts/", include("accounts.urls")),
     # The header's language switcher (accounts.views.set_language, Django's own plus the setting).
     path("i18n/setlang/", account_views.set_language, name="set_language"),

@@ -26,6 +26,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
+from elgrande_site import metrics
+
 from .background import EmbeddedWorker
 from .bots import LEVELS, choose_move
 from .engine import GameState, apply_move, random_move, to_act, view_for
@@ -132,6 +134,7 @@ def play(game_id, version):
     except services.GameError as error:
         logger.warning("computer move %r refused in game %s at version %s: %s", move, game_id, version, error.message)
         return False
+    metrics.COMPUTER_MOVES.inc()
     return True
 
 

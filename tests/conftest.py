@@ -164,3 +164,19 @@ def channel_prefix_of_this_process(settings):
     if "CONFIG" in layer:
         settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": prefix}}}
     return prefix
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """A STATIC_ROOT filled by `collectstatic` as in production, for servers that tests start with
+    DEBUG=0: their pages name the static files by their hashed names from its manifest."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = tmp_path_factory.mktemp("staticfiles")
+    env = dict(os.environ, DEBUG="0", SECRET_KEY="collectstatic-" + "x" * 50, STATIC_ROOT=str(root),
+               SITE_URL="http://127.0.0.1")
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], check=True, env=env,
+                   cwd=Path(__file__).resolve().parent.parent, timeout=300)
+    return root

@@ -39,7 +39,7 @@ def database_url():
 
 
 @pytest.fixture(scope="module")
-def site(django_db_setup, tmp_path_factory):
+def site(django_db_setup, tmp_path_factory, collected_static):
     """Daphne serving the site on a free loopback port, as in production (DEBUG=0), on this test
     process's database and channel-layer prefix. Yields (port, path of the server's log)."""
     log_path = tmp_path_factory.mktemp("daphne") / "server.log"
@@ -49,6 +49,7 @@ def site(django_db_setup, tmp_path_factory):
         TEST_CHANNEL_PREFIX=f"test-{os.getpid()}",
         DATABASE_URL=database_url(),
         DEBUG="0",
+        STATIC_ROOT=str(collected_static),
         SECRET_KEY="a-test-only-secret-key-that-is-long-enough-for-django-checks-0123456789",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
