@@ -7,10 +7,22 @@ STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test lint migrate install
+.PHONY: run serve test lint migrate install
 
 run: migrate
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# The production topology on this machine (docs/operations.md): the web processes, the Celery worker
+# and beat under supervisord, which restarts whichever dies. Needs DATABASE_URL, REDIS_URL,
+# SECRET_KEY and SITE_URL; DEBUG is 0 unless set.
+SERVE_STATE ?= $(CURDIR)/.serve
+serve: install
+	@test -n "$$REDIS_URL" -a -n "$$DATABASE_URL" || { echo "make serve runs the production topology: set DATABASE_URL, REDIS_URL, SECRET_KEY and SITE_URL (docs/operations.md); make run needs none of them"; exit 2; }
+	mkdir -p $(SERVE_STATE)/metrics && rm -rf $(SERVE_STATE)/metrics/*
+	DEBUG=$${DEBUG:-0} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-0} $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=$${DEBUG:-0} SERVE_STATE=$(SERVE_STATE) PROMETHEUS_MULTIPROC_DIR=$(SERVE_STATE)/metrics \
+		PATH=$(CURDIR)/$(BIN):$$PATH exec $(BIN)/supervisord --configuration deploy/supervisord.conf
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

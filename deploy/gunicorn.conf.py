@@ -18,3 +18,11 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "warning").lower()
 # Behind the site's own proxy on this machine: X-Forwarded-For and -Proto from it are believed.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def child_exit(server, worker):
+    """A worker that died no longer counts in the open sockets' gauge (elgrande_site/metrics.py)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

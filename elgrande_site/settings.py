@@ -295,6 +295,9 @@ CELERY_TASK_ACKS_LATE = True
 # mail left unsent again (games.notifications.LOST_AFTER), a computer's move has its deadline
 # (BOT_STALL_SECONDS). The sweep's own tasks have DEADLINE_SWEEP_TIME_LIMIT.
 CELERY_TASK_TIME_LIMIT = 300
+# Processes of one Celery worker (`make serve`, deploy/systemd): sweeps' batches, mails and computer
+# players' moves run side by side in them.
+CELERY_WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, least=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
