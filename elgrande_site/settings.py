@@ -158,12 +158,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI every request runs in a fresh thread, so persistent connections would never be
         # reused; a pool spares each request a new PostgreSQL backend. Its connections bound each
         # wait of a web request (elgrande_site.database); one waits at most DATABASE_WAIT_LIMIT for
-        # a connection to be free, then the request is answered with the 503 page.
+        # a connection to be free, then the request is answered with the 503 page. A connection
+        # lost is opened again on a back-off that doubles (1, 2, 4... s): given up after 10 s, it
+        # is opened anew at the next request's need, so that a database back after a long outage
+        # is used within seconds, not after a back-off as long as the outage.
         from elgrande_site.database import BoundedConnection
 
         DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2),
-            "timeout": DATABASE_WAIT_LIMIT, "connection_class": BoundedConnection,
+            "timeout": DATABASE_WAIT_LIMIT, "reconnect_timeout": 10, "connection_class": BoundedConnection,
         }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred
