@@ -36,7 +36,12 @@ class DatabaseUnavailable:
         with database.bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT):
             response = self.get_response(request)
         if response.status_code == 500 and getattr(request, "database_unavailable", False):
-            return unavailable()
+            page = unavailable()
+            # The headers the other middleware gave the error (security, caching) stay.
+            for name, value in response.items():
+                if name.lower() not in {"content-type", "content-length"}:
+                    page.headers.setdefault(name, value)
+            return page
         return response
 
     def process_exception(self, request, exception):
@@ -58,7 +63,6 @@ def _note_database_error(sender, request=None, **kwargs):
     # Sent while Django handles the exception: it is the one being handled.
     if request is not None and isinstance(sys.exc_info()[1], OperationalError):
         request.database_unavailable = True
-
 
 
 class RefuseNulInPath:

@@ -22,6 +22,7 @@ def database_gone(*args, **kwargs):
 def assert_unavailable(response):
     assert response.status_code == 503
     assert response["Retry-After"] == "10"
+    assert response["X-Content-Type-Options"] == "nosniff"  # the site's headers, as on any page
     assert "The site cannot reach its database just now" in response.content.decode()
 
 
