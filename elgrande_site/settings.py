@@ -80,6 +80,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "elgrande_site.middleware.LogRequests",
+    # Before the others, so that it bounds every wait on the database of theirs, and answers a
+    # request whose database could not be reached with the 503 page, wherever that happened.
+    "elgrande_site.middleware.DatabaseUnavailable",
     "elgrande_site.middleware.OwnErrorPagesInDebug",
     "django.middleware.security.SecurityMiddleware",
     "elgrande_site.middleware.RefuseNulInPath",
@@ -126,6 +129,12 @@ ASGI_APPLICATION = "elgrande_site.asgi.application"
 
 # Seconds a PostgreSQL session may stay idle inside a transaction before the server ends it.
 IDLE_IN_TRANSACTION_LIMIT = 60
+# Seconds a web request waits on PostgreSQL at most: for a connection of the pool, and then for each
+# statement or commit; and for the pool's check that a connection it hands out still answers. After
+# that its connection is cut (a database, or a path to it, that went silent) and the request is
+# answered with the 503 page (elgrande_site.database, elgrande_site.middleware.DatabaseUnavailable).
+DATABASE_WAIT_LIMIT = env_int("DATABASE_WAIT_LIMIT", 5, least=1)
+DATABASE_CHECK_LIMIT = 2
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -158,9 +167,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     }
     if env_flag("DATABASE_POOL", True):
         # Under ASGI every request runs in a fresh thread, so persistent connections would never be
-        # reused; a pool spares each request a new PostgreSQL backend.
+        # reused; a pool spares each request a new PostgreSQL backend. Its connections bound each
+        # wait of a web request (elgrande_site.database); one waits at most DATABASE_WAIT_LIMIT for
+        # a connection to be free, then the request is answered with the 503 page. A connection
+        # lost is opened again on a back-off that doubles (1, 2, 4... s): given up after 10 s, it
+        # is opened anew at the next request's need, so that a database back after a long outage
+        # is used within seconds, not after a back-off as long as the outage.
+        from elgrande_site.database import BoundedConnection
+
         DATABASES["default"]["OPTIONS"]["pool"] = {
-            "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2), "timeout": 10
+            "min_size": 2, "max_size": env_int("DATABASE_POOL_SIZE", 20, least=2),
+            "timeout": DATABASE_WAIT_LIMIT, "reconnect_timeout": 10, "connection_class": BoundedConnection,
         }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Every transaction here ends in a write (a move, a join). SQLite's default deferred

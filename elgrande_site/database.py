@@ -1,0 +1,122 @@
+"""A bound on how long a web request waits on PostgreSQL.
+
+libpq has no client-side timeout on a statement, and neither TCP keepalives nor tcp_user_timeout
+notice a path that went silent behind something that still acknowledges (a TCP proxy, a
+firewall's relay): the request, and the pooled connection it holds, would wait for good. So every
+wait of a request on a pooled connection (the pool's check on checkout, a statement, a commit) is
+watched, and the connection's socket is shut down on this side when it goes on too long: the wait
+fails at once as a lost connection, which the pool then discards, and the request is answered with
+the 503 page (elgrande_site.middleware.DatabaseUnavailable). Outside a request (Celery tasks, the
+sweep, management commands) nothing is bounded here: those have limits of their own.
+"""
+
+import os
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+import psycopg
+
+# How often the watchdog looks for waits that went on too long: the cut comes up to this late.
+TICK = 0.2
+
+_request = threading.local()
+
+
+@contextmanager
+def bounded(statement_limit, check_limit):
+    """Within it, this thread's waits on PostgreSQL last at most `statement_limit` seconds each,
+    and the pool's check of a connection on checkout at most `check_limit`."""
+    _request.limits = (statement_limit, check_limit)
+    try:
+        yield
+    finally:
+        _request.limits = None
+
+
+class BoundedConnection(psycopg.Connection):
+    """The pool's connections (its connection_class): their waits are bounded inside a request."""
+
+    def wait(self, *args, **kwargs):
+        limits = getattr(_request, "limits", None)
+        if limits is None:
+            return super().wait(*args, **kwargs)
+        limit = limits[1] if getattr(_request, "checking", False) else limits[0]
+        watch = _watchdog.watch(self.pgconn.socket, limit)
+        try:
+            return super().wait(*args, **kwargs)
+        except psycopg.OperationalError as error:
+            if watch.cut:
+                raise psycopg.OperationalError(
+                    f"no answer from the database within {limit:g} s: the connection was cut"
+                ) from error
+            raise
+        finally:
+            _watchdog.forget(watch)
+
+    def execute(self, query, *args, **kwargs):
+        # An empty statement on the connection itself, not a cursor, is the pool's check on
+        # checkout (psycopg_pool's ConnectionPool.check_connection): it gets the shorter bound,
+        # so that a dead connection is found, and replaced, quickly.
+        if query != "":
+            return super().execute(query, *args, **kwargs)
+        _request.checking = True
+        try:
+            return super().execute(query, *args, **kwargs)
+        finally:
+            _request.checking = False
+
+
+class _Watch:
+    __slots__ = ("fd", "until", "cut")
+
+    def __init__(self, fd, until):
+        self.fd, self.until, self.cut = fd, until, False
+
+
+class _Watchdog:
+    """One daemon thread for the whole process, which cuts the connections whose wait is over time.
+    A wait's file descriptor stays open while it is watched (its thread is inside the wait), so it
+    is duplicated only when cut."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._watches = set()
+        self._thread = None
+
+    def watch(self, fd, limit):
+        watch = _Watch(fd, time.monotonic() + limit)
+        with self._lock:
+            self._watches.add(watch)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="database-watchdog", daemon=True)
+                self._thread.start()
+        return watch
+
+    def forget(self, watch):
+        with self._lock:
+            self._watches.discard(watch)
+
+    def _run(self):
+        while True:
+            time.sleep(TICK)
+            now = time.monotonic()
+            with self._lock:
+                for watch in [watch for watch in self._watches if watch.until <= now]:
+                    self._watches.discard(watch)
+                    watch.cut = True
+                    _shut_down(watch.fd)
+
+
+def _shut_down(fd):
+    """Shut the socket down for both ends of this process: the wait on it sees the connection
+    closed at once."""
+    try:
+        with socket.socket(fileno=os.dup(fd)) as duplicate:
+            duplicate.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+_watchdog = _Watchdog()
