@@ -686,8 +686,21 @@ def _subject(kind, game, view, what, context):
     return _("Game %(number)s, round %(round)s: %(asked)s") % values
 
 
+@contextmanager
+def written_for(user):
+    """Render inside the recipient's language and time zone: the `date` filter shows a time in the
+    zone active while rendering, which is the mover's (or UTC in the sweep), not the recipient's.
+    An address without an account keeps the language and zone of the caller (the inviter's)."""
+    if user is None:
+        yield
+        return
+    with translation.override(user.mail_language), timezone.override(user.zone):
+        yield
+
+
 def render_mail(kind, *, user, game, context, subject, address=""):
-    """(subject, text, html) from the kind's templates under templates/email/."""
+    """(subject, text, html) from the kind's templates under templates/email/, rendered
+    `written_for` their recipient: every mail's body is rendered here."""
     context = {
         **context,
         "game": game,
@@ -698,11 +711,12 @@ def render_mail(kind, *, user, game, context, subject, address=""):
         "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
     }
     template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
-    return (
-        subject,
-        render_to_string(f"email/{template}.txt", context),
-        render_to_string(f"email/{template}.html", context),
-    )
+    with written_for(user):
+        return (
+            subject,
+            render_to_string(f"email/{template}.txt", context),
+            render_to_string(f"email/{template}.html", context),
+        )
 
 
 def unsubscribe_url(kind, user=None, address=""):
