@@ -14,6 +14,8 @@ slow games for players who chose the daily digest).
 """
 
 import logging
+import smtplib
+import socket
 from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,7 +25,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
@@ -56,7 +58,7 @@ MAX_ATTEMPTS = 13
 FIRST_RETRY_AFTER = timedelta(minutes=1)
 LONGEST_RETRY_AFTER = timedelta(hours=6)
 # A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
-# that refused the task, a worker killed mid-send): the sweep sends it.
+# that refused the task, a worker killed before it handed the mail over): the sweep sends it.
 LOST_AFTER = timedelta(minutes=10)
 # A commit whose mails are not decided this long after it was made lost them on the way (see
 # MailToDecide): the sweep decides them, a sweep at a time.
@@ -760,12 +762,21 @@ def _queue(ids):
 
 def deliver(notification_id, now=None):
     """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
-    is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
-    time of the next attempt (doubling, at most MAX_ATTEMPTS), which the sweep keeps (`retry_due`),
-    and logged, then raised as SendFailed."""
+    is one UPDATE, so two runs of the same task send one mail. A send the server refused (or could
+    not be reached for) is recorded with the time of the next attempt (doubling, at most
+    MAX_ATTEMPTS), which the sweep keeps (`retry_due`), and logged, then raised as SendFailed.
+
+    At most once: the row is marked `unknown` (committed: this runs outside a transaction) once the
+    connection to the server is open and before the message is handed to it, and only a recorded
+    answer moves it on, to `sent` or (the server said no) to `failed`. A mail whose answer was lost
+    (the database cut while the server took its time, the server's reply never came, the worker
+    killed) stays `unknown`: nothing sends it again, and the admin lists it for an operator to check
+    the mail server's log. A mail sent twice by a retry cannot be taken back; one the operator
+    sends again can, hence this choice over marking it sent afterwards."""
     now = now or timezone.now()
     # A failed row only when its retry is due: a task run early would spend the attempts meant to
-    # stretch over a day; the sweep queues it when it is due.
+    # stretch over a day; the sweep queues it when it is due. A `sending` row was claimed and never
+    # handed over: lost, it may be claimed again.
     claimable = Q(status=Notification.Status.PENDING) | Q(
         status__in=[Notification.Status.FAILED, Notification.Status.SENDING], next_attempt_at__lte=now
     )
@@ -779,27 +790,63 @@ def deliver(notification_id, now=None):
     if not _still_wanted(notification):
         _finish(notification, Notification.Status.DROPPED)
         return False
+    message = _message(notification)
+    connection = get_connection()
     try:
-        _message(notification).send()
-    except Exception as error:
-        attempts = notification.attempts
-        gave_up = attempts >= MAX_ATTEMPTS
-        retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
-        Notification.objects.filter(pk=notification_id).update(
-            status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
-            last_error=f"{type(error).__name__}: {error}"[:2000],
-            next_attempt_at=None if gave_up else now + retry_after,
-            **(_forgotten if gave_up and notification.kind == ACCOUNT_MAIL else {}),
-        )
-        logger.log(
-            logging.ERROR if gave_up else logging.WARNING,
-            "mail %s (%s to %s) failed on attempt %s: %s; %s",
-            notification_id, notification.kind, notification.user or notification.address, attempts, error,
-            "giving up" if gave_up else f"retrying in {retry_after}",
-        )
-        raise SendFailed(notification_id) from error
+        try:
+            # Connecting, TLS and log-in: a failure here leaves the mail unsent for sure.
+            connection.open()
+        except Exception as error:
+            _failed(notification, error, now)
+        # From here the server may take the mail whether or not we hear its answer.
+        Notification.objects.filter(pk=notification_id).update(status=Notification.Status.UNKNOWN, next_attempt_at=None)
+        try:
+            connection.send_messages([message])
+        except REFUSED as error:
+            _failed(notification, error, now)
+        except Exception as error:
+            Notification.objects.filter(pk=notification_id).update(last_error=_error_text(error))
+            logger.error(
+                "mail %s (%s to %s): no answer from the mail server (%s); it may have gone, so it is not "
+                "sent again: see the mail server's log, and send it again from the admin if it did not go",
+                notification_id, notification.kind, notification.user or notification.address, error,
+            )
+            raise SendFailed(notification_id) from error
+    finally:
+        connection.close()
     _finish(notification, Notification.Status.SENT, sent_at=timezone.now())
     return True
+
+
+# The mail server's refusals: it answered, and did not take the mail (smtplib's errors that carry
+# the server's reply, and every recipient refused), or it was never reached (a backend that
+# connects only when it sends). A mail refused may be sent again.
+REFUSED = (smtplib.SMTPResponseException, smtplib.SMTPRecipientsRefused, ConnectionRefusedError, socket.gaierror)
+
+
+def _error_text(error):
+    return f"{type(error).__name__}: {error}"[:2000]
+
+
+def _failed(notification, error, now):
+    """Record that the server did not take `notification` on its attempt, with the time of the next
+    attempt (or given up after MAX_ATTEMPTS), log it and raise SendFailed."""
+    attempts = notification.attempts
+    gave_up = attempts >= MAX_ATTEMPTS
+    retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
+    Notification.objects.filter(pk=notification.pk).update(
+        status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
+        last_error=_error_text(error),
+        next_attempt_at=None if gave_up else now + retry_after,
+        **(_forgotten if gave_up and notification.kind == ACCOUNT_MAIL else {}),
+    )
+    logger.log(
+        logging.ERROR if gave_up else logging.WARNING,
+        "mail %s (%s to %s) failed on attempt %s: %s; %s",
+        notification.pk, notification.kind, notification.user or notification.address, attempts, error,
+        "giving up" if gave_up else f"retrying in {retry_after}",
+    )
+    raise SendFailed(notification.pk) from error
 
 
 # allauth's address confirmations, kept only when their first sending failed (accounts.adapter).
