@@ -51,7 +51,11 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
-        gets an HTML part too, the same words (escaped) with its links made links."""
+        gets an HTML part too, the same words (escaped) with its links made links. Its Message-ID
+        names the site's domain, as every other mail's does."""
+        from games.notifications import message_id
+
+        headers = {"Message-ID": message_id(), **(headers or {})}
         message = super().render_mail(template_prefix, email, context, headers=headers)
         if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
             linked = LINK.sub(lambda found: f'<a href="{found[0]}">{found[0]}</a>', escape(message.body))

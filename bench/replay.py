@@ -95,6 +95,7 @@ def main():
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}"
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("SECRET_KEY", "bench-replay-" + "x" * 40)
+    os.environ.setdefault("SITE_URL", "http://localhost")  # DEBUG=0 wants it too; no mail leaves
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
     import django
 

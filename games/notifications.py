@@ -20,12 +20,13 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import EmailMultiAlternatives, get_connection
+from django.core.mail import EmailMultiAlternatives, get_connection, make_msgid
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
@@ -591,6 +592,12 @@ def absolute(path):
     return settings.SITE_URL.rstrip("/") + path
 
 
+def message_id():
+    """A Message-ID in the site's own domain (SITE_URL's host) rather than the machine's name,
+    Django's default (often `localhost`), which receiving servers hold against a mail."""
+    return make_msgid(domain=urlsplit(settings.SITE_URL).hostname)
+
+
 def play_url(game):
     """The link that opens the game at the decision, through the log-in page if need be."""
     return absolute(reverse("play_link", args=[game.pk]))
@@ -922,7 +929,8 @@ def _message(notification):
     if notification.kind == ACCOUNT_MAIL:
         # allauth wrote the subject, its prefix included.
         message = EmailMultiAlternatives(
-            subject=notification.subject, body=notification.text, to=[notification.address]
+            subject=notification.subject, body=notification.text, to=[notification.address],
+            headers={"Message-ID": message_id()},
         )
         message.attach_alternative(notification.html, "text/html")
         return message
@@ -933,6 +941,7 @@ def _message(notification):
         body=notification.text,
         to=[to],
         headers={
+            "Message-ID": message_id(),
             # RFC 8058: a mail client may unsubscribe with one POST, no page, no log-in.
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

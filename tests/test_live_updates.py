@@ -50,6 +50,7 @@ def site(django_db_setup, tmp_path_factory):
         DATABASE_URL=database_url(),
         DEBUG="0",
         SECRET_KEY="a-test-only-secret-key-that-is-long-enough-for-django-checks-0123456789",
+        SITE_URL="http://127.0.0.1",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )
