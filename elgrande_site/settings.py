@@ -190,7 +190,6 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[El Grande] "
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
 # header TRUSTED_CLIENT_IP_HEADER (e.g. X-Real-IP). Without either, every player behind a proxy
@@ -308,6 +307,10 @@ if not _site_ok:
         f"SITE_URL must be an http:// or https:// address with a host, such as https://elgrande.example.org, "
         f"not {SITE_URL!r}."
     )
+
+# The site's name in its mails, whatever host a request came to: their subjects' prefix ("[El
+# Grande] ", accounts.adapter and games.notifications) and allauth's "Hello from El Grande!".
+SITE_NAME = os.environ.get("SITE_NAME", "").strip() or "El Grande"
 
 # --- HTTPS in production --------------------------------------------------------------------------
 # A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only

@@ -20,6 +20,7 @@ from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
@@ -592,6 +593,17 @@ def absolute(path):
     return settings.SITE_URL.rstrip("/") + path
 
 
+def subject_prefix():
+    """What every mail's subject starts with: the site's name, "[El Grande] "."""
+    return f"[{settings.SITE_NAME}] "
+
+
+def mail_site():
+    """The site as account mails name it (allauth's `current_site`): SITE_NAME at SITE_URL's host,
+    not the host the request came to (an address such as 127.0.0.1:8811 behind a proxy)."""
+    return SimpleNamespace(name=settings.SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+
+
 def message_id():
     """A Message-ID in the site's own domain (SITE_URL's host) rather than the machine's name,
     Django's default (often `localhost`), which receiving servers hold against a mail."""
@@ -937,7 +949,7 @@ def _message(notification):
     to = notification.user.email if notification.user is not None else notification.address
     link = unsubscribe_url(notification.kind, notification.user, notification.address)
     message = EmailMultiAlternatives(
-        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + notification.subject,
+        subject=subject_prefix() + notification.subject,
         body=notification.text,
         to=[to],
         headers={

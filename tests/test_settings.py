@@ -17,12 +17,13 @@ READ = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "DATABASE_POOL",
     "DATABASE_POOL_SIZE", "REDIS_URL", "REDIS_MAX_CONNECTIONS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "SITE_URL", "PORT",
+    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "SITE_URL", "PORT", "SITE_NAME",
 ]
 NAMES = [
     "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
     "CHANNEL_LAYERS", "DATABASES", "ALLAUTH_TRUSTED_PROXY_COUNT", "ALLAUTH_TRUSTED_CLIENT_IP_HEADER", "SITE_URL",
+    "SITE_NAME",
 ]
 A_KEY = secrets.token_urlsafe(50)
 PRODUCTION = {
@@ -218,6 +219,12 @@ def test_unset_the_sites_address_follows_the_port_it_runs_on():
     assert settings_with()["SITE_URL"] == "http://localhost:8000"
     assert settings_with(PORT="8001")["SITE_URL"] == "http://localhost:8001"
     assert settings_with(PORT="8001", SITE_URL="https://elgrande.example")["SITE_URL"] == "https://elgrande.example"
+
+
+def test_the_sites_name_in_its_mails_comes_from_the_environment():
+    assert settings_with()["SITE_NAME"] == "El Grande"
+    assert settings_with(SITE_NAME="  ")["SITE_NAME"] == "El Grande"
+    assert settings_with(SITE_NAME="Los Grandes")["SITE_NAME"] == "Los Grandes"
 
 
 def test_production_refuses_to_start_without_the_sites_address():
