@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PORT ?= 8000
+# Exported to `run`'s server: unset, SITE_URL (the links in mails) follows the port it serves on.
+export PORT
 PYTEST_ARGS ?=
 
 .PHONY: run serve test lint migrate install

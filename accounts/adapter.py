@@ -6,10 +6,10 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context
 from django import forms
 from django.contrib import messages
-from django.contrib.sites.shortcuts import get_current_site
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.utils.encoding import force_str
 from django.utils.html import escape, linebreaks
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -49,9 +49,20 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise PermissionDenied("Unable to determine client IP address") from None
             return address
 
+    def format_email_subject(self, subject):
+        """The site's name (SITE_NAME) before the subject, as in every game mail: allauth's default
+        names the host the request came to."""
+        from games.notifications import subject_prefix
+
+        return subject_prefix() + force_str(subject)
+
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
-        gets an HTML part too, the same words (escaped) with its links made links."""
+        gets an HTML part too, the same words (escaped) with its links made links. Its Message-ID
+        names the site's domain, as every other mail's does."""
+        from games.notifications import message_id
+
+        headers = {"Message-ID": message_id(), **(headers or {})}
         message = super().render_mail(template_prefix, email, context, headers=headers)
         if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
             linked = LINK.sub(lambda found: f'<a href="{found[0]}">{found[0]}</a>', escape(message.body))
@@ -73,7 +84,7 @@ class AccountAdapter(DefaultAccountAdapter):
         request = context.request
         message = self.render_mail(
             template_prefix, email,
-            {"request": request, "email": email, "current_site": get_current_site(request), **context_data},
+            {"request": request, "email": email, "current_site": notifications.mail_site(), **context_data},
         )
         try:
             message.send()

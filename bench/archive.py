@@ -203,6 +203,7 @@ def main():
     # As in production: templates cached once loaded, no debug bookkeeping.
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-a-secret")
+    os.environ.setdefault("SITE_URL", "http://localhost")  # DEBUG=0 wants it; no mail leaves
     # DEBUG=0 pages name the static files by their hashed names: collected first (docs/operations.md).
     os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="archive-bench-static-"))
     import django

@@ -97,6 +97,7 @@ def main():
     os.environ.setdefault("SECRET_KEY", "bench-replay-" + "x" * 40)
     # DEBUG=0 pages name the static files by their hashed names: collected first (docs/operations.md).
     os.environ.setdefault("STATIC_ROOT", tempfile.mkdtemp(prefix="elgrande-bench-static-"))
+    os.environ.setdefault("SITE_URL", "http://localhost")  # DEBUG=0 wants it too; no mail leaves
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
     import django
 

@@ -293,6 +293,7 @@ class Worker:
         env = {
             **os.environ, "DATABASE_URL": f"postgres://{user}@{address}", "LOG_LEVEL": "INFO", "DEBUG": "0",
             "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+            "SITE_URL": os.environ.get("SITE_URL") or "http://localhost",
         }
         self.log = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log")
         self.popen = subprocess.Popen(

@@ -532,11 +532,13 @@ def main():
     env = dict(os.environ, DEBUG=os.environ.get("DEBUG", "0"), PYTHONPATH=str(ROOT))
     # DEBUG=0 needs a key; this process and the servers must share it (it signs the sessions).
     env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    env.setdefault("SITE_URL", "http://127.0.0.1")  # DEBUG=0 wants it too
     scratch = None
     if "DATABASE_URL" not in env:
         scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False)
         env["DATABASE_URL"] = f"sqlite:///{scratch.name}"
-    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DEBUG=env["DEBUG"], SECRET_KEY=env["SECRET_KEY"])
+    os.environ.update(DATABASE_URL=env["DATABASE_URL"], DEBUG=env["DEBUG"], SECRET_KEY=env["SECRET_KEY"],
+                      SITE_URL=env["SITE_URL"])
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
     import django
 

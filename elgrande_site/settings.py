@@ -9,6 +9,7 @@ import os
 import tempfile
 from email.utils import parseaddr
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -217,7 +218,6 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[El Grande] "
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
 # header TRUSTED_CLIENT_IP_HEADER (e.g. X-Real-IP). Without either, every player behind a proxy
@@ -329,9 +329,33 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 CONTACT_EMAIL = os.environ.get("CONTACT_EMAIL", "") or parseaddr(DEFAULT_FROM_EMAIL)[1]
 # A mail server that does not answer must not hold a request for long.
 EMAIL_TIMEOUT = 15
-# Where players reach the site: the links in mails (the game, one-click unsubscribe) start with it.
-# https in production, since mail clients only offer one-click unsubscribe over https (RFC 8058).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Where players reach the site: the links in mails (the game, an invitation, one-click unsubscribe)
+# start with it, and their Message-IDs name its host. https in production, since mail clients only
+# offer one-click unsubscribe over https (RFC 8058). Unset, the address `make run` serves on PORT,
+# so that links work on any port; a public site (DEBUG=0) must say it.
+SITE_URL = os.environ.get("SITE_URL", "").strip()
+if not SITE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DEBUG=0: the links in mails (a game, an invitation, one-click "
+            "unsubscribe) start with it. Give the address players reach the site at, e.g. "
+            "SITE_URL=https://elgrande.example.org"
+        )
+    SITE_URL = f"http://localhost:{env_int('PORT', 8000, least=1)}"
+try:
+    _site = urlsplit(SITE_URL)
+    _site_ok = _site.scheme in {"http", "https"} and bool(_site.hostname)
+except ValueError:  # an unclosed [ of an IPv6 address
+    _site_ok = False
+if not _site_ok:
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an http:// or https:// address with a host, such as https://elgrande.example.org, "
+        f"not {SITE_URL!r}."
+    )
+
+# The site's name in its mails, whatever host a request came to: their subjects' prefix ("[El
+# Grande] ", accounts.adapter and games.notifications) and allauth's "Hello from El Grande!".
+SITE_NAME = os.environ.get("SITE_NAME", "").strip() or "El Grande"
 
 # --- HTTPS in production --------------------------------------------------------------------------
 # A production site is served over HTTPS, as a rule behind a proxy that ends TLS: cookies are only

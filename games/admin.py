@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils import timezone
 
 from .models import ChatMessage, Game, MailToDecide, Move, Notification, Seat
 
@@ -28,6 +29,16 @@ class NotificationAdmin(admin.ModelAdmin):
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "address", "subject"]
     readonly_fields = ["last_error"]
+    actions = ["send_again"]
+
+    @admin.action(description="Send again (mails of unknown outcome that the mail server's log shows did not go)")
+    def send_again(self, request, queryset):
+        # deliver() never sends an `unknown` mail again by itself: the operator decides, and the
+        # sweep sends it as a retry that is due.
+        count = queryset.filter(status=Notification.Status.UNKNOWN).update(
+            status=Notification.Status.FAILED, next_attempt_at=timezone.now()
+        )
+        self.message_user(request, f"{count} mail(s) of unknown outcome will be sent again by the next sweep.")
 
     def get_exclude(self, request, obj=None):
         # An account mail's text holds its confirmation link: not for the staff's eyes.

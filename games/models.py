@@ -349,13 +349,17 @@ class Notification(models.Model):
 
     The key is (recipient, game, version, kind): the same event seen twice finds its row. The
     message is rendered when the row is made, from the state of that version, and stored, so a
-    retry days later sends what was true then. `status` moves pending → sending → sent; a send
-    that failed goes back to `failed` with `next_attempt_at` set, for the sweep to retry.
+    retry days later sends what was true then. `status` moves pending → sending → unknown → sent:
+    `sending` is claimed by one task, `unknown` is handed to the mail server, and stays so when
+    its outcome was never recorded (games.notifications.deliver: never sent again by itself). A
+    send that the server refused goes back to `failed` with `next_attempt_at` set, for the sweep
+    to retry.
     """
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         SENDING = "sending", "Being sent"
+        UNKNOWN = "unknown", "Handed to the mail server, outcome unknown"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed, to be retried"
         GAVE_UP = "gave_up", "Failed too often"

@@ -14,16 +14,20 @@ slow games for players who chose the daily digest).
 """
 
 import logging
+import smtplib
+import socket
 from collections import defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
+from types import SimpleNamespace
+from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection, make_msgid
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.template.loader import render_to_string
@@ -56,7 +60,7 @@ MAX_ATTEMPTS = 13
 FIRST_RETRY_AFTER = timedelta(minutes=1)
 LONGEST_RETRY_AFTER = timedelta(hours=6)
 # A row still `pending` or `sending` this long after it was queued or claimed was lost (a broker
-# that refused the task, a worker killed mid-send): the sweep sends it.
+# that refused the task, a worker killed before it handed the mail over): the sweep sends it.
 LOST_AFTER = timedelta(minutes=10)
 # A commit whose mails are not decided this long after it was made lost them on the way (see
 # MailToDecide): the sweep decides them, a sweep at a time.
@@ -589,6 +593,23 @@ def absolute(path):
     return settings.SITE_URL.rstrip("/") + path
 
 
+def subject_prefix():
+    """What every mail's subject starts with: the site's name, "[El Grande] "."""
+    return f"[{settings.SITE_NAME}] "
+
+
+def mail_site():
+    """The site as account mails name it (allauth's `current_site`): SITE_NAME at SITE_URL's host,
+    not the host the request came to (an address such as 127.0.0.1:8811 behind a proxy)."""
+    return SimpleNamespace(name=settings.SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+
+
+def message_id():
+    """A Message-ID in the site's own domain (SITE_URL's host) rather than the machine's name,
+    Django's default (often `localhost`), which receiving servers hold against a mail."""
+    return make_msgid(domain=urlsplit(settings.SITE_URL).hostname)
+
+
 def play_url(game):
     """The link that opens the game at the decision, through the log-in page if need be."""
     return absolute(reverse("play_link", args=[game.pk]))
@@ -686,8 +707,21 @@ def _subject(kind, game, view, what, context):
     return _("Game %(number)s, round %(round)s: %(asked)s") % values
 
 
+@contextmanager
+def written_for(user):
+    """Render inside the recipient's language and time zone: the `date` filter shows a time in the
+    zone active while rendering, which is the mover's (or UTC in the sweep), not the recipient's.
+    An address without an account keeps the language and zone of the caller (the inviter's)."""
+    if user is None:
+        yield
+        return
+    with translation.override(user.mail_language), timezone.override(user.zone):
+        yield
+
+
 def render_mail(kind, *, user, game, context, subject, address=""):
-    """(subject, text, html) from the kind's templates under templates/email/."""
+    """(subject, text, html) from the kind's templates under templates/email/, rendered
+    `written_for` their recipient: every mail's body is rendered here."""
     context = {
         **context,
         "game": game,
@@ -698,11 +732,12 @@ def render_mail(kind, *, user, game, context, subject, address=""):
         "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
     }
     template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
-    return (
-        subject,
-        render_to_string(f"email/{template}.txt", context),
-        render_to_string(f"email/{template}.html", context),
-    )
+    with written_for(user):
+        return (
+            subject,
+            render_to_string(f"email/{template}.txt", context),
+            render_to_string(f"email/{template}.html", context),
+        )
 
 
 def unsubscribe_url(kind, user=None, address=""):
@@ -746,12 +781,21 @@ def _queue(ids):
 
 def deliver(notification_id, now=None):
     """Send one recorded mail unless it was sent, is being sent, or no longer applies. The claim
-    is one UPDATE, so two runs of the same task send one mail. A failed send is recorded with the
-    time of the next attempt (doubling, at most MAX_ATTEMPTS), which the sweep keeps (`retry_due`),
-    and logged, then raised as SendFailed."""
+    is one UPDATE, so two runs of the same task send one mail. A send the server refused (or could
+    not be reached for) is recorded with the time of the next attempt (doubling, at most
+    MAX_ATTEMPTS), which the sweep keeps (`retry_due`), and logged, then raised as SendFailed.
+
+    At most once: the row is marked `unknown` (committed: this runs outside a transaction) once the
+    connection to the server is open and before the message is handed to it, and only a recorded
+    answer moves it on, to `sent` or (the server said no) to `failed`. A mail whose answer was lost
+    (the database cut while the server took its time, the server's reply never came, the worker
+    killed) stays `unknown`: nothing sends it again, and the admin lists it for an operator to check
+    the mail server's log. A mail sent twice by a retry cannot be taken back; one the operator
+    sends again can, hence this choice over marking it sent afterwards."""
     now = now or timezone.now()
     # A failed row only when its retry is due: a task run early would spend the attempts meant to
-    # stretch over a day; the sweep queues it when it is due.
+    # stretch over a day; the sweep queues it when it is due. A `sending` row was claimed and never
+    # handed over: lost, it may be claimed again.
     claimable = Q(status=Notification.Status.PENDING) | Q(
         status__in=[Notification.Status.FAILED, Notification.Status.SENDING], next_attempt_at__lte=now
     )
@@ -765,27 +809,63 @@ def deliver(notification_id, now=None):
     if not _still_wanted(notification):
         _finish(notification, Notification.Status.DROPPED)
         return False
+    message = _message(notification)
+    connection = get_connection()
     try:
-        _message(notification).send()
-    except Exception as error:
-        attempts = notification.attempts
-        gave_up = attempts >= MAX_ATTEMPTS
-        retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
-        Notification.objects.filter(pk=notification_id).update(
-            status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
-            last_error=f"{type(error).__name__}: {error}"[:2000],
-            next_attempt_at=None if gave_up else now + retry_after,
-            **(_forgotten if gave_up and notification.kind == ACCOUNT_MAIL else {}),
-        )
-        logger.log(
-            logging.ERROR if gave_up else logging.WARNING,
-            "mail %s (%s to %s) failed on attempt %s: %s; %s",
-            notification_id, notification.kind, notification.user or notification.address, attempts, error,
-            "giving up" if gave_up else f"retrying in {retry_after}",
-        )
-        raise SendFailed(notification_id) from error
+        try:
+            # Connecting, TLS and log-in: a failure here leaves the mail unsent for sure.
+            connection.open()
+        except Exception as error:
+            _failed(notification, error, now)
+        # From here the server may take the mail whether or not we hear its answer.
+        Notification.objects.filter(pk=notification_id).update(status=Notification.Status.UNKNOWN, next_attempt_at=None)
+        try:
+            connection.send_messages([message])
+        except REFUSED as error:
+            _failed(notification, error, now)
+        except Exception as error:
+            Notification.objects.filter(pk=notification_id).update(last_error=_error_text(error))
+            logger.error(
+                "mail %s (%s to %s): no answer from the mail server (%s); it may have gone, so it is not "
+                "sent again: see the mail server's log, and send it again from the admin if it did not go",
+                notification_id, notification.kind, notification.user or notification.address, error,
+            )
+            raise SendFailed(notification_id) from error
+    finally:
+        connection.close()
     _finish(notification, Notification.Status.SENT, sent_at=timezone.now())
     return True
+
+
+# The mail server's refusals: it answered, and did not take the mail (smtplib's errors that carry
+# the server's reply, and every recipient refused), or it was never reached (a backend that
+# connects only when it sends). A mail refused may be sent again.
+REFUSED = (smtplib.SMTPResponseException, smtplib.SMTPRecipientsRefused, ConnectionRefusedError, socket.gaierror)
+
+
+def _error_text(error):
+    return f"{type(error).__name__}: {error}"[:2000]
+
+
+def _failed(notification, error, now):
+    """Record that the server did not take `notification` on its attempt, with the time of the next
+    attempt (or given up after MAX_ATTEMPTS), log it and raise SendFailed."""
+    attempts = notification.attempts
+    gave_up = attempts >= MAX_ATTEMPTS
+    retry_after = min(FIRST_RETRY_AFTER * 2 ** (attempts - 1), LONGEST_RETRY_AFTER)
+    Notification.objects.filter(pk=notification.pk).update(
+        status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
+        last_error=_error_text(error),
+        next_attempt_at=None if gave_up else now + retry_after,
+        **(_forgotten if gave_up and notification.kind == ACCOUNT_MAIL else {}),
+    )
+    logger.log(
+        logging.ERROR if gave_up else logging.WARNING,
+        "mail %s (%s to %s) failed on attempt %s: %s; %s",
+        notification.pk, notification.kind, notification.user or notification.address, attempts, error,
+        "giving up" if gave_up else f"retrying in {retry_after}",
+    )
+    raise SendFailed(notification.pk) from error
 
 
 # allauth's address confirmations, kept only when their first sending failed (accounts.adapter).
@@ -861,17 +941,19 @@ def _message(notification):
     if notification.kind == ACCOUNT_MAIL:
         # allauth wrote the subject, its prefix included.
         message = EmailMultiAlternatives(
-            subject=notification.subject, body=notification.text, to=[notification.address]
+            subject=notification.subject, body=notification.text, to=[notification.address],
+            headers={"Message-ID": message_id()},
         )
         message.attach_alternative(notification.html, "text/html")
         return message
     to = notification.user.email if notification.user is not None else notification.address
     link = unsubscribe_url(notification.kind, notification.user, notification.address)
     message = EmailMultiAlternatives(
-        subject=settings.ACCOUNT_EMAIL_SUBJECT_PREFIX + notification.subject,
+        subject=subject_prefix() + notification.subject,
         body=notification.text,
         to=[to],
         headers={
+            "Message-ID": message_id(),
             # RFC 8058: a mail client may unsubscribe with one POST, no page, no log-in.
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -5,6 +5,7 @@ import queue
 from datetime import timedelta
 
 import pytest
+from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
 from games import notifications, tasks
@@ -87,9 +88,6 @@ def test_an_early_celery_retry_of_a_failed_mail_spends_no_attempt(started, monke
     assert notifications.deliver(first, failed.next_attempt_at) is True
 
 
-class RefusingBackend:
-    def __init__(self, **kwargs):
-        pass
-
+class RefusingBackend(BaseEmailBackend):
     def send_messages(self, messages):
         raise ConnectionRefusedError("mail server down")

@@ -51,6 +51,7 @@ def site(django_db_setup, tmp_path_factory, collected_static):
         DEBUG="0",
         STATIC_ROOT=str(collected_static),
         SECRET_KEY="a-test-only-secret-key-that-is-long-enough-for-django-checks-0123456789",
+        SITE_URL="http://127.0.0.1",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
     )

@@ -17,12 +17,13 @@ READ = [
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "DATABASE_POOL",
     "DATABASE_POOL_SIZE", "REDIS_URL", "REDIS_MAX_CONNECTIONS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL",
+    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "SITE_URL", "PORT", "SITE_NAME",
 ]
 NAMES = [
     "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
-    "CHANNEL_LAYERS", "DATABASES", "ALLAUTH_TRUSTED_PROXY_COUNT", "ALLAUTH_TRUSTED_CLIENT_IP_HEADER",
+    "CHANNEL_LAYERS", "DATABASES", "ALLAUTH_TRUSTED_PROXY_COUNT", "ALLAUTH_TRUSTED_CLIENT_IP_HEADER", "SITE_URL",
+    "SITE_NAME",
 ]
 A_KEY = secrets.token_urlsafe(50)
 PRODUCTION = {
@@ -37,6 +38,7 @@ PRODUCTION = {
     "SECURE_PROXY_SSL_HEADER": "1",
     "DATABASE_URL": "postgres://elgrande@db.internal:5432/elgrande",
     "REDIS_URL": "redis://redis.internal:6379/0",
+    "SITE_URL": "https://elgrande.example",
 }
 
 
@@ -88,7 +90,7 @@ def test_development_runs_on_its_own_key_with_plain_http_cookies():
 
 
 def test_production_uses_the_given_key_and_secure_cookies_by_default():
-    settings = settings_with(DEBUG="0", SECRET_KEY=A_KEY)
+    settings = settings_with(DEBUG="0", SECRET_KEY=A_KEY, SITE_URL="https://elgrande.example")
     assert settings["DEBUG"] is False
     assert settings["SECRET_KEY"] == A_KEY
     assert settings["SESSION_COOKIE_SECURE"] is True
@@ -111,7 +113,8 @@ def test_every_https_setting_is_switched_on_from_the_environment():
 
 
 def test_secure_cookies_can_be_switched_off_and_on_against_the_default():
-    off = settings_with(DEBUG="0", SECRET_KEY=A_KEY, SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="false")
+    off = settings_with(DEBUG="0", SECRET_KEY=A_KEY, SITE_URL="https://elgrande.example", SESSION_COOKIE_SECURE="0",
+                        CSRF_COOKIE_SECURE="false")
     assert (off["SESSION_COOKIE_SECURE"], off["CSRF_COOKIE_SECURE"]) == (False, False)
     on = settings_with(SESSION_COOKIE_SECURE="1", CSRF_COOKIE_SECURE="yes")
     assert (on["SESSION_COOKIE_SECURE"], on["CSRF_COOKIE_SECURE"]) == (True, True)
@@ -207,3 +210,73 @@ def test_a_number_that_is_not_one_stops_the_site_with_the_variables_name(name):
                  REDIS_URL="redis://redis.internal:6379/2", **{name: "lots"})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be a whole number, not 'lots'." in result.stderr
+
+
+# ---- where players reach the site (SITE_URL) ----------------------------------------------------
+
+
+def test_unset_the_sites_address_follows_the_port_it_runs_on():
+    assert settings_with()["SITE_URL"] == "http://localhost:8000"
+    assert settings_with(PORT="8001")["SITE_URL"] == "http://localhost:8001"
+    assert settings_with(PORT="8001", SITE_URL="https://elgrande.example")["SITE_URL"] == "https://elgrande.example"
+
+
+def test_the_sites_name_in_its_mails_comes_from_the_environment():
+    assert settings_with()["SITE_NAME"] == "El Grande"
+    assert settings_with(SITE_NAME="  ")["SITE_NAME"] == "El Grande"
+    assert settings_with(SITE_NAME="Los Grandes")["SITE_NAME"] == "Los Grandes"
+
+
+def test_production_refuses_to_start_without_the_sites_address():
+    result = run("import elgrande_site.settings", DEBUG="0", SECRET_KEY=A_KEY, PORT="8001")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SITE_URL must be set when DEBUG=0" in result.stderr
+    assert settings_with(DEBUG="0", SECRET_KEY=A_KEY, SITE_URL="https://elgrande.example")["SITE_URL"] == (
+        "https://elgrande.example"
+    )
+
+
+@pytest.mark.parametrize("value", ["elgrande.example", "ftp://elgrande.example", "https://", "http://[::1"])
+def test_a_sites_address_that_is_not_one_stops_the_site_with_the_reason(value):
+    result = run("import elgrande_site.settings", SITE_URL=value)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: SITE_URL must be an http:// or https:// address with a host" in result.stderr
+    assert repr(value) in result.stderr
+
+
+def test_a_port_that_is_not_a_number_stops_the_site_with_the_variables_name():
+    result = run("import elgrande_site.settings", PORT="eighty")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: PORT must be a whole number, not 'eighty'." in result.stderr
+
+
+def test_a_management_command_mails_the_links_of_the_port_the_site_runs_on():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c",
+         "from games.models import Game; from games.notifications import play_url; print(play_url(Game(pk=7)))"],
+        cwd=ROOT, env=environment(PORT="8001"), capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "http://localhost:8001/games/7/play/"
+
+
+@pytest.mark.parametrize("how, port", [("environment", "8001"), ("command line", "8002"), ("default", "8000")])
+def test_make_run_hands_its_port_to_the_server(tmp_path, how, port):
+    """`make run` with a stand-in for the venv's python that notes its arguments and PORT."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "calls"
+    python = bin_dir / "python"
+    python.write_text(f'#!/bin/sh\necho "PORT=$PORT $*" >> {calls}\n')
+    python.chmod(0o755)
+    (tmp_path / ".installed-stamp").touch()  # newer than pyproject.toml: nothing to install
+    variables = environment(PORT=port) if how == "environment" else environment()
+    command = ["make", "--no-print-directory", "run", f"VENV={tmp_path}"]
+    if how == "command line":
+        command.append(f"PORT={port}")
+    result = subprocess.run(command, cwd=ROOT, env=variables, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert calls.read_text().splitlines() == [
+        f"PORT={port} manage.py migrate --noinput",
+        f"PORT={port} manage.py runserver 127.0.0.1:{port}",
+    ]

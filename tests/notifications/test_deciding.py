@@ -262,7 +262,7 @@ def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
     (message,) = mailoutbox
     assert message.to == [users[bidder].email]
     assert message.subject.endswith("(half your time is gone)"), message.subject
-    assert "Your deadline: Friday 6 March, 12:00 (UTC)" in message.body
+    assert "Your deadline: Friday 6 March, 12:00 UTC (UTC)" in message.body
     assert not Notification.objects.filter(kind="reminder_last").exists()
     # As the page says it to him.
     monkeypatch.setattr(timezone, "now", lambda: on_vacation)
@@ -281,7 +281,7 @@ def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
     notifications.send_due_reminders(moved - timedelta(hours=11))
     assert len(mailoutbox) == 2
     assert mailoutbox[1].subject.endswith("(less than 12 hours left)")
-    assert "Your deadline: Friday 6 March, 12:00 (UTC)" in mailoutbox[1].body
+    assert "Your deadline: Friday 6 March, 12:00 UTC (UTC)" in mailoutbox[1].body
 
 
 def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):

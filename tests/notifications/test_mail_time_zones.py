@@ -1,0 +1,138 @@
+"""Every mail tells its deadline in its recipient's time zone, as their own game page shows it, through
+a real SMTP server (aiosmtpd, started by the test): the "your move" mails of one move made by a player
+in Sydney to players in Tokyo, New York and Madrid, the reminders the sweep sends (UTC active), and a
+digest sent by Celery beat's task (UTC active too)."""
+
+import json
+import random
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import notifications, services
+from games.engine import random_move, to_act
+from games.models import Game
+from tests.accounts.test_mail_over_smtp import body, html_part
+from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
+from tests.helpers import logged_in, play, state_of
+
+pytestmark = pytest.mark.django_db
+
+# The engine's seed 1 with four players: its 8th random move opens a veto question to three seats.
+SEED = 1
+MOVES_BEFORE = 7
+ZONES = ["Asia/Tokyo", "America/New_York", "Europe/Madrid"]
+MOVER_ZONE = "Australia/Sydney"
+
+# The deadline as the game page's clock shows it ("D j M, H:i T") and as mails say it ("l j F, H:i T").
+PAGE_CLOCK = re.compile(r'<p class="clock">Your deadline: (\w+) (\d+) (\w+), (\d\d:\d\d) (\S+) ·')
+MAIL_DEADLINE = re.compile(
+    r"Your deadline: (?:<strong>)?(\w+) (\d+) (\w+), (\d\d:\d\d) (\S+?)(?:</strong>)? \(([^)]+)\)"
+)
+DIGEST_DEADLINE = re.compile(r"\(deadline (\w+) (\d+) (\w+), (\d\d:\d\d) (\S+), ([^)]+)\)")
+
+
+def shown_on_page(user, game):
+    """(weekday, day, month, time, zone abbreviation) of the deadline on `user`'s own game page."""
+    page = logged_in(user).get(reverse("game", args=[game.pk])).content.decode()
+    match = PAGE_CLOCK.search(page)
+    assert match, "no deadline on the page"
+    return match.groups()
+
+
+def assert_same_deadline(mailed, page, zone):
+    """The mail's long names begin with the page's short ones; day, time and zone are the same."""
+    weekday, day, month, time, abbreviation, zone_name = mailed
+    assert weekday.startswith(page[0]) and month.startswith(page[2]), (mailed, page)
+    assert (day, time, abbreviation, zone_name) == (page[1], page[3], page[4], zone), (mailed, page)
+
+
+def assert_mail_says_the_pages_deadline(message, user, game, pattern=MAIL_DEADLINE):
+    page = shown_on_page(user, game)
+    for part in (body(message), html_part(message)):
+        match = pattern.search(part)
+        assert match, part
+        assert_same_deadline(match.groups(), page, user.time_zone)
+
+
+@pytest.fixture
+def veto_question(make_user, committed, smtp_server):  # noqa: F811
+    """A slow four-player game one move before a veto question to three seats; (game, users by
+    seat, the mover's seat and the move), every player in their own time zone."""
+    users = [make_user() for _ in range(4)]
+    game = services.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
+    Game.objects.filter(pk=game.pk).update(seed=SEED)
+    for user in users[1:]:
+        committed(services.join_game, game, user, game.invite_token)
+    game.refresh_from_db()
+    rng = random.Random(SEED)
+    play(game, moves=MOVES_BEFORE, rng=rng)
+    state = state_of(game)
+    (mover,) = to_act(state)
+    seats = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    others = sorted(set(seats) - {mover})
+    for index, zone in zip([mover, *others], [MOVER_ZONE, *ZONES], strict=True):
+        seats[index].time_zone = zone
+        seats[index].save(update_fields=["time_zone"])
+    smtp_server.messages.clear()
+    return game, seats, mover, random_move(state, mover, rng)
+
+
+def test_one_move_mails_tokyo_new_york_and_madrid_each_the_deadline_of_their_own_page(
+    veto_question, smtp_server, django_capture_on_commit_callbacks  # noqa: F811
+):
+    game, seats, mover, move = veto_question
+    # The move is posted from Sydney: the site runs the request, and decides its mails, in his zone.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = logged_in(seats[mover]).post(
+            reverse("move", args=[game.pk]), {"move": json.dumps(move), "expected_version": game.version}
+        )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert set(to_act(state_of(game))) == set(seats), "the move opened a question to every other seat"
+
+    received = {tuple(recipients): message for recipients, message in smtp_server.messages}
+    told = [user for index, user in seats.items() if index != mover]
+    assert sorted(received) == sorted((user.email,) for user in told)
+    assert sorted(user.time_zone for user in told) == sorted(ZONES)
+    for user in told:
+        assert_mail_says_the_pages_deadline(received[(user.email,)], user, game)
+    # Three zones, three different clocks (Madrid, New York and Tokyo never share an hour).
+    assert len({MAIL_DEADLINE.search(body(message)).group(4) for message in received.values()}) == 3
+
+
+def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_server, committed):  # noqa: F811
+    game, seats, mover, move = veto_question
+    committed(services.submit_move, game, seats[mover], move, game.version)
+    game.refresh_from_db()
+    smtp_server.messages.clear()
+    # The sweep runs in a worker with no player's zone active: UTC.
+    with timezone.override(UTC):
+        assert notifications.send_due_reminders(game.deadline - timedelta(hours=35)) == 4
+    received = {tuple(recipients): message for recipients, message in smtp_server.messages}
+    assert len(received) == 4
+    for user in seats.values():
+        message = received[(user.email,)]
+        assert message["Subject"].endswith("(half your time is gone)")
+        assert_mail_says_the_pages_deadline(message, user, game)
+
+
+def test_a_digest_sent_by_celery_beat_says_the_deadline_of_the_players_page(veto_question, smtp_server, committed):  # noqa: F811
+    game, seats, mover, move = veto_question
+    committed(services.submit_move, game, seats[mover], move, game.version)
+    game.refresh_from_db()
+    tokyo = next(user for user in seats.values() if user.time_zone == "Asia/Tokyo")
+    tokyo.digest = "daily"
+    tokyo.save(update_fields=["digest"])
+    smtp_server.messages.clear()
+    # Noon in Tokyo, past the digest hour; beat's task runs with UTC active.
+    noon = datetime.now(ZoneInfo("Asia/Tokyo")).replace(hour=12, minute=0, second=0, microsecond=0)
+    with timezone.override(UTC):
+        assert notifications.send_digests(noon.astimezone(UTC)) == 1
+    recipients, message = smtp_server.take()
+    assert recipients == [tokyo.email]
+    assert_mail_says_the_pages_deadline(message, tokyo, game, pattern=DIGEST_DEADLINE)
