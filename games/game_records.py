@@ -19,7 +19,7 @@ from typing import NamedTuple
 import orjson
 from django.conf import settings
 
-from . import json_codec, services
+from . import json_codec, move_shapes, services
 from .engine import IllegalMove, apply_move, new_game
 from .engine.rounds import final_ranking
 from .models import TIME_PER_MOVE_CHOICES, Game, Seat
@@ -97,7 +97,9 @@ def header(game):
 
 
 def moves(game, after=0, limit=None):
-    """The record's moves of `game` made after version `after`, oldest first, at most `limit`."""
+    """The record's moves of `game` made after version `after`, oldest first, at most `limit`.
+    Each move as its shape (move_shapes.canonical): moves stored before they were cleaned may
+    hold fields the engine ignored, some of which no JSON writer takes (numbers beyond 64 bits)."""
     index_of = {seat.pk: seat.index for seat in game.seats.all()}
     rows = (
         game.moves.filter(version__gt=after)
@@ -107,7 +109,13 @@ def moves(game, after=0, limit=None):
     if limit is not None:
         rows = rows[:limit]
     return [
-        {"version": version, "seat": index_of[seat_id], "move": move, "time": _time(time), "automatic": automatic}
+        {
+            "version": version,
+            "seat": index_of[seat_id],
+            "move": move_shapes.canonical(move),
+            "time": _time(time),
+            "automatic": automatic,
+        }
         for version, seat_id, move, time, automatic in rows
     ]
 
@@ -161,8 +169,13 @@ class Replayed:
 
 def import_record(data):
     """Store the record in `data` (bytes) as a finished, imported game, and return it; or raise
-    RecordError and store nothing."""
-    return services.store_imported_game(read(data))
+    RecordError (or services.Conflict, for a game already imported) and store nothing.
+
+    A game already imported is refused first, whatever else the record carries: a record of it
+    with a field too many is still that game, not a new one to count again."""
+    record = decode(data)
+    services.refuse_imported_again(identity(record))
+    return services.store_imported_game(replay(check(record)))
 
 
 def read(data):
@@ -173,6 +186,11 @@ def read(data):
 def parse(data):
     """The record in `data` (bytes) as checked plain data: every field present, of its type and
     in its range. Whether the moves are legal and score as claimed is `replay`'s business."""
+    return check(decode(data))
+
+
+def decode(data):
+    """The JSON of the bytes `data`, within the size and depth of a record, without NUL."""
     if len(data) > MAX_BYTES:
         raise RecordError(f"This file is too large for a game record (more than {MAX_BYTES // 1024 // 1024} MB).")
     if b"\x00" in data:
@@ -182,6 +200,11 @@ def parse(data):
     except json_codec.DecodeError as error:
         raise RecordError(f"This file is not valid JSON (UTF-8): {error}.") from None
     _check_strings_and_depth(record)
+    return record
+
+
+def check(record):
+    """The decoded `record` checked (`parse`); unknown fields, anywhere, are refused by name."""
     _check_object(record, "The record", TOP_KEYS, REQUIRED_TOP_KEYS)
     if record["format"] != FORMAT:
         raise RecordError(f'This is not an El Grande game record: its "format" should be "{FORMAT}".')
@@ -218,6 +241,11 @@ def replay(record):
         where = f"Move {number} (version {entry['version']}, seat {entry['seat']})"
         if state.is_over:
             raise RecordError(f"{where} comes after the end of the game.")
+        try:
+            # The fields of a special move are those of the card being played, and no others.
+            move_shapes.clean(entry["move"], move_shapes.special_action(state, entry["seat"]))
+        except move_shapes.BadShape as error:
+            raise RecordError(f"{where}: {error}") from None
         try:
             state = apply_move(state, entry["seat"], entry["move"])
         except IllegalMove as error:
@@ -262,12 +290,31 @@ def replay(record):
 
 
 def digest(engine_options, seed, seat_moves):
-    """What identifies a game whoever records it: its options, seed and moves (not the names,
-    times or where it was played). The same game is imported only once."""
+    """What identifies a game whoever records it: its options, seed and moves, each move as its
+    shape (move_shapes.canonical: fields the engine does not read left out), as JSON with sorted
+    keys (so whatever order a writer gave them); not the names, times or where it was played.
+    The same game is imported only once."""
     canonical = orjson.dumps(
-        {"options": engine_options, "seed": seed, "moves": seat_moves}, option=orjson.OPT_SORT_KEYS
+        {
+            "options": engine_options,
+            "seed": seed,
+            "moves": [(seat, move_shapes.canonical(move)) for seat, move in seat_moves],
+        },
+        option=orjson.OPT_SORT_KEYS,
     )
     return hashlib.sha256(canonical).hexdigest()
+
+
+def identity(record):
+    """The digest of the game a decoded record (not yet checked) holds, if it holds one at all:
+    None when its options, seed or moves are not there to say which game it is."""
+    try:
+        options = {key: record["options"][key] for key in ("num_players", "short_game", "veto", "show_castillo")}
+        seat_moves = [(entry["seat"], entry["move"]) for entry in record["moves"]]
+        return digest(options, record["seed"], seat_moves)
+    except (KeyError, TypeError, AttributeError, orjson.JSONEncodeError):
+        # Not a record, or numbers beyond 64 bits: the checks (`check`) say what is wrong.
+        return None
 
 
 def _game_times(record):
@@ -356,6 +403,11 @@ def _check_moves(moves, num_players):
             raise RecordError(f'{what}: "seat" must be a seat of this game, 0 to {num_players - 1}.')
         if not isinstance(entry["move"], dict):
             raise RecordError(f'{what}: "move" must be a JSON object, e.g. {{"type": "bid", "card": 9}}.')
+        try:
+            # Fields of any card's special move pass here; `replay` allows only the card's own.
+            move_shapes.clean(entry["move"])
+        except move_shapes.BadShape as error:
+            raise RecordError(f"{what}: {error}") from None
         if not isinstance(entry["automatic"], bool):
             raise RecordError(f'{what}: "automatic" must be true or false.')
         entry["time"] = _parse_time(entry["time"], f'{what}: "time"')
