@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext
 
 from . import json_codec, move_shapes, services
 from .engine import IllegalMove, apply_move, new_game
@@ -169,13 +170,32 @@ class Replayed:
 
 def import_record(data):
     """Store the record in `data` (bytes) as a finished, imported game, and return it; or raise
-    RecordError (or services.Conflict, for a game already imported) and store nothing.
+    RecordError (or services.Conflict, for a game stored already) and store nothing.
 
-    A game already imported is refused first, whatever else the record carries: a record of it
-    with a field too many is still that game, not a new one to count again."""
+    A game stored already, imported or played here, is refused first, whatever else the record
+    carries: a record of it with a field too many is still that game, not a new one to count
+    again in the statistics."""
     record = decode(data)
-    services.refuse_imported_again(identity(record))
+    refuse_stored_game(record)
     return services.store_imported_game(replay(check(record)))
+
+
+def refuse_stored_game(record):
+    """Raise services.Conflict when the decoded `record` is of a game stored here already: one
+    imported, found by its digest (a unique index); or one played here, found by its seed and
+    options (an index), then its moves."""
+    found = identity(record)
+    if found is None:
+        return
+    options, seed, record_digest = found
+    services.refuse_imported_again(record_digest)
+    played = Game.objects.filter(status=Game.Status.FINISHED, imported=False, seed=seed, **options)
+    for game in played.only("pk"):
+        seat_moves = game.moves.order_by("version").values_list("seat__index", "move")
+        if digest(options, seed, seat_moves) == record_digest:
+            raise services.Conflict(
+                gettext("This game was played here, as game %(number)s: it cannot be imported.") % {"number": game.pk}
+            )
 
 
 def read(data):
@@ -306,15 +326,24 @@ def digest(engine_options, seed, seat_moves):
 
 
 def identity(record):
-    """The digest of the game a decoded record (not yet checked) holds, if it holds one at all:
-    None when its options, seed or moves are not there to say which game it is."""
+    """(engine options, seed, digest) of the game a decoded record, not yet checked, holds; None
+    when its options, seed or moves are not there, or not of their types, to say which game."""
     try:
         options = {key: record["options"][key] for key in ("num_players", "short_game", "veto", "show_castillo")}
+        seed = record["seed"]
         seat_moves = [(entry["seat"], entry["move"]) for entry in record["moves"]]
-        return digest(options, record["seed"], seat_moves)
-    except (KeyError, TypeError, AttributeError, orjson.JSONEncodeError):
-        # Not a record, or numbers beyond 64 bits: the checks (`check`) say what is wrong.
+    except (KeyError, TypeError, AttributeError):
         return None
+    if not (
+        options["num_players"] in (2, 3, 4, 5)
+        and all(isinstance(options[key], bool) for key in ("short_game", "veto", "show_castillo"))
+        and _integer(seed)
+        and 0 <= seed <= MAX_SEED
+        and all(_integer(seat) and 0 <= seat < MAX_VERSION for seat, _ in seat_moves)
+    ):
+        # Not what a database column holds: the checks (`check`) say what is wrong.
+        return None
+    return options, seed, digest(options, seed, seat_moves)
 
 
 def _game_times(record):
