@@ -263,7 +263,8 @@ def replay(record):
             raise RecordError(f"{where} comes after the end of the game.")
         try:
             # The fields of a special move are those of the card being played, and no others.
-            move_shapes.clean(entry["move"], move_shapes.special_action(state, entry["seat"]))
+            if entry["move"].get("type") == "special":
+                move_shapes.clean(entry["move"], move_shapes.special_action(state, entry["seat"]))
         except move_shapes.BadShape as error:
             raise RecordError(f"{where}: {error}") from None
         try:

@@ -19,8 +19,9 @@ MOST_CABALLEROS = START_IN_HOME + START_IN_COURT + START_IN_PROVINCES
 # Any other number: a veto's cut (announced steps: a scoring of every area rank by rank is some
 # fifty) or a power card (the engine names the cards that exist, in the player's language).
 MOST_NUMBER = 999
-# The longest list a move holds: a plan, picks, an order, [area, count] pairs (one per area).
-MOST_ITEMS = len(AREAS)
+# The longest list or map a move holds: a plan (five caballeros at most), picks and an order (a
+# few players), counts by area (the court and every area at most).
+MOST_ITEMS = len(AREAS) + 1
 # The longest id a move names (areas, colours, cards: "intrigue_2_own_2_foreign" is 24).
 LONGEST_ID = 40
 
@@ -150,7 +151,7 @@ def clean(move, special=None):
 def special_action(state, seat):
     """The action of the card `seat` plays in the action phase of `state` (None otherwise): what
     `clean` needs to allow that card's fields alone."""
-    if state.phase != "action" or state.taken[seat] is None:
+    if state.phase != "action" or seat != state.current_player or state.taken[seat] is None:
         return None
     return CARDS[state.taken[seat]].options(state, seat)["action"]
 

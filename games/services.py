@@ -212,7 +212,8 @@ def submit_move(game, user, move, expected_version, seat_index=None, seats=None)
         # Stored as cleaned: the engine ignores fields it does not read, which could hold what no
         # export can write (a number beyond 64 bits, a list nested hundreds deep).
         try:
-            move = move_shapes.clean(move, move_shapes.special_action(state, seat.index))
+            special = isinstance(move, dict) and move.get("type") == "special"
+            move = move_shapes.clean(move, move_shapes.special_action(state, seat.index) if special else None)
         except move_shapes.BadShape as error:
             raise GameError(str(error)) from None
         state = _apply(state, seat.index, move)

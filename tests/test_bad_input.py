@@ -376,14 +376,14 @@ ANY_MOVE = [
             [
                 (lambda m: {**m, "count": TOO_BIG}, "'count' must be a whole number from 0 to 30"),
                 (lambda m: {**m, "from_regions": {"aragon": TOO_BIG}}, "'from_regions'.aragon must be a whole"),
-                (lambda m: {**m, "from_regions": [["aragon", 1]] * 11}, "'from_regions' must map at most 10"),
+                (lambda m: {**m, "from_regions": [["aragon", 1]] * 12}, "'from_regions' must map at most 11"),
             ],
         ),
         (
             deciding("action", special="move_caballeros"),
             [
                 (lambda m: {**m, "plan": [{**m["plan"][0], "junk": TOO_BIG}]}, "'plan'[0].'junk'"),
-                (lambda m: {**m, "plan": m["plan"] * 11}, "'plan' must be a list of at most 10 items"),
+                (lambda m: {**m, "plan": m["plan"] * 12}, "'plan' must be a list of at most 11 items"),
                 (lambda m: {**m, "plan": [{**m["plan"][0], "count": TOO_BIG}]}, "must be a whole number from 1"),
                 (lambda m: {**m, "plan": nested(300)}, "'plan'[0] must be a JSON object"),
                 (lambda m: {"type": "place", "to": {"aragon": 1}, "plan": m["plan"]}, "'plan'"),
@@ -392,7 +392,7 @@ ANY_MOVE = [
         (
             deciding("action", special="order"),
             [
-                (lambda m: {**m, "order": ["red"] * 11}, "'order' must be a list of at most 10 items"),
+                (lambda m: {**m, "order": ["red"] * 12}, "'order' must be a list of at most 11 items"),
                 (lambda m: {**m, "order": [TOO_BIG]}, "'order'[0] must be a name"),
                 (lambda m: {**m, "region": "aragon"}, "'region'"),
             ],
@@ -430,7 +430,7 @@ ANY_MOVE = [
             deciding("share"),
             [
                 (lambda m: {**m, "from": {"court": TOO_BIG}}, "'from'.court must be a whole number"),
-                (lambda m: {**m, "from": nested(300)}, "'from' must map at most 10 areas"),
+                (lambda m: {**m, "from": nested(300)}, "'from' must map at most 11 areas"),
             ],
         ),
     ],
