@@ -9,6 +9,7 @@ alone (`canonical`). Whether the areas, colours and cards named exist is left to
 which says so in the player's language (games/refusals.py).
 """
 
+import orjson
 from django.utils.translation import gettext as _
 
 from .engine.board import AREAS, START_IN_COURT, START_IN_HOME, START_IN_PROVINCES
@@ -167,8 +168,9 @@ def _move(move, special, strict):
     kind = move.get("type") if isinstance(move, dict) else None
     if not isinstance(kind, str) or kind not in FIELDS:
         if not strict:
-            # No move the engine took; the type alone, when it is a name at all.
-            return {"type": kind} if isinstance(kind, str) and len(kind) <= LONGEST_ID else {}
+            # Not of today's vocabulary (a move of a game older than it): kept as stored when any
+            # JSON writer takes it, else its type alone.
+            return move if _writable(move) else {"type": kind} if isinstance(kind, str) else {}
         raise BadShape(_('A move is a JSON object with a "type", e.g. {"type": "bid", "card": 9}.'))
     fields = SPECIAL_FIELDS.get(special, ANY_SPECIAL) if kind == "special" else FIELDS[kind]
     return {"type": kind, **_fields({k: v for k, v in move.items() if k != "type"}, fields, "", strict)}
@@ -198,6 +200,14 @@ def _fields(value, fields, where, strict):
             if strict:
                 raise
     return cleaned
+
+
+def _writable(value):
+    try:
+        orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return False
+    return True
 
 
 def _name(where, key):
