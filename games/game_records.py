@@ -18,8 +18,9 @@ from typing import NamedTuple
 
 import orjson
 from django.conf import settings
+from django.utils.translation import gettext
 
-from . import json_codec, services
+from . import json_codec, move_shapes, services
 from .engine import IllegalMove, apply_move, new_game
 from .engine.rounds import final_ranking
 from .models import TIME_PER_MOVE_CHOICES, Game, Seat
@@ -97,7 +98,9 @@ def header(game):
 
 
 def moves(game, after=0, limit=None):
-    """The record's moves of `game` made after version `after`, oldest first, at most `limit`."""
+    """The record's moves of `game` made after version `after`, oldest first, at most `limit`.
+    Each move as its shape (move_shapes.canonical): moves stored before they were cleaned may
+    hold fields the engine ignored, some of which no JSON writer takes (numbers beyond 64 bits)."""
     index_of = {seat.pk: seat.index for seat in game.seats.all()}
     rows = (
         game.moves.filter(version__gt=after)
@@ -107,7 +110,13 @@ def moves(game, after=0, limit=None):
     if limit is not None:
         rows = rows[:limit]
     return [
-        {"version": version, "seat": index_of[seat_id], "move": move, "time": _time(time), "automatic": automatic}
+        {
+            "version": version,
+            "seat": index_of[seat_id],
+            "move": move_shapes.canonical(move),
+            "time": _time(time),
+            "automatic": automatic,
+        }
         for version, seat_id, move, time, automatic in rows
     ]
 
@@ -161,8 +170,32 @@ class Replayed:
 
 def import_record(data):
     """Store the record in `data` (bytes) as a finished, imported game, and return it; or raise
-    RecordError and store nothing."""
-    return services.store_imported_game(read(data))
+    RecordError (or services.Conflict, for a game stored already) and store nothing.
+
+    A game stored already, imported or played here, is refused first, whatever else the record
+    carries: a record of it with a field too many is still that game, not a new one to count
+    again in the statistics."""
+    record = decode(data)
+    refuse_stored_game(record)
+    return services.store_imported_game(replay(check(record)))
+
+
+def refuse_stored_game(record):
+    """Raise services.Conflict when the decoded `record` is of a game stored here already: one
+    imported, found by its digest (a unique index); or one played here, found by its seed and
+    options (an index), then its moves."""
+    found = identity(record)
+    if found is None:
+        return
+    options, seed, record_digest = found
+    services.refuse_imported_again(record_digest)
+    played = Game.objects.filter(status=Game.Status.FINISHED, imported=False, seed=seed, **options)
+    for game in played.only("pk"):
+        seat_moves = game.moves.order_by("version").values_list("seat__index", "move")
+        if digest(options, seed, seat_moves) == record_digest:
+            raise services.Conflict(
+                gettext("This game was played here, as game %(number)s: it cannot be imported.") % {"number": game.pk}
+            )
 
 
 def read(data):
@@ -173,6 +206,11 @@ def read(data):
 def parse(data):
     """The record in `data` (bytes) as checked plain data: every field present, of its type and
     in its range. Whether the moves are legal and score as claimed is `replay`'s business."""
+    return check(decode(data))
+
+
+def decode(data):
+    """The JSON of the bytes `data`, within the size and depth of a record, without NUL."""
     if len(data) > MAX_BYTES:
         raise RecordError(f"This file is too large for a game record (more than {MAX_BYTES // 1024 // 1024} MB).")
     if b"\x00" in data:
@@ -182,6 +220,11 @@ def parse(data):
     except json_codec.DecodeError as error:
         raise RecordError(f"This file is not valid JSON (UTF-8): {error}.") from None
     _check_strings_and_depth(record)
+    return record
+
+
+def check(record):
+    """The decoded `record` checked (`parse`); unknown fields, anywhere, are refused by name."""
     _check_object(record, "The record", TOP_KEYS, REQUIRED_TOP_KEYS)
     if record["format"] != FORMAT:
         raise RecordError(f'This is not an El Grande game record: its "format" should be "{FORMAT}".')
@@ -218,6 +261,12 @@ def replay(record):
         where = f"Move {number} (version {entry['version']}, seat {entry['seat']})"
         if state.is_over:
             raise RecordError(f"{where} comes after the end of the game.")
+        try:
+            # The fields of a special move are those of the card being played, and no others.
+            if entry["move"].get("type") == "special":
+                move_shapes.clean(entry["move"], move_shapes.special_action(state, entry["seat"]))
+        except move_shapes.BadShape as error:
+            raise RecordError(f"{where}: {error}") from None
         try:
             state = apply_move(state, entry["seat"], entry["move"])
         except IllegalMove as error:
@@ -262,12 +311,40 @@ def replay(record):
 
 
 def digest(engine_options, seed, seat_moves):
-    """What identifies a game whoever records it: its options, seed and moves (not the names,
-    times or where it was played). The same game is imported only once."""
+    """What identifies a game whoever records it: its options, seed and moves, each move as its
+    shape (move_shapes.canonical: fields the engine does not read left out), as JSON with sorted
+    keys (so whatever order a writer gave them); not the names, times or where it was played.
+    The same game is imported only once."""
     canonical = orjson.dumps(
-        {"options": engine_options, "seed": seed, "moves": seat_moves}, option=orjson.OPT_SORT_KEYS
+        {
+            "options": engine_options,
+            "seed": seed,
+            "moves": [(seat, move_shapes.canonical(move)) for seat, move in seat_moves],
+        },
+        option=orjson.OPT_SORT_KEYS,
     )
     return hashlib.sha256(canonical).hexdigest()
+
+
+def identity(record):
+    """(engine options, seed, digest) of the game a decoded record, not yet checked, holds; None
+    when its options, seed or moves are not there, or not of their types, to say which game."""
+    try:
+        options = {key: record["options"][key] for key in ("num_players", "short_game", "veto", "show_castillo")}
+        seed = record["seed"]
+        seat_moves = [(entry["seat"], entry["move"]) for entry in record["moves"]]
+    except (KeyError, TypeError, AttributeError):
+        return None
+    if not (
+        options["num_players"] in (2, 3, 4, 5)
+        and all(isinstance(options[key], bool) for key in ("short_game", "veto", "show_castillo"))
+        and _integer(seed)
+        and 0 <= seed <= MAX_SEED
+        and all(_integer(seat) and 0 <= seat < MAX_VERSION for seat, _ in seat_moves)
+    ):
+        # Not what a database column holds: the checks (`check`) say what is wrong.
+        return None
+    return options, seed, digest(options, seed, seat_moves)
 
 
 def _game_times(record):
@@ -356,6 +433,11 @@ def _check_moves(moves, num_players):
             raise RecordError(f'{what}: "seat" must be a seat of this game, 0 to {num_players - 1}.')
         if not isinstance(entry["move"], dict):
             raise RecordError(f'{what}: "move" must be a JSON object, e.g. {{"type": "bid", "card": 9}}.')
+        try:
+            # Fields of any card's special move pass here; `replay` allows only the card's own.
+            move_shapes.clean(entry["move"])
+        except move_shapes.BadShape as error:
+            raise RecordError(f"{what}: {error}") from None
         if not isinstance(entry["automatic"], bool):
             raise RecordError(f'{what}: "automatic" must be true or false.')
         entry["time"] = _parse_time(entry["time"], f'{what}: "time"')

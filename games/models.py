@@ -106,6 +106,9 @@ class Game(models.Model):
             ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+            # A game record to import is looked for among the games played here by its seed
+            # (games/game_records.py `refuse_stored_game`).
+            models.Index(fields=["seed"], name="game_seed_idx"),
         ]
         constraints = [
             models.UniqueConstraint(

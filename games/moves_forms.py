@@ -26,6 +26,7 @@ from django.forms import formset_factory
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from . import move_shapes
 from .forms import FiniteJSONDecoder, MoveField, unstorable_message, unstorable_text
 from .texts import area_name
 
@@ -159,13 +160,29 @@ class MoveForm(forms.Form):
 
 class WholeMoveForm(MoveForm):
     """A button that carries a whole move as JSON (`move`), for a decision whose moves the panel
-    does not list (an action turn's "decline" and "go on without placing"): the engine judges it."""
+    does not list (an action turn's "decline" and "go on without placing"): the engine judges it,
+    once it has the vocabulary's shape (games/move_shapes.py). The move kept is that cleaned copy:
+    no unknown field, no number out of range, no list longer or deeper than a move has."""
 
     move_field = MoveField(decoder=FiniteJSONDecoder)
 
     def __init__(self, data=None, view=None, **kwargs):
         super().__init__(data, view, **kwargs)
         self.fields["move"] = self.fields.pop("move_field")
+
+    def clean(self):
+        cleaned = super().clean()
+        if "move" in cleaned:
+            try:
+                cleaned["move"] = move_shapes.clean(cleaned["move"], self.special_action())
+            except move_shapes.BadShape as error:
+                self.add_error("move", str(error))
+        return cleaned
+
+    def special_action(self):
+        """The action of the seat's card when it may play it now (its fields alone are allowed)."""
+        decision = self.decision or {}
+        return decision["special"]["action"] if decision.get("kind") == "action" and decision["can_special"] else None
 
     def move(self):
         return self.cleaned_data["move"]

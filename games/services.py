@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.emails import has_verified_email
 from ratings.rating import rate_finished_game
 
-from . import archive, broadcast, clocks, computer, notifications, rows
+from . import archive, broadcast, clocks, computer, move_shapes, notifications, rows
 from .engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from .engine.rounds import final_ranking
 from .models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
@@ -209,8 +209,13 @@ def submit_move(game, user, move, expected_version, seat_index=None, seats=None)
         state = GameState.from_json(game.state)
         if seat.index not in to_act(state):
             raise Conflict(_("It is not your turn."))
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise GameError(_('A move is a JSON object with a "type", e.g. {"type": "bid", "card": 9}.'))
+        # Stored as cleaned: the engine ignores fields it does not read, which could hold what no
+        # export can write (a number beyond 64 bits, a list nested hundreds deep).
+        try:
+            special = isinstance(move, dict) and move.get("type") == "special"
+            move = move_shapes.clean(move, move_shapes.special_action(state, seat.index) if special else None)
+        except move_shapes.BadShape as error:
+            raise GameError(str(error)) from None
         state = _apply(state, seat.index, move)
         game.version += 1
         row = _move_row(game, seat, move, state)
@@ -596,9 +601,7 @@ def store_imported_game(replayed):
     named as in the record (its players need not be users here), every move with its time and
     events. Never rated, no deadline, no mail, nobody told: it was over before it came. A game
     (same options, seed and moves) already imported is refused."""
-    earlier = Game.objects.filter(record_digest=replayed.digest).values_list("pk", flat=True).first()
-    if earlier is not None:
-        raise Conflict(_("This game was already imported, as game %(number)s.") % {"number": earlier})
+    refuse_imported_again(replayed.digest)
     try:
         return _store_imported(replayed)
     except IntegrityError:
@@ -607,6 +610,14 @@ def store_imported_game(replayed):
             raise
         # The same record imported at the same moment by another process.
         raise Conflict(_("This game was imported meanwhile, as game %(number)s.") % {"number": earlier}) from None
+
+
+def refuse_imported_again(digest):
+    """Raise Conflict when the game of `digest` (games.game_records.digest; None: no game) was
+    imported already: one look-up in the unique index of the digests."""
+    earlier = Game.objects.filter(record_digest=digest).values_list("pk", flat=True).first() if digest else None
+    if earlier is not None:
+        raise Conflict(_("This game was already imported, as game %(number)s.") % {"number": earlier})
 
 
 def _store_imported(replayed):

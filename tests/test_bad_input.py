@@ -340,3 +340,187 @@ def test_a_form_posted_in_another_charset_is_a_bad_request_on_every_address(star
         answers[path] = response.status_code, b"could not read this request" in response.content
     assert {path: answer for path, answer in answers.items() if answer != (400, True)} == {}
     assert snapshot(game) == before
+
+
+# --- moves posted as JSON: only the vocabulary's shape is taken, and stored as cleaned ---------------
+
+TOO_BIG = 10**20
+
+
+def nested(depth):
+    value = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def deciding(kind, special=None, stage=None):
+    """A position where the seat to act has a `kind` decision (view_for's), with a special action
+    of `special` still open to it, or a pending action at `stage`."""
+
+    def holds(state):
+        from games.engine import to_act, view_for
+        from games.move_shapes import special_action
+
+        if state.is_over or not to_act(state):
+            return False
+        seat = to_act(state)[0]
+        decision = view_for(state, seat).get("decision") or {}
+        if decision.get("kind") != kind:
+            return False
+        if special is not None:
+            return not state.special_done and special_action(state, seat) == special and a_good_move(state, seat)
+        return True
+
+    return holds
+
+
+def a_good_move(state, seat):
+    """A legal move of the seat's decision, and a special one where a special action is open."""
+    import random
+
+    from games.engine import legal_moves, random_move
+    from games.engine.cards import CARDS
+    from games.engine.random_play import random_share, random_special
+
+    rng = random.Random(seat)
+    if state.phase == "action" and not state.special_done:
+        fields = random_special(state, seat, CARDS[state.taken[seat]], rng)
+        return {"type": "special", **fields} if fields else None
+    if state.phase == "special" and state.action["stage"] == "share":
+        return random_share(state, seat, rng)
+    if state.phase == "action":
+        return random_move(state, seat, rng)
+    return legal_moves(state, seat)[0]
+
+
+# Spoilers any move can be given: an extra field holding what no export can write, or much.
+ANY_MOVE = [
+    (lambda move: {**move, "note": TOO_BIG}, "'note'"),
+    (lambda move: {**move, "note": nested(300)}, "'note'"),
+    (lambda move: {**move, "note": list(range(200))}, "'note'"),
+    (lambda move: {**move, "card": 99} if "card" not in move else {**move, "cut": 1}, "may not have here"),
+]
+
+
+@pytest.mark.parametrize(
+    ("position", "spoilers"),
+    [
+        (deciding("bid"), [(lambda m: {**m, "card": TOO_BIG}, "'card' must be a whole number from 0 to 999")]),
+        (deciding("card"), [(lambda m: {**m, "card": nested(300)}, "'card' must be a name")]),
+        (
+            deciding("court"),
+            [
+                (lambda m: {**m, "count": TOO_BIG}, "'count' must be a whole number from 0 to 30"),
+                (lambda m: {**m, "from_regions": {"aragon": TOO_BIG}}, "'from_regions'.aragon must be a whole"),
+                (lambda m: {**m, "from_regions": [["aragon", 1]] * 12}, "'from_regions' must map at most 11"),
+            ],
+        ),
+        (
+            deciding("action", special="move_caballeros"),
+            [
+                (lambda m: {**m, "plan": [{**m["plan"][0], "junk": TOO_BIG}]}, "'plan'[0].'junk'"),
+                (lambda m: {**m, "plan": m["plan"] * 12}, "'plan' must be a list of at most 11 items"),
+                (lambda m: {**m, "plan": [{**m["plan"][0], "count": TOO_BIG}]}, "must be a whole number from 1"),
+                (lambda m: {**m, "plan": nested(300)}, "'plan'[0] must be a JSON object"),
+                (lambda m: {"type": "place", "to": {"aragon": 1}, "plan": m["plan"]}, "'plan'"),
+            ],
+        ),
+        (
+            deciding("action", special="order"),
+            [
+                (lambda m: {**m, "order": ["red"] * 12}, "'order' must be a list of at most 11 items"),
+                (lambda m: {**m, "order": [TOO_BIG]}, "'order'[0] must be a name"),
+                (lambda m: {**m, "region": "aragon"}, "'region'"),
+            ],
+        ),
+        (
+            deciding("action", special="score_area"),
+            [
+                (lambda m: {**m, "region": TOO_BIG}, "'region' must be a name"),
+                (lambda m: {**m, "to": "aragon"}, "'to'"),
+            ],
+        ),
+        (
+            deciding("action", special="move_king"),
+            [(lambda m: {**m, "to": nested(300)}, "'to' must be a name")],
+        ),
+        (
+            deciding("action", special="redistribute"),
+            [(lambda m: {**m, "to": {"aragon": TOO_BIG}}, "'to'.aragon must be a whole number")],
+        ),
+        (
+            deciding("action"),
+            [
+                (lambda m: {"type": "place", "to": {"castillo": TOO_BIG}}, "'to'.castillo must be a whole"),
+                (lambda m: {"type": "place", "to": {}, "card": 99}, "'card'"),
+                (lambda m: {"type": "decline", "note": TOO_BIG}, "'note'"),
+            ],
+        ),
+        (
+            deciding("veto"),
+            [(lambda m: {"type": "veto", "cut": TOO_BIG}, "'cut' must be a whole number from 0 to 999")],
+        ),
+        (deciding("region"), [(lambda m: {**m, "region": nested(300)}, "'region' must be a name")]),
+        (deciding("castillo"), [(lambda m: {**m, "region": list(range(200))}, "'region' must be a name")]),
+        (
+            deciding("share"),
+            [
+                (lambda m: {**m, "from": {"court": TOO_BIG}}, "'from'.court must be a whole number"),
+                (lambda m: {**m, "from": nested(300)}, "'from' must map at most 11 areas"),
+            ],
+        ),
+    ],
+    ids=[
+        "bid", "card", "court", "plan", "order", "score_area", "king", "own_region", "placement", "veto", "region",
+        "castillo", "share",
+    ],
+)
+def test_a_move_beyond_its_shape_is_refused_with_a_reason_and_nothing_stored(game_at, position, spoilers):
+    """At each kind of decision, a move that the engine would have taken (it ignores fields it
+    does not read) but that holds more than the move's shape: a 400 naming the field, nothing
+    stored; the same move without the junk is taken, and stored exactly as the vocabulary has it."""
+    from html import unescape
+
+    from games.models import Move
+
+    game = game_at(position)
+    state = state_of(game)
+    seat = to_act_of(state)
+    move = a_good_move(state, seat)
+    client = logged_in(user_at(game, seat))
+    before = snapshot(game)
+    for spoil, words in [*ANY_MOVE, *spoilers]:
+        spoiled = spoil(move)
+        response = post_fields(client, game, {"move": json.dumps(spoiled)})
+        page = unescape(response.content.decode())
+        assert response.status_code == 400, (spoiled, page)
+        assert words in page, (spoiled, page)
+        assert snapshot(game) == before
+    assert post_fields(client, game, {"move": json.dumps(move)}).status_code == 200
+    assert Move.objects.filter(game=game).order_by("-version").first().move == move
+
+
+def state_of(game):
+    from tests.helpers import state_of as state_of_game
+
+    return state_of_game(game)
+
+
+def to_act_of(state):
+    from games.engine import to_act
+
+    return to_act(state)[0]
+
+
+def test_the_services_store_a_move_as_its_shape_and_refuse_anything_more(start_game):
+    """Whoever calls submit_move (the page, a program, a test), the move stored is the cleaned one:
+    a field the engine would ignore is refused there too, and nothing changes."""
+    from games import services
+
+    game = start_game(3)
+    seat = game.to_act[0]
+    before = snapshot(game)
+    with pytest.raises(services.GameError, match="'note'"):
+        services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 9, "note": TOO_BIG}, game.version)
+    assert snapshot(game) == before

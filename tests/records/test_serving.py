@@ -195,3 +195,28 @@ def test_a_deleted_players_name_is_not_in_the_record(finished, password):
     record = json.loads(Client().get(reverse("game_record", args=[game.pk])).content)
     assert record["players"][1]["name"] == "deleted player"
     assert username not in json.dumps(record)
+
+
+def test_a_game_whose_stored_moves_hold_junk_still_exports_without_it(finished):
+    """Moves stored before they were cleaned (the engine ignored the extra fields, and the site
+    stored the move as posted): the record shows each move as its shape, so a field holding a
+    number beyond 64 bits or a list nested 300 deep no longer makes the record a 500 for ever."""
+    from games.models import Move
+
+    game = finished()
+    deep = []
+    for _ in range(300):
+        deep = [deep]
+    junk = {"note": 10**20, "deep": deep}
+    rows = {row.move["type"]: row for row in Move.objects.filter(game=game).order_by("version")}
+    spoiled = {}
+    for kind in ("court", "place", "special", "bid"):
+        row = rows[kind]
+        spoiled[row.version] = row.move
+        extra = {"plan": [{**row.move["plan"][0], **junk}]} if "plan" in row.move else {}
+        Move.objects.filter(pk=row.pk).update(move={**row.move, **junk, **extra})
+    for url in urls(game):
+        response = Client().get(url)
+        assert response.status_code == 200, url
+        moves = {move["version"]: move["move"] for move in response.json()["moves"]}
+        assert {version: moves[version] for version in spoiled} == spoiled
