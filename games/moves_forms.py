@@ -18,7 +18,9 @@ Adding a card's form touches one place on the web side: a `SpecialForm` subclass
 with `@special("<the action its card's options() names>")`, holding its fields, its `move()` and
 the template that draws them (templates/games/moves/, rendered from the form's bound fields and
 choices). The POST field names are the site's public vocabulary (static/decision.js composes
-them on the map): keep them.
+them on the map): keep them. A select that asks the player to pick (a region, a target, a card) is
+an `explicit_choice`, refused by `choose` while left on "— choose —": no control may play an
+option the player never picked (the map folds such selects away).
 """
 
 from django import forms
@@ -29,6 +31,10 @@ from django.utils.translation import gettext_lazy as _
 from . import move_shapes
 from .forms import FiniteJSONDecoder, MoveField, unstorable_message, unstorable_text
 from .texts import area_name
+
+# The first option of a select the player must choose in: it posts nothing (moves_forms' explicit
+# choices are refused until a real option is picked).
+CHOOSE = _("— choose —")
 
 # --- reading a post ----------------------------------------------------------------------------------
 
@@ -157,6 +163,18 @@ class MoveForm(forms.Form):
             choices = [("", "–"), *choices]
         self.fields[name] = forms.ChoiceField(choices=choices, required=required, initial=initial)
 
+    def explicit_choice(self, name, options):
+        """A select of `options` that starts on "— choose —" and takes no default: a post left
+        there is refused by `choose` (no player plays a first option he never picked)."""
+        self.fields[name] = forms.ChoiceField(
+            choices=[("", CHOOSE), *[(o, self.names.get(o, o)) for o in options]], required=False
+        )
+
+    def choose(self, cleaned, name, message):
+        """Refuse with `message` (a sentence for the player) an explicit choice left unmade."""
+        if name in self.fields and not cleaned.get(name):
+            self.add_error(None, message)
+
 
 class WholeMoveForm(MoveForm):
     """A button that carries a whole move as JSON (`move`), for a decision whose moves the panel
@@ -194,7 +212,12 @@ CHOSEN = ("bid", "card", "region", "castillo", "veto", "counter_veto")
 
 class ChosenMoveForm(WholeMoveForm):
     """A button among the moves the engine lists for the decision (a bid, a card, a secret region,
-    a veto): any other move is refused here."""
+    a veto): any other move is refused here, and a post without one (no button pressed) is told to
+    choose."""
+
+    def __init__(self, data=None, view=None, **kwargs):
+        super().__init__(data, view, **kwargs)
+        self.fields["move"].error_messages["required"] = _("Choose one of the moves offered.")
 
     def clean(self):
         cleaned = super().clean()
@@ -420,7 +443,7 @@ class PickRowForm(forms.Form):
         self.pick = pick or {"colour": "", "regions": []}
         self.fields["colour"] = forms.ChoiceField(choices=[(self.pick["colour"], self.pick["colour"])],
                                                   initial=self.pick["colour"], required=False)
-        self.fields["region"] = forms.ChoiceField(choices=self.pick["regions"], required=False)
+        self.fields["region"] = forms.ChoiceField(choices=[("", CHOOSE), *self.pick["regions"]], required=False)
 
     def has_changed(self):
         return bool(self.data.get(self.add_prefix("colour")) and self.data.get(self.add_prefix("region")))
@@ -456,6 +479,14 @@ class PicksForm(FormSetForm):
         if not self.is_bound:
             self.formset.extra = len(picks)
 
+    def clean(self):
+        cleaned = super().clean()
+        if self.formset is not None and self.formset.is_valid() and any(
+            not form.cleaned_data.get("region") for form in self.formset.forms
+        ):
+            self.add_error(None, _("Choose the region of every player's caballero."))
+        return cleaned
+
     def fields_move(self):
         if not self.formset.posted():
             return {}
@@ -471,8 +502,13 @@ class OwnRegionForm(SpecialForm):
     template_name = "games/moves/own_region.html"
 
     def add_fields(self):
-        self.choice("region", self.special["regions"])
+        self.explicit_choice("region", self.special["regions"])
         self.add_counts("to-", self.special["destinations"])
+
+    def clean(self):
+        cleaned = super().clean()
+        self.choose(cleaned, "region", _("Choose the region whose caballeros you redistribute."))
+        return cleaned
 
     def destinations(self):
         return self.counts("to-")
@@ -493,8 +529,15 @@ class EitherForm(OwnRegionForm):
         self.count = court["count"]
         self.fields["option"] = forms.ChoiceField(choices=[("court", "court"), ("own_region", "own_region")],
                                                   initial="court")
-        self.choice("region", own_region["regions"], blank=True, required=False)
+        self.explicit_choice("region", own_region["regions"])
         self.add_counts("to-", court["destinations"])
+
+    def clean(self):
+        # The region is asked only for the redistributing option.
+        cleaned = SpecialForm.clean(self)
+        if cleaned.get("option") == "own_region":
+            self.choose(cleaned, "region", _("Choose the region whose caballeros you redistribute."))
+        return cleaned
 
     def fields_move(self):
         move = {"option": self.cleaned_data["option"], "to": self.counted("to-")}
@@ -550,8 +593,13 @@ class EvictionForm(OrderForm):
     optional = True
 
     def add_fields(self):
-        self.choice("region", self.special["regions"])
+        self.explicit_choice("region", self.special["regions"])
         super().add_fields()
+
+    def clean(self):
+        cleaned = super().clean()
+        self.choose(cleaned, "region", _("Choose the region to evict."))
+        return cleaned
 
     def fields_move(self):
         return {"region": self.cleaned_data["region"], **super().fields_move()}
@@ -563,7 +611,12 @@ class ScoreRegionForm(SpecialForm):
     template_name = "games/moves/score_region.html"
 
     def add_fields(self):
-        self.choice("region", self.special["areas"])
+        self.explicit_choice("region", self.special["areas"])
+
+    def clean(self):
+        cleaned = super().clean()
+        self.choose(cleaned, "region", _("Choose the area to score."))
+        return cleaned
 
     def fields_move(self):
         return {"region": self.cleaned_data["region"]}
@@ -584,12 +637,19 @@ class MobileForm(SpecialForm):
                 choices=[(board["id"], board["id"]) for board in boards], initial=boards[0]["id"]
             )
         for board in boards:
-            self.choice(f"mobile-to-{board['id']}", board["targets"], required=False)
+            self.explicit_choice(f"mobile-to-{board['id']}", board["targets"])
             where = board["where"]
             self.boards.append(
                 {"id": board["id"], "where": self.names[where] if where else None,
                  "targets": self[f"mobile-to-{board['id']}"]}
             )
+
+    def clean(self):
+        # Only the chosen scoreboard's target is asked.
+        cleaned = super().clean()
+        if cleaned.get("scoreboard"):
+            self.choose(cleaned, f"mobile-to-{cleaned['scoreboard']}", _("Choose where the mobile scoreboard goes."))
+        return cleaned
 
     def fields_move(self):
         board = self.cleaned_data.get("scoreboard")
@@ -606,9 +666,15 @@ class KingForm(SpecialForm):
     name = "king"
     template_name = "games/moves/to.html"
     label = _("Move the King to")
+    missing = _("Choose where the King goes.")
 
     def add_fields(self):
-        self.choice("to", self.special["targets"])
+        self.explicit_choice("to", self.special["targets"])
+
+    def clean(self):
+        cleaned = super().clean()
+        self.choose(cleaned, "to", self.missing)
+        return cleaned
 
     def fields_move(self):
         return {"to": self.cleaned_data["to"]}
@@ -618,6 +684,7 @@ class KingForm(SpecialForm):
 class GrandeForm(KingForm):
     name = "grande"
     label = _("Move your Grande to")
+    missing = _("Choose where your Grande goes.")
 
 
 @special("retake_power_card")
@@ -628,7 +695,14 @@ class RetakeForm(SpecialForm):
     def add_fields(self):
         played = self.special["cards"]
         if played:
-            self.fields["card"] = forms.TypedChoiceField(choices=[(c, str(c)) for c in played], coerce=int)
+            self.fields["card"] = forms.TypedChoiceField(
+                choices=[("", CHOOSE), *[(c, str(c)) for c in played]], coerce=int, required=False, empty_value=None
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        self.choose(cleaned, "card", _("Choose the power card to take back."))
+        return cleaned
 
     def fields_move(self):
         return {"card": self.cleaned_data["card"]} if "card" in self.fields else {}

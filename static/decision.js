@@ -436,8 +436,10 @@
     const current = mode();
     if (current.type === "choice") return steps().length ? "" : T("choice");
     if (current.type === "plan") return steps().length ? "" : T("empty");
+    // A region field the map has not filled is lacking: it stands on "— choose —", which the form
+    // refuses (games/moves_forms.py), folded away where the player would not see why.
     const unset = activeSelects(current).find(function (s) {
-      return !selectStep(s.name) && optionValues(s).length === s.options.length && s.options.length > 1;
+      return !selectStep(s.name) && optionValues(s).length > 0;
     });
     return unset ? fieldLabel(unset) : "";
   }
@@ -524,8 +526,10 @@
   }
 
   // While the map composes a form's move, the form's own fields for it (and its own submit button)
-  // fold away: the map and its Confirm do the same. Fields the map cannot fill stay in view. A
-  // button of the composer unfolds them again.
+  // fold away: the map and its Confirm do the same. Fields the map cannot fill stay in view, and so
+  // does the submit button beside them, unless the map also makes a pick of the form (a region, a
+  // target): that button would send the folded pick as it stands, unseen. A button of the composer
+  // unfolds them again.
   function hidePlainFields(modes) {
     const hidden = [];
     modes.forEach(function (current) {
@@ -541,7 +545,7 @@
         const container = field.closest("table") || field.closest("label") || field;
         if (containers.indexOf(container) < 0) containers.push(container);
       });
-      if (!others.length) {
+      if (!others.length || (current.selects || []).length) {
         current.form.querySelectorAll("button[type=submit]:not([name=move])").forEach(function (b) { containers.push(b); });
       }
       containers.forEach(function (element) { element.classList.add("map-hidden"); hidden.push(element); });

@@ -452,7 +452,8 @@ def test_a_button_move_the_engine_does_not_list_is_refused_by_its_form(at):
 def test_a_forged_pick_colour_is_refused_by_its_row(at):
     game, seat, client = at(("special", "one_each_to_provinces"))
     form = find_form(panel_forms(client, game), move_form="special")
-    data = form.defaults()
+    # Every row with its region picked: only the colour is wrong.
+    data = form.fill({name: form.options(name)[1] for name in form.names() if name.endswith("-region")})
     data["picks-0-colour"] = "purple"
     before = snapshot(game)
     response = client.post(form.action, data, **HTMX)
@@ -573,3 +574,58 @@ def test_a_secret_choice_already_made_is_shown_to_its_chooser_by_the_regions_nam
     region = view_for(state, chooser)["pending"]["own_choice"]
     assert f"Your choice: {REGION_NAMES[region]}." in html
     assert f"Your choice: {region}." not in html
+
+
+# The special actions whose panel asks the player to pick one option (a region, a target, a power
+# card), and what the move endpoint says when the post leaves it unpicked.
+EXPLICIT_CHOICES = {
+    "redistribute": "Choose the region whose caballeros you redistribute.",
+    "evict": "Choose the region to evict.",
+    "score_area": "Choose the area to score.",
+    "mobile_scoreboard": "Choose where the mobile scoreboard goes.",
+    "move_king": "Choose where the King goes.",
+    "move_grande": "Choose where your Grande goes.",
+    "retake_power_card": "Choose the power card to take back.",
+    "picks": "Choose the region of every player's caballero.",
+}
+
+
+@pytest.mark.parametrize("card", sorted(
+    card for card in CARDS if CARDS[card].options(new_game(num_players=3, seed=1), 0)["action"] in EXPLICIT_CHOICES
+))
+def test_a_special_form_posted_untouched_is_refused_and_changes_nothing(at, card):
+    # The fields as the panel draws them, nobody having touched them: no region, target or card
+    # is played for the player by being the first option of its select.
+    game, seat, client = at(("special", card))
+    form = find_form(panel_forms(client, game), move_form="special")
+    message = EXPLICIT_CHOICES[CARDS[card].options(state_of(game), seat)["action"]]
+    before, version = snapshot(game), game.version
+    response = client.post(form.action, form.defaults(), **HTMX)
+    game.refresh_from_db()
+    assert response.status_code == 400, response.content.decode()
+    assert escape(message) in response.content.decode()
+    assert game.version == version and snapshot(game) == before
+
+
+@pytest.mark.parametrize("kind", ["region", "castillo"])
+def test_a_secret_disk_posted_without_a_region_button_is_refused_and_changes_nothing(at, kind):
+    game, seat, client = at((kind, None))
+    (form,) = panel_forms(client, game)
+    before, version = snapshot(game), game.version
+    response = client.post(form.action, form.defaults(), **HTMX)
+    game.refresh_from_db()
+    assert response.status_code == 400
+    assert "Choose one of the moves offered." in response.content.decode()
+    assert game.version == version and snapshot(game) == before
+
+
+def test_every_select_that_asks_a_pick_starts_on_choose(at):
+    # A select of regions, targets or power cards in a special form starts on its empty first
+    # option, whatever the card: a card added with such a select but no explicit choice fails here.
+    picks = re.compile(r"^(region|to|card|mobile-to-.+|picks-\d+-region)$")
+    for card in sorted(CARDS):
+        game, seat, client = at(("special", card))
+        form = find_form(panel_forms(client, game), move_form="special")
+        for name, options in form.selects.items():
+            if picks.match(name):
+                assert options[0][0] == "" and not any(selected for _value, selected in options), (card, name)

@@ -11,6 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engine import apply_move, new_game, random_move, to_act, view_for
+from games.log_text import Names
 from games.moves_forms import DecisionPanel
 
 pytestmark = pytest.mark.browser
@@ -40,13 +41,18 @@ def special_turn(card):
         state = apply_move(state, seat, random_move(state, seat, rng))
 
 
+def player_colours(view):
+    return [player["colour"] for player in sorted(view["players"], key=lambda player: player["seat"])]
+
+
 def page_for(view):
     game = SimpleNamespace(pk=1, version=7)
     styles = "".join((STATIC / name).read_text() for name in ("site.css", "board.css"))
     body = (
         '<div id="play"><div id="decision">'
         + render_to_string(
-            "games/partials/decision.html", {"view": view, "game": game, "panel": DecisionPanel.for_view(view)}
+            "games/partials/decision.html",
+            {"view": view, "game": game, "panel": DecisionPanel.for_view(view), "names": Names(player_colours(view))},
         )
         + '</div><div id="board">'
         + render_to_string("games/partials/board.html", {"view": view, "game": game})
