@@ -143,7 +143,8 @@ def test_a_player_who_switched_invitations_off_is_not_mailed(private_game, make_
 def test_only_the_creator_of_a_private_open_game_may_invite(private_game, make_user, mailoutbox):
     game, creator = private_game
     make_user("diego")
-    assert invite(logged_in(make_user()), game, "diego").status_code == 403
+    # A stranger is answered as for a game that does not exist: he may not see this one.
+    assert invite(logged_in(make_user()), game, "diego").status_code == 404
     public = services.create_game(creator, num_players=2)
     assert invite(logged_in(creator), public, "diego").status_code == 403
     Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
