@@ -190,6 +190,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[El Grande] "
+# The invitations to private games one account may mail in a day (games.notifications.invite).
+INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 50, least=0)
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
 # header TRUSTED_CLIENT_IP_HEADER (e.g. X-Real-IP). Without either, every player behind a proxy
