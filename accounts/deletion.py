@@ -51,11 +51,26 @@ def delete_account(user):
     """Anonymise `user`. Refused (AccountInUse) while they play in a running game; the games they
     wait in that have not started are left, or cancelled when they created them."""
     with transaction.atomic():
+        # The account first, then its games: the order in which a join (games.services.join_game)
+        # locks them, so the two cannot deadlock. A join of this account waits for this
+        # transaction and then finds the account deleted.
         user = User.objects.select_for_update().get(pk=user.pk)
+        # Refused at once, without waiting for any game's lock.
         playing = running_games(user)
         if playing:
             raise AccountInUse(playing)
-        for game in Game.objects.defer("state").filter(seats__user=user, status=Game.Status.OPEN):
+        # Its games that have not started, locked: nobody fills the last seat of one of them
+        # while the account leaves it. One that started before the lock was had makes it busy.
+        waiting = list(
+            Game.objects.select_for_update(of=("self",))
+            .defer("state")
+            .filter(seats__user=user, status=Game.Status.OPEN)
+            .order_by("pk")
+        )
+        playing = running_games(user)
+        if playing:
+            raise AccountInUse(playing)
+        for game in waiting:
             if game.creator_id == user.pk:
                 services.cancel_game(game, user)
             else:

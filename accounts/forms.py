@@ -1,6 +1,9 @@
 from allauth.account.adapter import get_adapter
+from allauth.account.app_settings import EmailVerificationMethod
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account.internal import flows
+from allauth.account.models import Login
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
@@ -94,6 +97,35 @@ class SignupForm(AllauthSignupForm):
     # Filled in by the sign-up page's script from the browser's own time zone, so that times show
     # right from the start; an unknown or missing one leaves the default (UTC) for the settings.
     time_zone = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+
+    def validate_unique_email(self, value):
+        """An address that has an account does not stop the form, as with allauth's enumeration
+        prevention under mandatory verification: no account is made, and its owner is mailed that
+        someone tried to sign up with it (`try_save`)."""
+        try:
+            return super().validate_unique_email(value)
+        except forms.ValidationError:
+            self.account_already_exists = True
+            return get_adapter().validate_unique_email(value)
+
+    def try_save(self, request):
+        """A new account and an address that has one both end on allauth's "we sent you a mail"
+        page, without logging in, so that the sign-up page tells nobody whether an address has an
+        account. The new address gets its confirmation link (following it logs the player in:
+        ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION), the taken one allauth's account_already_exists mail.
+        Verification stays optional: the new player may also log in with the password at once."""
+        if self.account_already_exists:
+            login = Login(
+                user=None,
+                email=self.cleaned_data["email"],
+                signup=True,
+                email_verification=EmailVerificationMethod.MANDATORY,
+            )
+            return None, flows.login.perform_login(request, login)
+        user = self.save(request)
+        return user, flows.signup.complete_signup(
+            request, user=user, email_verification=EmailVerificationMethod.MANDATORY
+        )
 
     def save(self, request):
         user = super().save(request)

@@ -216,8 +216,14 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
+# Sign-up answers alike for a new address and one that has an account (accounts.forms.SignupForm):
+# allauth's "check your mail" page; the address's owner is mailed that someone tried it.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
+# The invitations to private games one account may mail in a day (games.notifications.invite).
+INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 50, least=0)
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
 # header TRUSTED_CLIENT_IP_HEADER (e.g. X-Real-IP). Without either, every player behind a proxy

@@ -3,14 +3,13 @@ its own, also for older messages), write in it, mute a player. Whoever may not s
 404, as on the game page."""
 
 from django import forms
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import chat
-from .access import can_view
+from .access import game_or_404
 from .models import ChatMessage, Game
 from .services import GameError
 
@@ -90,14 +89,13 @@ def mute(request, pk):
 
 
 def _load(request, pk):
-    game = get_object_or_404(
+    game = game_or_404(
+        request,
         Game.objects.only("pk", "private", "creator", "status", "colours").prefetch_related(
             chat.seats_with_mutes(request.user)
         ),
-        pk=pk,
+        pk,
     )
-    if not can_view(game, request.user, request.session):
-        raise Http404(_("No such game."))
     return game, list(game.seats.all())
 
 

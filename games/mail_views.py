@@ -3,14 +3,13 @@ invitation form on a private game's page."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import notifications
-from .access import can_view
+from .access import game_or_404
 from .forms import InviteForm
 from .models import Game
 
@@ -21,9 +20,7 @@ def play_link(request, pk):
     """A mail's link: through the log-in page when needed, then to the game's decision panel.
     A game the visitor may not see answers as one that does not exist (the same 404), so that
     the link tells a stranger nothing, not even whether the game is there."""
-    game = Game.objects.filter(pk=pk).only("pk", "private", "creator_id").first()
-    if game is None or not can_view(game, request.user, request.session):
-        raise Http404("No such game.")
+    game = game_or_404(request, Game.objects.only("pk", "private", "creator_id"), pk)
     return redirect(reverse("game", args=[game.pk]) + "#decision")
 
 
@@ -49,7 +46,7 @@ def unsubscribe(request, token):
 @login_required
 @require_POST
 def invite(request, pk):
-    game = get_object_or_404(Game.objects.defer("state"), pk=pk)
+    game = game_or_404(request, Game.objects.defer("state"), pk)
     form = InviteForm(request.POST)
     if not form.is_valid():
         error = form.errors["who"][0]

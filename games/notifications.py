@@ -524,61 +524,82 @@ def _digest(user, local):
 def invite(game, inviter, who):
     """Mail an invitation to a private open game to a player (by username or address) or to an
     address without an account. Returns a sentence for the inviter; raises ValueError saying why
-    not."""
+    not (PermissionError: the inviter may not invite, or not by address).
+
+    Only an inviter whose address is confirmed invites by address. An account sends at most
+    settings.INVITATIONS_PER_DAY invitations in a day, and a game INVITATIONS_PER_GAME: both are
+    counted with the inviter's account and the game locked, so invitations sent at once cannot
+    pass them. Whether the invitee was mailed, was invited before, has a seat or takes no
+    invitations, the answer is the same, by username or by address: whose account an address
+    belongs to is not the inviter's to learn."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email
 
     who = (who or "").strip()
+    closed = _("Only the creator of a private game can invite, while it is open.")
     if game.creator_id != inviter.pk or not game.private or game.status != Game.Status.OPEN:
-        raise PermissionError(_("Only the creator of a private game can invite, while it is open."))
+        raise PermissionError(closed)
     if not who:
         raise ValueError(_("Name a player or an email address to invite."))
-    if Notification.objects.filter(game=game, kind="invitation").count() >= INVITATIONS_PER_GAME:
-        raise ValueError(
-            _("A game can send at most %(count)d invitations.") % {"count": INVITATIONS_PER_GAME}
+    try:
+        validate_email(who)
+        by_address = True
+    except ValidationError:
+        by_address = False
+    if by_address and not has_verified_email(inviter):
+        raise PermissionError(
+            _("Confirm your email address before you invite by address: follow the link we mailed you, "
+              "or send a new one from your settings.")
         )
-    user = User.objects.filter(
-        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True),
-        deleted_at__isnull=True,
-    ).first()
-    context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
-
-    def subject():
-        # In the language the mail is written in.
-        return _("%(inviter)s invites you to game %(number)s") % {"inviter": inviter.username, "number": game.pk}
-
-    not_by_mail = _("%(who)s does not take invitations by mail; send them the link yourself.") % {"who": who}
-    # Every answer names the invitee as the inviter typed it: whose account an address belongs to
-    # is not theirs to learn.
-    if user is not None:
-        if game.seats.filter(user=user).exists():
-            raise ValueError(_("%(who)s already has a seat in this game.") % {"who": who})
-        if user.is_computer:
+    with transaction.atomic():
+        # The inviter's account, then the game: the order of a join (games.services) and of an
+        # account's deletion, so that none of them waits for another in a circle.
+        User.objects.select_for_update().filter(pk=inviter.pk).values_list("pk").first()
+        game = Game.objects.select_for_update().defer("state").get(pk=game.pk)
+        if game.status != Game.Status.OPEN:
+            raise PermissionError(closed)
+        day_ago = timezone.now() - timedelta(days=1)
+        invitations = Notification.objects.filter(kind="invitation")
+        if invitations.filter(game__creator=inviter, created_at__gt=day_ago).count() >= settings.INVITATIONS_PER_DAY:
             raise ValueError(
-                _("%(who)s is a computer player: computer players take their seats when a game is created, "
-                  "on the new-game form.") % {"who": who}
+                _("You can send at most %(count)d invitations a day.") % {"count": settings.INVITATIONS_PER_DAY}
             )
-        if not wants_mail(user, "invitation"):
-            raise ValueError(not_by_mail)
-        with translation.override(user.mail_language):
-            created = _record_message(user=user, game=game, version=game.version, kind="invitation",
-                                      context=context, subject=subject())
-    else:
-        try:
-            validate_email(who)
-        except ValidationError:
+        if invitations.filter(game=game).count() >= INVITATIONS_PER_GAME:
+            raise ValueError(
+                _("A game can send at most %(count)d invitations.") % {"count": INVITATIONS_PER_GAME}
+            )
+        user = User.objects.filter(
+            Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True),
+            deleted_at__isnull=True,
+        ).first()
+        context = {"inviter": inviter, "url": absolute(reverse("invitation", args=[game.pk, game.invite_token]))}
+        # Not the inviter's name, which anyone can choose to look like an address or a site.
+        subject = gettext_lazy("An invitation to a game of El Grande")
+        created = []
+        if user is not None:
+            if user.is_computer:
+                raise ValueError(
+                    _("%(who)s is a computer player: computer players take their seats when a game is created, "
+                      "on the new-game form.") % {"who": who}
+                )
+            if not game.seats.filter(user=user).exists() and wants_mail(user, "invitation"):
+                with translation.override(user.mail_language):
+                    created = _record_message(user=user, game=game, version=game.version, kind="invitation",
+                                              context=context, subject=str(subject))
+        elif not by_address:
             raise ValueError(
                 _("There is no player called “%(who)s”, and it is not an email address.") % {"who": who}
-            ) from None
-        if MailOptOut.objects.filter(address__iexact=who).exists():
-            raise ValueError(not_by_mail)
-        # Someone without an account: in the inviter's language, who knows them.
-        created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
-                                  context=context, subject=subject())
+            )
+        elif not MailOptOut.objects.filter(address__iexact=who).exists():
+            # Someone without an account: in the inviter's language, who knows them.
+            created = _record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
+                                      context=context, subject=str(subject))
     _queue(created)
-    if created:
-        return _("Invitation sent to %(who)s.") % {"who": who}
-    return _("%(who)s was already invited.") % {"who": who}
+    # Every answer names the invitee as the inviter typed it, and says the same whatever came of it.
+    return _(
+        "Invitation sent to %(who)s, unless they were invited to this game before, have a seat in it, or "
+        "do not take invitations by mail."
+    ) % {"who": who}
 
 
 # ---- rendering ----------------------------------------------------------------------------------

@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from django.core.paginator import Page as DjangoPage
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import archive, chat, clocks, keyset
-from .access import can_view
+from .access import game_or_404
 from .engine import GameState, view_for, visible_events
 from .listing import games_with_seats, row
 from .log_text import Names, event_html, move_log
@@ -47,10 +45,7 @@ def viewable_game(request, pk, defer=()):
     """The game with its seats and their users (each marked `muted` when the reader mutes its
     player in chat), if the requester may look at it; without the columns in `defer`."""
     games = Game.objects.defer(*defer).prefetch_related(chat.seats_with_mutes(request.user))
-    game = get_object_or_404(games, pk=pk)
-    if not can_view(game, request.user, request.session):
-        raise Http404(_("No such game."))
-    return game
+    return game_or_404(request, games, pk)
 
 
 def game_for_move(request, pk):
@@ -60,10 +55,7 @@ def game_for_move(request, pk):
     the requester may not see, as the page."""
     seats = chat.seats_with_mutes(request.user).queryset
     seats = clocks.with_vacation_hint(seats, timezone.now())
-    game = get_object_or_404(Game.objects.prefetch_related(Prefetch("seats", queryset=seats)), pk=pk)
-    if not can_view(game, request.user, request.session):
-        raise Http404(_("No such game."))
-    return game
+    return game_or_404(request, Game.objects.prefetch_related(Prefetch("seats", queryset=seats)), pk)
 
 
 def own_seat(request, seats):

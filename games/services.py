@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
+from accounts.models import User
 from ratings.rating import rate_finished_game
 
 from . import archive, broadcast, clocks, computer, move_shapes, notifications, rows
@@ -76,6 +77,7 @@ def create_game(
     if rated:
         _check_may_play_rated(user)
     with transaction.atomic():
+        _lock_player(user)
         game = Game.objects.create(
             creator=user,
             num_players=num_players,
@@ -118,6 +120,7 @@ def invitation_valid(game, token):
 def join_game(game, user, token=""):
     """Take a seat; the game starts when this was the last one."""
     with transaction.atomic():
+        _lock_player(user)
         game = _lock(game)
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game is no longer open for players."))
@@ -685,6 +688,14 @@ def _check_may_play_rated(user):
                 "you, or send a new one from your settings."
             )
         )
+
+
+def _lock_player(user):
+    """Lock the account that takes a seat, before the game: the order in which an account's
+    deletion locks them (accounts/deletion.py), so the two cannot deadlock. An account being
+    deleted is waited for; a deleted one is refused."""
+    if not User.objects.select_for_update().filter(pk=user.pk, deleted_at__isnull=True).values_list("pk").first():
+        raise NotAllowed(_("This account has been deleted: it cannot take a seat."))
 
 
 def _lock(game):

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.emails import has_verified_email
 
 from . import chat, keyset, replay_views, selectors, services, view_cache
-from .access import can_view, invitation_session_key
+from .access import game_or_404, invitation_session_key
 from .forms import NewGameForm
 from .models import Game
 from .moves_forms import UnreadableFields, read_move
@@ -119,8 +119,9 @@ def game_partial(request, pk, name):
 
 @require_GET
 def invitation(request, pk, token):
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
-    if not services.invitation_valid(game, token):
+    # A game that does not exist answers as a wrong link does: the link is all a stranger has.
+    game = Game.objects.defer("state", "first_events").filter(pk=pk).first()
+    if game is None or not services.invitation_valid(game, token):
         raise Http404(_("This invitation link is not valid."))
     # The session remembers the invitation, so the page's partials and WebSocket work too.
     request.session[invitation_session_key(pk)] = True
@@ -131,7 +132,7 @@ def invitation(request, pk, token):
 def join(request, pk):
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("game", args=[pk]))
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
     return _act(request, lambda: services.join_game(game, request.user, token), game)
 
@@ -139,7 +140,7 @@ def join(request, pk):
 @login_required
 @require_POST
 def leave(request, pk):
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     return _act(request, lambda: services.leave_game(game, request.user), game)
 
 
@@ -149,9 +150,7 @@ def cancel(request, pk):
     """The creator cancels a game that has not started, having confirmed it: the page's button
     opens a dialog (with JavaScript) or this view's confirmation page (without), and only their
     form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
-    if not can_view(game, request.user, request.session):
-        raise Http404(_("No such game."))
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         return _act(request, lambda: services.cancel_game(game, request.user), game)
     try:
@@ -165,7 +164,7 @@ def cancel(request, pk):
 @login_required
 @require_POST
 def take_back_seat(request, pk):
-    game = get_object_or_404(Game.objects.defer("state", "first_events"), pk=pk)
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     return _act(request, lambda: services.take_back_seat(game, request.user), game)
 
 

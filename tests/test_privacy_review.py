@@ -152,3 +152,49 @@ def test_profiles_and_lobby_lists_keep_private_games_to_their_players(client, st
         assert f"/games/{running.pk}/" not in lobby and f"/games/{finished.pk}/" not in lobby
     assert f"/games/{running.pk}/" not in stranger.get(reverse("my_games")).content.decode()
     assert f"/games/{running.pk}/" in logged_in(user_at(running, 2)).get(reverse("my_games")).content.decode()
+
+
+def every_game_url(pk):
+    """Every address of games/urls.py that names a game, for game `pk`: a partial by its name, an
+    invitation with a made-up token."""
+    from games.urls import urlpatterns
+
+    values = {"name": "play", "token": "not-the-token"}
+    for pattern in urlpatterns:
+        if "pk" in pattern.pattern.converters:
+            names = {name: values[name] for name in pattern.pattern.converters if name != "pk"}
+            yield pattern.name, reverse(pattern.name, kwargs={"pk": pk, **names})
+
+
+def test_a_game_a_stranger_may_not_see_answers_every_address_as_a_game_that_does_not_exist(
+    client, start_game, make_user
+):
+    """Join, leave, take back, cancel, invite, chat, move, record...: a private open game, a private
+    running game and a number no game has get the same answer, GET or POST, logged in or not."""
+    stranger = logged_in(make_user())
+    running = start_game(3, private=True)
+    waiting = services.create_game(make_user(), num_players=3, private=True)
+    missing = Game.objects.order_by("-pk").first().pk + 1000
+    token = re.compile(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"')
+
+    def answer(reader, method, pk, url):
+        response = getattr(reader, method)(url)
+        # The address asked for (in the language switcher's "next", the log-in's) is the visitor's own.
+        text = token.sub("", response.content.decode().replace(url, "ASKED"))
+        return response.status_code, response.get("Location", "").replace(str(pk), "PK"), text
+
+    checked = set()
+    for name, url in every_game_url(missing):
+        for method in ("get", "post"):
+            for reader, who in ((client, "logged out"), (stranger, "a stranger")):
+                nowhere = answer(reader, method, missing, url)
+                urls = dict(every_game_url(waiting.pk)), dict(every_game_url(running.pk))
+                for game, seen in ((waiting, urls[0][name]), (running, urls[1][name])):
+                    assert answer(reader, method, game.pk, seen) == nowhere, (name, method, who, game.status)
+                if who == "a stranger":
+                    # Not found; or, for a method the address never takes, 405 whatever the game.
+                    assert nowhere[0] in (404, 405), (name, method, nowhere[0])
+                    checked.add((name, method, nowhere[0]))
+    # Nothing was changed on the way.
+    assert Game.objects.get(pk=waiting.pk).seats.count() == 1
+    assert {(name, "post", 404) for name in ("join", "leave", "take_back_seat", "cancel", "invite")} <= checked

@@ -113,3 +113,21 @@ def test_the_site_says_why_deleting_waits_for_running_games(start_game, password
     refused = client.post(reverse("delete_account"), {"password": password})
     assert refused.status_code == 400
     assert User.objects.get(pk=user.pk).deleted_at is None
+
+
+def test_a_deleted_account_cannot_take_a_seat(make_user):
+    # The player's own page, loaded before the deletion, still posts the join.
+    user, creator = make_user(), make_user()
+    game = services.create_game(creator, num_players=3)
+    delete_account(user)
+    with pytest.raises(services.NotAllowed, match="This account has been deleted"):
+        services.join_game(game, user)
+    assert not game.seats.filter(user=user).exists()
+
+
+def test_a_deleted_account_cannot_create_a_game(make_user):
+    user = make_user()
+    delete_account(user)
+    with pytest.raises(services.NotAllowed, match="This account has been deleted"):
+        services.create_game(user, num_players=3)
+    assert not Game.objects.filter(creator=user).exists()
