@@ -16,6 +16,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from . import usernames
+
 logger = logging.getLogger(__name__)
 
 DELETED_PREFIX = "deleted-"
@@ -41,12 +43,20 @@ class AccountAdapter(DefaultAccountAdapter):
     }
 
     def clean_username(self, username, shallow=False):
+        """A new username: in NFKC form, neither an address nor like another player's
+        (accounts/usernames.py), nor a deleted account's."""
+        username = usernames.normalize(username)
         # Deleted accounts are renamed deleted-<id>; nobody may take such a name before them.
         if username.lower().startswith(DELETED_PREFIX):
             raise forms.ValidationError(
                 _("A username may not start with “%(prefix)s”.") % {"prefix": DELETED_PREFIX}
             )
-        return super().clean_username(username, shallow=shallow)
+        # Before allauth's checks: a username that is another's address is refused as an address.
+        usernames.refuse_address(username)
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            usernames.refuse_lookalike(username)
+        return username
 
     def get_client_ip(self, request):
         """The client's address, which the rate limits count by: behind TRUSTED_PROXY_COUNT proxies
