@@ -5,6 +5,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 
 from games.engine.board import COLOUR_LABELS
+from games.models import Seat
 
 from . import chart
 from .models import Ladder, Rating, RatingChange
@@ -98,27 +99,52 @@ def game_changes(game, seats):
     return entries
 
 
-def player_ladders(player):
-    """A player's rating on every ladder he played on, with its rank, its page on the ladder
-    and the chart of its history (the latest HISTORY_GAMES games): 2 queries and one per
-    ladder."""
+def player_ladders(player, viewer):
+    """A player's rating on every ladder he played on, with its rank, its page on the ladder,
+    the games and wins on it and the chart of its history (the latest HISTORY_GAMES games), as
+    `viewer` may see them: 3 queries and one per ladder.
+
+    A private game counts for the ratings, but only its players are shown it (as the archive
+    does): to anyone else it is no point of the chart, and it is not counted in the games and
+    wins, which would otherwise tell that there was one, and when."""
     ratings = list(Rating.objects.filter(user=player).order_by("ladder"))
     places = standings(ratings)
+    unseen = _unseen_by(viewer)
+    hidden = {}
+    if ratings and viewer != player:
+        counts = (
+            RatingChange.objects.filter(unseen, user=player)
+            .values("ladder")
+            .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1)))
+        )
+        hidden = {row["ladder"]: row for row in counts}
     ladders = []
     for rating in ratings:
         recent = list(
             RatingChange.objects.filter(user=player, ladder=rating.ladder)
+            .exclude(unseen)
             .order_by("-finished_at", "-game_id")
             .only("mu_before", "sigma_before", "mu_after", "sigma_after", "finished_at", "place")[:HISTORY_GAMES]
         )[::-1]
         rank, page = places[rating.ladder]
+        games = rating.games - hidden.get(rating.ladder, {}).get("games", 0)
         ladders.append({
             **_shown(rating),
             "rank": rank,
             "page": page,
-            "chart": chart.history(recent, first_number=rating.games - len(recent) + 1),
+            "games": games,
+            "wins": rating.wins - hidden.get(rating.ladder, {}).get("wins", 0),
+            "chart": chart.history(recent, first_number=games - len(recent) + 1),
         })
     return ladders
+
+
+def _unseen_by(viewer):
+    """The rating changes of the games `viewer` may not see: the private ones he did not sit in."""
+    unseen = Q(game__private=True)
+    if viewer.is_authenticated:
+        unseen &= ~Q(game__in=Seat.objects.filter(user=viewer).values("game"))
+    return unseen
 
 
 def changes_on_ladder(games, player, ladder=Ladder.ALL):
