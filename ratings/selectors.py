@@ -2,7 +2,7 @@
 the ratings' indexes, however many players and games there are."""
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from games.engine.board import COLOUR_LABELS
 from games.models import Seat
@@ -16,10 +16,12 @@ PER_PAGE = 50
 HISTORY_GAMES = 100
 
 
-def ladder_page(ladder, page_number):
+def ladder_page(ladder, page_number, viewer):
     """One page of a ladder, best first: a Django Page whose `entries` are
-    {rating, rank, shown, uncertainty}. Equal ratings share a rank. `page_number` is what the
-    request asked for; anything that is no page number gives the first or last page.
+    {rating, rank, shown, uncertainty, games, wins, last_game_at}. Equal ratings share a rank.
+    `page_number` is what the request asked for; anything that is no page number gives the first
+    or last page. The games, wins and last game's day are those `viewer` may see (see
+    player_ladders).
 
     The page's rows are found by skipping the ones before them in the ladder's index alone (an
     index-only scan of its players' ids), and only then read with their players: a deep page
@@ -38,8 +40,37 @@ def ladder_page(ladder, page_number):
         elif rating.ordinal != entries[-1]["rating"].ordinal:
             rank = page.start_index() + offset
         entries.append({**_shown(rating), "rank": rank})
+    _leave_out_unseen_games(entries, ladder, viewer)
     page.entries = entries
     return page
+
+
+def _leave_out_unseen_games(entries, ladder, viewer):
+    """Each ladder entry's games, wins and last game's day, less the private games `viewer` did
+    not sit in: one query, and one more only when one of the page's players played such a game."""
+    unseen = _unseen_by(viewer)
+    players = [entry["rating"].user_id for entry in entries]
+    hidden = {
+        row["user_id"]: row
+        for row in RatingChange.objects.filter(unseen, ladder=ladder, user_id__in=players)
+        .values("user_id")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1)))
+    }
+    last_seen = {}
+    if hidden:
+        last_seen = dict(
+            RatingChange.objects.filter(ladder=ladder, user_id__in=list(hidden))
+            .exclude(unseen)
+            .values("user_id")
+            .annotate(last=Max("finished_at"))
+            .values_list("user_id", "last")
+        )
+    for entry in entries:
+        rating = entry["rating"]
+        left_out = hidden.get(rating.user_id)
+        entry["games"] = rating.games - (left_out["games"] if left_out else 0)
+        entry["wins"] = rating.wins - (left_out["wins"] if left_out else 0)
+        entry["last_game_at"] = last_seen.get(rating.user_id) if left_out else rating.last_game_at
 
 
 def standings(ratings):
