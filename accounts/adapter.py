@@ -3,7 +3,8 @@ import re
 import smtplib
 
 from allauth.account.adapter import DefaultAccountAdapter
-from allauth.core import context
+from allauth.account.internal.userkit import filter_users_by_email, get_user_by_username
+from allauth.core import context, ratelimit
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
@@ -13,6 +14,9 @@ from django.utils.encoding import force_str
 from django.utils.html import escape, linebreaks
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import usernames
 
 logger = logging.getLogger(__name__)
 
@@ -23,16 +27,36 @@ LINK = re.compile(r"https?://[^\s<>\"']+")
 # The account mails tried again when the mail server refused them: the address confirmations. A
 # confirmation link only confirms the address it was sent to, where a reset link opens the account.
 KEPT_WHEN_REFUSED = ("account/email/email_confirmation_signup", "account/email/email_confirmation")
+# The rate limit (settings.ACCOUNT_RATE_LIMITS) of wrong passwords per account, whichever of its
+# logins was typed; allauth's own "login_failed" counts per login as typed.
+ACCOUNT_FAILED = "login_failed_account"
+# The one answer to a log-in that does not log in, whatever was typed: allauth says "username" or
+# "email address" after what was typed, and a locked account must answer as a wrong password does.
+WRONG_LOGIN = gettext_lazy("Wrong username, email address or password.")
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "username_password_mismatch": WRONG_LOGIN,
+        "email_password_mismatch": WRONG_LOGIN,
+    }
+
     def clean_username(self, username, shallow=False):
+        """A new username: in NFKC form, neither an address nor like another player's
+        (accounts/usernames.py), nor a deleted account's."""
+        username = usernames.normalize(username)
         # Deleted accounts are renamed deleted-<id>; nobody may take such a name before them.
         if username.lower().startswith(DELETED_PREFIX):
             raise forms.ValidationError(
                 _("A username may not start with “%(prefix)s”.") % {"prefix": DELETED_PREFIX}
             )
-        return super().clean_username(username, shallow=shallow)
+        # Before allauth's checks: a username that is another's address is refused as an address.
+        usernames.refuse_address(username)
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow:
+            usernames.refuse_lookalike(username)
+        return username
 
     def get_client_ip(self, request):
         """The client's address, which the rate limits count by: behind TRUSTED_PROXY_COUNT proxies
@@ -55,6 +79,48 @@ class AccountAdapter(DefaultAccountAdapter):
         from games.notifications import subject_prefix
 
         return subject_prefix() + force_str(subject)
+
+    def authenticate(self, request, **credentials):
+        """allauth's log-in, and a lock per account: five wrong passwords within five minutes by
+        any of its logins (username or address) and even the right one no longer logs in, until
+        they are older or the password is reset. Nothing tells the visitor so: the answer is the
+        one to a wrong password, which it is also counted as by the login typed (allauth's own
+        lock, which says "too many attempts" for that login whoever's it is). Told, a locked
+        username would say which address is its account's; and a right password not counted
+        as wrong would show itself when the lock of the login typed came later."""
+        user = super().authenticate(request, **credentials)
+        if user is not None and not ratelimit.consume(
+            request, action=ACCOUNT_FAILED, key=self._account_key(user), dry_run=True
+        ):
+            typed = self._get_login_attempts_cache_key(request, **credentials)
+            ratelimit.consume(request, action="login_failed", key=typed)
+            return None
+        return user
+
+    def authentication_failed(self, request, **credentials):
+        """A wrong password counts against the account the login names, read the way allauth
+        reads it (an address, or a username, never both)."""
+        super().authentication_failed(request, **credentials)
+        for user in self._accounts_named(credentials):
+            ratelimit.consume(request, action=ACCOUNT_FAILED, key=self._account_key(user))
+
+    def _delete_login_attempts_cached_email(self, request, **credentials):
+        """A password reset (through the link mailed to the address) lifts the account's lock too:
+        the way back in for its owner."""
+        super()._delete_login_attempts_cached_email(request, **credentials)
+        for user in self._accounts_named(credentials):
+            ratelimit.clear(request, action=ACCOUNT_FAILED, key=self._account_key(user))
+
+    @staticmethod
+    def _accounts_named(credentials):
+        if "email" in credentials:
+            return filter_users_by_email(credentials["email"], prefer_verified=True, for_login=True)
+        user = get_user_by_username(credentials.get("username") or "")
+        return [user] if user is not None else []
+
+    @staticmethod
+    def _account_key(user):
+        return f"account:{user.pk}"
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each

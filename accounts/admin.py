@@ -1,11 +1,35 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from . import usernames
 from .models import User, Vacation
+
+
+class CheckedUsername:
+    """A username typed in here is held to the rules of sign-up (accounts/usernames.py): the
+    admin's field has made it NFKC already. One left as it was stays, whatever it is."""
+
+    def clean_username(self):
+        clean = getattr(super(), "clean_username", None)
+        username = clean() if clean else self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            usernames.check(username, self.instance)
+        return username
+
+
+class SiteUserChangeForm(CheckedUsername, UserChangeForm):
+    pass
+
+
+class SiteUserCreationForm(CheckedUsername, AdminUserCreationForm):
+    pass
 
 
 @admin.register(User)
 class SiteUserAdmin(UserAdmin):
+    form = SiteUserChangeForm
+    add_form = SiteUserCreationForm
     fieldsets = [
         *UserAdmin.fieldsets,
         ("Settings", {"fields": ["time_zone", "digest", "notify_your_move", "notify_live_your_move",

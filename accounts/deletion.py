@@ -2,16 +2,19 @@
 
 The row stays, since seats, moves and created games point at it, but nothing personal is left:
 the username becomes deleted-<id>, the email address and names are cleared, the password is made
-unusable (which also ends every session), and the account is inactive.
+unusable (which also ends every session), and the account is inactive. What they wrote in table
+talk is blanked, and so are the mails kept for them (which greet them by name): those not yet
+sent are dropped.
 """
 
 from allauth.account.models import EmailAddress
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from games import services
-from games.models import Game
+from games import chat, services
+from games.models import Game, Notification
 
 from .adapter import DELETED_PREFIX
 from .models import User
@@ -75,6 +78,8 @@ def delete_account(user):
                 services.cancel_game(game, user)
             else:
                 services.leave_game(game, user)
+        forget_mails_of(user)
+        chat.forget_messages_of(user)
         EmailAddress.objects.filter(user=user).delete()
         user.vacations.all().delete()
         user.username = f"{DELETED_PREFIX}{user.pk}"
@@ -86,3 +91,17 @@ def delete_account(user):
         user.groups.clear()
         user.user_permissions.clear()
     return user
+
+
+def forget_mails_of(user):
+    """Blank the stored mails to `user`: theirs, and those kept for one of their addresses alone
+    (an address confirmation tried again). The ones not yet sent are dropped, not sent blank."""
+    addresses = {user.email, *EmailAddress.objects.filter(user=user).values_list("email", flat=True)} - {""}
+    mails = Q(user=user)
+    for address in addresses:
+        mails |= Q(user=None, address__iexact=address)
+    rows = Notification.objects.filter(mails)
+    rows.filter(status__in=[Notification.Status.PENDING, Notification.Status.FAILED]).update(
+        status=Notification.Status.DROPPED, next_attempt_at=None
+    )
+    rows.update(subject="", text="", html="", address="")

@@ -8,6 +8,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from . import usernames
+
 # Said in the reader's language wherever the player of a deleted account is named.
 DELETED_NAME = _("deleted player")
 
@@ -52,6 +54,22 @@ class User(AbstractUser):
     # "strong"), "" for a person. It cannot log in, has no address, gets no mail, never takes a
     # vacation; it has a profile and ratings like anyone.
     computer_level = models.CharField(max_length=8, blank=True, default="", editable=False)
+    # What the username looks like, as written and in lower case (accounts/usernames.py), kept by
+    # save(): a new name is refused when another's looks the same.
+    username_skeleton = models.CharField(
+        max_length=usernames.SKELETON_LENGTH, blank=True, default="", editable=False, db_index=True
+    )
+    username_lower_skeleton = models.CharField(
+        max_length=usernames.SKELETON_LENGTH, blank=True, default="", editable=False, db_index=True
+    )
+
+    def save(self, *args, **kwargs):
+        self.username_skeleton = usernames.skeleton(self.username)
+        self.username_lower_skeleton = usernames.lower_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton", "username_lower_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def is_computer(self):

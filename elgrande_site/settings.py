@@ -232,9 +232,12 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, least=0)
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER", "").strip() or None
 ACCOUNT_RATE_LIMITS = {
     # Five wrong passwords for one login within five minutes lock that login (as typed: the
-    # username, or the address) for the rest of them; and ten a minute from one address. Counted
-    # per account instead, a locked username would say which address is its account's.
+    # username, or the address) for the rest of them, saying so; and ten a minute from one address.
     "login_failed": "10/m/ip,5/300s/key",
+    # And five for one account, by any of its logins, lock the account without a word: its
+    # answers stay those of a wrong password (accounts.adapter), or a locked username would say
+    # which address is its account's.
+    "login_failed_account": "5/300s/key",
     "login": "30/m/ip",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",

@@ -87,6 +87,12 @@ def post_message(game, seat, text):
     return message
 
 
+def forget_messages_of(user):
+    """Blank the text of every line `user` wrote, when their account is deleted: the lines keep
+    their place in the table talk, under "deleted player", but say nothing any more."""
+    return ChatMessage.objects.filter(seat__user=user).exclude(text="").update(text="")
+
+
 def _count_against_rate_limit(game_id, user_id):
     """Count one message in the current window of this player in this game (in Django's cache,
     shared by the web processes when it is Redis); raise TooFast past the limit."""

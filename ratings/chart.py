@@ -42,7 +42,9 @@ def history(changes, first_number):
             "x": x(index),
             "y": y(values[index]),
             "value": values[index],
-            "delta": values[index] - values[index - 1],
+            # The game's own change: the dot before may be further back than the game before,
+            # when that one is a private game the viewer is not shown (ratings.selectors).
+            "delta": values[index] - shown(change.mu_before, change.sigma_before),
             "number": first_number + index - 1,
             "change": change,
         })

@@ -2,9 +2,10 @@
 the ratings' indexes, however many players and games there are."""
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from games.engine.board import COLOUR_LABELS
+from games.models import Seat
 
 from . import chart
 from .models import Ladder, Rating, RatingChange
@@ -15,10 +16,12 @@ PER_PAGE = 50
 HISTORY_GAMES = 100
 
 
-def ladder_page(ladder, page_number):
+def ladder_page(ladder, page_number, viewer):
     """One page of a ladder, best first: a Django Page whose `entries` are
-    {rating, rank, shown, uncertainty}. Equal ratings share a rank. `page_number` is what the
-    request asked for; anything that is no page number gives the first or last page.
+    {rating, rank, shown, uncertainty, games, wins, last_game_at}. Equal ratings share a rank.
+    `page_number` is what the request asked for; anything that is no page number gives the first
+    or last page. The games, wins and last game's day are those `viewer` may see (see
+    player_ladders).
 
     The page's rows are found by skipping the ones before them in the ladder's index alone (an
     index-only scan of its players' ids), and only then read with their players: a deep page
@@ -37,8 +40,37 @@ def ladder_page(ladder, page_number):
         elif rating.ordinal != entries[-1]["rating"].ordinal:
             rank = page.start_index() + offset
         entries.append({**_shown(rating), "rank": rank})
+    _leave_out_unseen_games(entries, ladder, viewer)
     page.entries = entries
     return page
+
+
+def _leave_out_unseen_games(entries, ladder, viewer):
+    """Each ladder entry's games, wins and last game's day, less the private games `viewer` did
+    not sit in: one query, and one more only when one of the page's players played such a game."""
+    unseen = _unseen_by(viewer)
+    players = [entry["rating"].user_id for entry in entries]
+    hidden = {
+        row["user_id"]: row
+        for row in RatingChange.objects.filter(unseen, ladder=ladder, user_id__in=players)
+        .values("user_id")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1)))
+    }
+    last_seen = {}
+    if hidden:
+        last_seen = dict(
+            RatingChange.objects.filter(ladder=ladder, user_id__in=list(hidden))
+            .exclude(unseen)
+            .values("user_id")
+            .annotate(last=Max("finished_at"))
+            .values_list("user_id", "last")
+        )
+    for entry in entries:
+        rating = entry["rating"]
+        left_out = hidden.get(rating.user_id)
+        entry["games"] = rating.games - (left_out["games"] if left_out else 0)
+        entry["wins"] = rating.wins - (left_out["wins"] if left_out else 0)
+        entry["last_game_at"] = last_seen.get(rating.user_id) if left_out else rating.last_game_at
 
 
 def standings(ratings):
@@ -98,27 +130,52 @@ def game_changes(game, seats):
     return entries
 
 
-def player_ladders(player):
-    """A player's rating on every ladder he played on, with its rank, its page on the ladder
-    and the chart of its history (the latest HISTORY_GAMES games): 2 queries and one per
-    ladder."""
+def player_ladders(player, viewer):
+    """A player's rating on every ladder he played on, with its rank, its page on the ladder,
+    the games and wins on it and the chart of its history (the latest HISTORY_GAMES games), as
+    `viewer` may see them: 3 queries and one per ladder.
+
+    A private game counts for the ratings, but only its players are shown it (as the archive
+    does): to anyone else it is no point of the chart, and it is not counted in the games and
+    wins, which would otherwise tell that there was one, and when."""
     ratings = list(Rating.objects.filter(user=player).order_by("ladder"))
     places = standings(ratings)
+    unseen = _unseen_by(viewer)
+    hidden = {}
+    if ratings and viewer != player:
+        counts = (
+            RatingChange.objects.filter(unseen, user=player)
+            .values("ladder")
+            .annotate(games=Count("pk"), wins=Count("pk", filter=Q(place=1)))
+        )
+        hidden = {row["ladder"]: row for row in counts}
     ladders = []
     for rating in ratings:
         recent = list(
             RatingChange.objects.filter(user=player, ladder=rating.ladder)
+            .exclude(unseen)
             .order_by("-finished_at", "-game_id")
             .only("mu_before", "sigma_before", "mu_after", "sigma_after", "finished_at", "place")[:HISTORY_GAMES]
         )[::-1]
         rank, page = places[rating.ladder]
+        games = rating.games - hidden.get(rating.ladder, {}).get("games", 0)
         ladders.append({
             **_shown(rating),
             "rank": rank,
             "page": page,
-            "chart": chart.history(recent, first_number=rating.games - len(recent) + 1),
+            "games": games,
+            "wins": rating.wins - hidden.get(rating.ladder, {}).get("wins", 0),
+            "chart": chart.history(recent, first_number=games - len(recent) + 1),
         })
     return ladders
+
+
+def _unseen_by(viewer):
+    """The rating changes of the games `viewer` may not see: the private ones he did not sit in."""
+    unseen = Q(game__private=True)
+    if viewer.is_authenticated:
+        unseen &= ~Q(game__in=Seat.objects.filter(user=viewer).values("game"))
+    return unseen
 
 
 def changes_on_ladder(games, player, ladder=Ladder.ALL):

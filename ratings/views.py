@@ -24,7 +24,7 @@ def ladder(request, players=None):
         {
             "ladder": chosen,
             "ladders": list(Ladder),
-            "page": selectors.ladder_page(chosen, request.GET.get("page")),
+            "page": selectors.ladder_page(chosen, request.GET.get("page"), request.user),
             "own": selectors.own_standing(chosen, request.user),
             "base": SHOWN_BASE,
             "provisional_below": PROVISIONAL_BELOW,

@@ -21,8 +21,8 @@ def game_rating_changes(game, seats):
 
 
 @register.simple_tag
-def player_ladders(player):
-    return selectors.player_ladders(player)
+def player_ladders(player, viewer):
+    return selectors.player_ladders(player, viewer)
 
 
 @register.simple_tag

@@ -131,3 +131,47 @@ def test_a_deleted_account_cannot_create_a_game(make_user):
     with pytest.raises(services.NotAllowed, match="This account has been deleted"):
         services.create_game(user, num_players=3)
     assert not Game.objects.filter(creator=user).exists()
+
+
+def test_deleting_blanks_the_players_table_talk_and_stored_mails(client, start_game):
+    from games import chat
+    from games.models import ChatMessage, Notification
+
+    game = start_game(2, short_game=True)
+    user, opponent = user_at(game, 0), user_at(game, 1)
+    name = user.username
+    mine = chat.post_message(game, game.seats.get(user=user), "my secret plan for Castilla")
+    theirs = chat.post_message(game, game.seats.get(user=opponent), "good luck")
+    play(game)
+    game.refresh_from_db()
+
+    versions = iter(range(9000, 9010))
+
+    def mail(to, status, **fields):
+        return Notification.objects.create(
+            game=game, version=next(versions), kind="your_move", status=status, subject=f"Hello {to.username}",
+            text=f"Hello {to.username}, it is your move.", html=f"<p>Hello {to.username}</p>", **fields
+        )
+
+    sent = mail(user, Notification.Status.SENT, user=user)
+    waiting = mail(user, Notification.Status.PENDING, user=user)
+    # A confirmation of the player's address kept to be tried again, addressed by address alone.
+    kept = mail(user, Notification.Status.FAILED, user=None, address=user.email.upper())
+    other = mail(opponent, Notification.Status.PENDING, user=opponent)
+    delete_account(user)
+
+    assert ChatMessage.objects.get(pk=mine.pk).text == ""
+    assert ChatMessage.objects.get(pk=theirs.pk).text == "good luck"
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "my secret plan" not in page and name not in page
+    for row in (sent, waiting, kept):
+        row.refresh_from_db()
+        assert (row.subject, row.text, row.html, row.address) == ("", "", "", "")
+    # The mails the game itself made for the player (its start, its end...) too.
+    assert not Notification.objects.filter(user=user).exclude(subject="", text="", html="").exists()
+    assert sent.status == Notification.Status.SENT
+    assert waiting.status == kept.status == Notification.Status.DROPPED
+    other.refresh_from_db()
+    assert other.subject == f"Hello {opponent.username}" and other.status == Notification.Status.PENDING
+    # The game itself stays: its moves and its result.
+    assert game.moves.exists() and game.status == Game.Status.FINISHED

@@ -6,6 +6,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.models import User
 from tests.accounts.mail import path_of_link
@@ -192,10 +193,17 @@ def test_after_5_wrong_passwords_from_many_addresses_that_login_is_locked(make_u
     assert "Too many failed login attempts" in response.content.decode()
 
 
+def answer(response, login):
+    """What a log-in page tells the visitor, less the login echoed in its field and the CSRF
+    token (masked anew each time)."""
+    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"|"X-CSRFToken": "[^"]*"', "", response.content.decode())
+    return response.status_code, page.replace(escape(login), "LOGIN")
+
+
 def test_a_locked_username_does_not_say_which_address_is_its_accounts(make_user, password):
-    """Were the wrong passwords counted per account, an address tried after its username was locked
-    would be answered "too many attempts" only if it is that account's: a way to learn players'
-    addresses from their public usernames."""
+    """Five wrong passwords by a username lock its account, but an address tried afterwards is
+    answered alike whether it is that account's, another's or nobody's: else players' addresses
+    could be learnt from their public usernames."""
     from django.test import Client
 
     make_user("felipe")  # felipe@example.org
@@ -204,16 +212,105 @@ def test_a_locked_username_does_not_say_which_address_is_its_accounts(make_user,
         Client(REMOTE_ADDR=f"10.0.4.{attempt}").post(
             reverse("account_login"), {"login": "felipe", "password": f"guess-{attempt}"}
         )
-    answers = {}
+    answers = set()
     for number, address in enumerate(("felipe@example.org", "isabel@example.org", "nobody@example.org")):
         response = Client(REMOTE_ADDR=f"10.0.5.{number}").post(
             reverse("account_login"), {"login": address, "password": "wrong"}
         )
-        answers[address] = "Too many failed login attempts" in response.content.decode()
-    assert answers == {"felipe@example.org": False, "isabel@example.org": False, "nobody@example.org": False}
+        assert "Wrong username, email address or password." in response.content.decode()
+        answers.add(answer(response, address))
+    assert len(answers) == 1
+    # Felipe's account is locked by any of its logins, without a word: even the right password
+    # by the address is answered as a wrong one.
     client = Client(REMOTE_ADDR="10.0.5.9")
+    response = client.post(reverse("account_login"), {"login": "felipe@example.org", "password": password})
+    assert not logged_in_user(client).is_authenticated
+    assert answer(response, "felipe@example.org") in answers
+
+
+def test_five_wrong_passwords_by_username_and_address_lock_the_account(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")  # felipe@example.org
+    for attempt, login in enumerate(["felipe"] * 3 + ["Felipe@example.org"] * 2):
+        Client(REMOTE_ADDR=f"10.0.6.{attempt}").post(
+            reverse("account_login"), {"login": login, "password": f"guess-{attempt}"}
+        )
+    # Neither login was typed five times: allauth's lock per login would still let the right
+    # password in, by either.
+    for number, login in enumerate(("felipe", "felipe@example.org")):
+        client = Client(REMOTE_ADDR=f"10.0.7.{number}")
+        response = client.post(reverse("account_login"), {"login": login, "password": password})
+        assert not logged_in_user(client).is_authenticated, login
+        content = response.content.decode()
+        assert "Wrong username, email address or password." in content
+        assert "Too many failed login attempts" not in content
+
+
+def test_four_wrong_passwords_do_not_lock_the_account(make_user, password):
+    from django.test import Client
+
+    make_user("felipe")
+    for attempt, login in enumerate(["felipe"] * 2 + ["felipe@example.org"] * 2):
+        Client(REMOTE_ADDR=f"10.0.8.{attempt}").post(
+            reverse("account_login"), {"login": login, "password": f"guess-{attempt}"}
+        )
+    client = Client(REMOTE_ADDR="10.0.8.9")
     client.post(reverse("account_login"), {"login": "felipe@example.org", "password": password})
     assert logged_in_user(client).username == "felipe"
+
+
+def test_a_locked_account_answers_its_username_and_address_as_an_unknown_login(make_user, password):
+    """Right or wrong password, by its username or its address: a locked account answers what a
+    login that names nobody gets, and the right password is counted as a wrong one against the
+    login typed, so that allauth's lock of that login does not come later for it either."""
+    from django.test import Client
+
+    make_user("felipe")  # felipe@example.org
+    for attempt in range(5):
+        Client(REMOTE_ADDR=f"10.0.9.{attempt}").post(
+            reverse("account_login"), {"login": "felipe@example.org", "password": f"guess-{attempt}"}
+        )
+    tried = [("felipe", password), ("felipe", "wrong"), ("nobody", "wrong")]
+    answers = {}
+    for number, (login, typed) in enumerate(tried):
+        client = Client(REMOTE_ADDR=f"10.0.10.{number}")
+        response = client.post(reverse("account_login"), {"login": login, "password": typed})
+        answers[login, typed] = answer(response, login)
+        assert not logged_in_user(client).is_authenticated
+    assert len(set(answers.values())) == 1
+    # Right passwords by the username count against that login as wrong ones do: after five in
+    # all (the two above and three more), allauth's lock of that login says so.
+    for attempt in range(3):
+        Client(REMOTE_ADDR=f"10.0.11.{attempt}").post(
+            reverse("account_login"), {"login": "felipe", "password": password}
+        )
+    response = Client(REMOTE_ADDR="10.0.11.9").post(
+        reverse("account_login"), {"login": "felipe", "password": password}
+    )
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_a_password_reset_lifts_the_accounts_lock(client, make_user, password):
+    from django.test import Client
+
+    make_user("felipe")  # felipe@example.org
+    for attempt in range(5):
+        Client(REMOTE_ADDR=f"10.0.12.{attempt}").post(
+            reverse("account_login"), {"login": "felipe", "password": f"guess-{attempt}"}
+        )
+    locked = Client(REMOTE_ADDR="10.0.12.8")
+    locked.post(reverse("account_login"), {"login": "felipe@example.org", "password": password})
+    assert not logged_in_user(locked).is_authenticated
+    client.post(reverse("account_reset_password"), {"email": "felipe@example.org"})
+    link = path_of_link(mail.outbox[-1].body, "/accounts/password/reset/key/")
+    form = client.get(link, follow=True)
+    new_password = "a-new-long-password-9"
+    client.post(form.redirect_chain[-1][0], {"password1": new_password, "password2": new_password})
+    assert User.objects.get(username="felipe").check_password(new_password)
+    other = Client(REMOTE_ADDR="10.0.12.9")
+    other.post(reverse("account_login"), {"login": "felipe@example.org", "password": new_password})
+    assert logged_in_user(other).username == "felipe"
 
 
 def test_wrong_logins_that_name_no_account_are_counted_as_typed(make_user, password):

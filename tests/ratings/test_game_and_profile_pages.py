@@ -136,3 +136,36 @@ def test_the_profile_with_ratings_takes_a_bounded_number_of_queries(client, make
         response = client.get(players[0].get_absolute_url())
     assert response.status_code == 200
     assert len(re.findall(r'class="ladder-card"', response.content.decode())) == 5
+
+
+def test_a_private_rated_game_shows_on_profiles_only_to_its_players(client, make_user):
+    """It counts for both players' ratings, but to anyone else neither profile shows it: no row
+    among the finished games, no point of the charts, not in the games and wins counted."""
+    a, b, c = make_user(), make_user(), make_user()
+    public = play_rated([a, b])
+    hidden = play_rated([a, b], private=True)
+    assert RatingChange.objects.filter(game=hidden).count() == 4  # both players, both ladders
+    for viewer, sees in ((client, False), (logged_in(c), False), (logged_in(a), True), (logged_in(b), True)):
+        for player in (a, b):
+            text = viewer.get(player.get_absolute_url()).content.decode()
+            assert (f"/games/{hidden.pk}/" in text) == sees
+            assert f"/games/{public.pk}/" in text
+            for ladder in (Ladder.ALL, Ladder.TWO):
+                card = section(text, f"rating-{ladder.value}")
+                shown_changes = RatingChange.objects.filter(user=player, ladder=ladder)
+                if not sees:
+                    shown_changes = shown_changes.filter(game=public)
+                shown_changes = list(shown_changes.order_by("finished_at", "game_id"))
+                titles = re.findall(r"<title>(.*?)</title>", card)
+                assert len(titles) == len(shown_changes) + 1
+                for number, (title, change) in enumerate(zip(titles[1:], shown_changes), start=1):
+                    after = shown(change.mu_after, change.sigma_after)
+                    delta = after - shown(change.mu_before, change.sigma_before)
+                    assert title.startswith(f"Game {number} (")
+                    assert title.endswith(f"place {change.place}: {after} ({delta:+d})")
+                games = len(shown_changes)
+                wins = sum(change.place == 1 for change in shown_changes)
+                assert f"{games} game{'s' if games > 1 else ''}, {wins} win{'' if wins == 1 else 's'}" in card
+                # The rating itself counts the private game too: it is the one on the ladder.
+                rating = Rating.objects.get(user=player, ladder=ladder)
+                assert rating.games == 2 and f"<strong>{shown(rating.mu, rating.sigma)}</strong>" in card

@@ -2,7 +2,7 @@
 PER_PAGE; the viewer's own row highlighted and one click away; a bounded number of queries."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.urls import reverse
@@ -170,3 +170,35 @@ def test_the_ladder_page_takes_as_many_queries_with_many_players_as_with_few(mak
                 response = client.get(reverse("ladders"), {"page": page})
             assert response.status_code == 200
         User.objects.filter(pk__in=[user.pk for user in users]).delete()
+
+
+def test_the_ladder_counts_a_private_game_only_for_those_who_sat_in_it(client, make_user):
+    """The ratings count it, but the games, wins and last game's day shown beside them are, to
+    anyone else, those of the games they may see: else the ladder would date the private game."""
+    from games.models import Game
+    from ratings.models import RatingChange
+
+    a, b, c = make_user(), make_user(), make_user()
+    public = play_rated([a, b])
+    hidden = play_rated([a, b], private=True)
+    for game, day in ((public, 1), (hidden, 5)):
+        when = datetime(2026, 3, day, 12, tzinfo=UTC)
+        Game.objects.filter(pk=game.pk).update(finished_at=when)
+        RatingChange.objects.filter(game=game).update(finished_at=when)
+    Rating.objects.filter(user__in=[a, b]).update(last_game_at=datetime(2026, 3, 5, 12, tzinfo=UTC))
+
+    def row_of(viewer, player):
+        text = viewer.get(reverse("ladder", args=[2])).content.decode()
+        row = re.search(rf'<tr id="player-{player.pk}"[^>]*>(.*?)</tr>', text, re.S).group(1)
+        day = re.search(r'class="last-game">(.*?)</td>', row).group(1)
+        return re.findall(r'<td class="number">(\d+)</td>', row), day
+
+    for player in (a, b):
+        changes = RatingChange.objects.filter(user=player, ladder=Ladder.TWO)
+        wins = {game.pk: int(changes.get(game=game).place == 1) for game in (public, hidden)}
+        for viewer in (client, logged_in(c)):
+            numbers, day = row_of(viewer, player)
+            assert numbers == ["1", str(wins[public.pk])] and "1 Mar 2026" in day
+        for viewer in (logged_in(a), logged_in(b)):
+            numbers, day = row_of(viewer, player)
+            assert numbers == ["2", str(wins[public.pk] + wins[hidden.pk])] and "5 Mar 2026" in day
