@@ -32,6 +32,11 @@ def without_private(event, hint):
             name: value for name, value in (request.get("headers") or {}).items() if name.lower() not in PRIVATE_HEADERS
         }
     event.pop("user", None)
+    # What led up to the error is kept as kinds and times only: a cache command names the session's
+    # key, a query or a log line may quote a state or an address.
+    for crumb in (event.get("breadcrumbs") or {}).get("values", []):
+        crumb.pop("message", None)
+        crumb.pop("data", None)
     for exception in (event.get("exception") or {}).get("values", []):
         for frame in (exception.get("stacktrace") or {}).get("frames", []):
             frame.pop("vars", None)
