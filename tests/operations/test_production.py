@@ -224,6 +224,12 @@ def test_the_production_topology_serves_plays_and_survives_killed_processes(prod
     status, _, body = fetch(f"{site}/readyz")
     assert status == 200 and '"redis": "ok"' in body and '"sweep": "ok"' in body
 
+    # The first staff account, as docs/operations.md makes it (without the questions), logs in to
+    # the admin through nginx, its pages styled by the web process's static files.
+    subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "keeper",
+                    "--email", "keeper@elgrande.example"], cwd=ROOT, check=True, capture_output=True,
+                   env={**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD})
+
     statics = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -279,6 +285,18 @@ def test_the_production_topology_serves_plays_and_survives_killed_processes(prod
             raise AssertionError("the game stopped moving")
 
         made = play(6)
+
+        keeper = browser.new_context(ignore_https_errors=True)
+        keeper.on("response", lambda response: "/static/" in response.url and statics.append(
+            (response.url, response.status, response.headers.get("cache-control", ""))))
+        admin = keeper.new_page()
+        admin.goto(f"{site}/admin/")
+        admin.fill("input[name=username]", "keeper")
+        admin.fill("input[name=password]", PASSWORD)
+        admin.click("input[type=submit]")
+        admin.wait_for_url(f"{site}/admin/")
+        assert admin.locator("#site-name").count() == 1 and admin.get_by_role("link", name="Games").count()
+        keeper.close()
 
         # Every static file the pages loaded came from the web process (WhiteNoise), hashed and cached.
         assert statics
