@@ -226,6 +226,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Every connection to Redis gives up on a command unanswered after this many seconds, and on a
+# connection not made within them (the channel layer's blocking receives aside, which wait longer).
+REDIS_SOCKET_TIMEOUT = 2
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
@@ -252,6 +255,7 @@ if REDIS_URL:
                         # blocking pop: every idle socket was closed with 1011. Wait longer than
                         # that pop, but not for ever, so that a Redis gone silent is noticed.
                         "socket_timeout": 15,
+                        "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
                     }
                 ]
             },
@@ -273,6 +277,21 @@ CELERY_TASK_ACKS_LATE = True
 # mail left unsent again (games.notifications.LOST_AFTER), a computer's move has its deadline
 # (BOT_STALL_SECONDS). The sweep's own tasks have DEADLINE_SWEEP_TIME_LIMIT.
 CELERY_TASK_TIME_LIMIT = 300
+# The broker's connections (the worker's, beat's, and every process's that queues a task) notice a
+# Redis gone silent (a network that drops packets, a firewall that forgot the connection) instead
+# of waiting on it for ever: a command unanswered after REDIS_SOCKET_TIMEOUT fails and is retried
+# on a new connection; the worker's blocking pop unanswered after 1 + 5 s is dropped and made
+# again (kombu's health check, every 5 s, which also pings connections idle for that long). A
+# broker away for any length of time is waited for, never given up on: without Redis no sweep runs.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_keepalive": True,
+    "health_check_interval": 5,
+}
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
