@@ -230,7 +230,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # connection not made within them (the channel layer's blocking receives aside, which wait longer).
 REDIS_SOCKET_TIMEOUT = 2
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Django's Redis cache, whose calls answer as misses while Redis cannot be reached
+    # (elgrande_site/cache.py): sessions are then read from the database, pages rendered anew.
+    CACHES = {
+        "default": {
+            "BACKEND": "elgrande_site.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": REDIS_SOCKET_TIMEOUT, "socket_connect_timeout": REDIS_SOCKET_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions are read on every page and rarely written: keep them in the cache, backed by the database

@@ -3,6 +3,9 @@ from django.urls import include, path
 
 from accounts import views as account_views
 
+# allauth's page for a request over a rate limit, which says when the limits cannot be counted.
+handler429 = account_views.rate_limited
+
 urlpatterns = [
     path("accounts/", include("accounts.urls")),
     # The header's language switcher (accounts.views.set_language, Django's own plus the setting).
