@@ -6,6 +6,7 @@ move on by themselves once it is back, and meanwhile the site must keep serving.
 
 import random
 import time
+from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -112,6 +113,16 @@ def site_through(redis_relay, settings):
     cache._stale.clear()
 
 
+class Took(dict):
+    """How long each step took, in seconds: figures for the report, not assertions."""
+
+    @contextmanager
+    def __call__(self, step):
+        started = time.monotonic()
+        yield
+        self[step] = round(time.monotonic() - started, 2)
+
+
 def log_in(client, user, password):
     return client.post(reverse("account_login"), {"login": user.username, "password": password})
 
@@ -136,17 +147,23 @@ def test_the_site_keeps_serving_while_redis_is_away(fault, site_through, start_g
     stranger = make_user()
 
     getattr(site_through, fault)()
-    lobby = player.get(reverse("lobby"))
+    took = Took()
+    with took("lobby"):
+        lobby = player.get(reverse("lobby"))
     assert lobby.status_code == 200 and lobby.context["user"] == user_at(game, seat)
     assert 'id="live-paused"' in lobby.content.decode()
-    page = player.get(reverse("game", args=[game.pk]))
+    with took("game page"):
+        page = player.get(reverse("game", args=[game.pk]))
     assert page.status_code == 200 and 'id="live-paused"' in page.content.decode()
     version = game.version
     move = random_move(state_of(game), seat, random.Random(1))
-    assert post_move(player, game, move, version).status_code == 200
+    with took("move"):
+        assert post_move(player, game, move, version).status_code == 200
     assert Game.objects.get(pk=game.pk).version == version + 1
 
-    refused = log_in(Client(), stranger, password)
+    with took("refused log-in"):
+        refused = log_in(Client(), stranger, password)
+    print(f"Redis {fault}:", took)
     assert refused.status_code == 503 and UNAVAILABLE in refused.content.decode()
     assert "_auth_user_id" not in refused.wsgi_request.session
     assert leaving.post(reverse("account_logout")).status_code == 302
