@@ -94,11 +94,21 @@
 
   let connectedBefore = false;
 
+  // The note that live updates are paused: shown while the socket cannot connect (the server
+  // refuses it when its channel layer, Redis, is away), hidden once it does.
+  function paused(shown) {
+    const note = document.getElementById("live-paused");
+    if (note) note.hidden = !shown;
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const socket = new WebSocket(scheme + location.host + game.dataset.wsPath + (takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) : ""));
     socket.binaryType = "arraybuffer";
+    let opened = false;
     socket.onopen = function () {
+      opened = true;
+      paused(false);
       retryDelay = 500;
       // Chat notices sent while the socket was down were missed.
       if (connectedBefore) refreshChat();
@@ -113,6 +123,7 @@
       handle(JSON.parse(event.data));
     };
     socket.onclose = function () {
+      if (!opened) paused(true);
       setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 10000);
     };
