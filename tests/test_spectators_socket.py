@@ -3,6 +3,7 @@ them all (games/broadcast.py, games/consumers.py), so that hundreds of them fetc
 pages still hear only the version and fetch their own view. Against the site's own channel layer:
 in memory, or Redis when REDIS_URL is set."""
 
+import asyncio
 import gzip
 import json
 import logging
@@ -407,7 +408,52 @@ class ClosablePage:
         self.closed = code
 
 
-async def test_a_join_that_fails_leaves_no_member_behind():
+class FlakyLayer:
+    """A channel layer that works, or fails as Redis away makes it fail while `away`: its receive
+    waits for what `deliver` gives the channel it receives on."""
+
+    def __init__(self):
+        self.away = False
+        self.receiving = []  # the channels received on, in order
+        self.groups = {}
+        self.inbox = asyncio.Queue()
+        self.count = 0
+
+    async def new_channel(self):
+        self.count += 1
+        return f"specific.test!hub{self.count}"
+
+    async def group_add(self, group, channel):
+        if self.away:
+            raise ConnectionError("Redis is away")
+        self.groups.setdefault(group, set()).add(channel)
+
+    async def group_discard(self, group, channel):
+        if self.away:
+            raise ConnectionError("Redis is away")
+        self.groups.get(group, set()).discard(channel)
+
+    async def receive(self, channel):
+        self.receiving.append(channel)
+        while True:
+            to, message = await self.inbox.get()
+            if to == channel:
+                return message
+
+    async def deliver(self, group, message):
+        for channel in self.groups.get(group, ()):
+            await self.inbox.put((channel, {**message, "group": group}))
+
+
+class ListeningPage:
+    def __init__(self):
+        self.heard = asyncio.Queue()
+
+    async def game_version(self, message):
+        await self.heard.put(message["version"])
+
+
+async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
     from games.spectators import Hub
 
     hub = Hub()
@@ -415,12 +461,47 @@ async def test_a_join_that_fails_leaves_no_member_behind():
     with pytest.raises(ConnectionError):
         await hub.join("game-1-spectators-en", ClosablePage())
     assert hub.members == {}
+    # Nor a receive on a channel of no group: its failure, when Redis came back, closed the pages
+    # of the joins that had succeeded meanwhile.
+    assert hub.channel is None and hub._task is None
+
+    # Redis back: the next page joins, and hears the group's notices.
+    group = "game-1-spectators-en"
+    hub.layer = layer = FlakyLayer()
+    page = ListeningPage()
+    await hub.join(group, page)
+    await layer.deliver(group, {"type": "game.version", "version": 3})
+    assert await asyncio.wait_for(page.heard.get(), 3) == 3
+    await hub.leave(group, page)
+
+
+async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(caplog):
+    from games.spectators import Hub
+
+    group = "game-1-spectators-en"
+    hub = Hub()
+    hub.layer = layer = FlakyLayer()
+    leaving = ListeningPage()
+    await hub.join(group, leaving)
+    first = hub.channel
+    layer.away = True
+    with caplog.at_level(logging.WARNING):
+        await hub.leave(group, leaving)
+    assert "could not leave" in caplog.text
+    # Nobody is left: the hub stopped listening, though its channel could not leave the group.
+    assert hub.members == {} and hub.channel is None and hub._task is None
+
+    layer.away = False
+    page = ListeningPage()
+    await hub.join(group, page)
+    assert hub.channel != first
+    await layer.deliver(group, {"type": "game.version", "version": 5})
+    assert await asyncio.wait_for(page.heard.get(), 3) == 5
+    await hub.leave(group, page)
 
 
 async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(caplog):
-    import asyncio
-
-    from games.spectators import Hub
+    from games.spectators import RECONNECT, Hub
 
     hub = Hub()
     hub.layer = FailingLayer()
@@ -432,9 +513,11 @@ async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(cap
             if all(each.closed for each in pages):
                 break
             await asyncio.sleep(0.01)
-    # 1011, as a consumer's own socket is closed when its layer fails: the page reconnects and is
-    # told the version it missed.
-    assert [each.closed for each in pages] == [1011, 1011]
+    # A code that tells the page to reconnect (it is then told the version it missed), and one
+    # Daphne lets an application close with (1000 or 3000-4999): with 1011, which Daphne refuses,
+    # the pages stayed open and nobody fed them.
+    assert [each.closed for each in pages] == [RECONNECT, RECONNECT]
+    assert RECONNECT == 1000 or 3000 <= RECONNECT <= 4999
     assert hub.members == {} and hub.channel is None
     # The dead channel leaves its group where the layer still can, so that the game does not
     # count as watched (a spectators' view rendered for nobody) until the membership expires.
