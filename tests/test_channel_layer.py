@@ -4,6 +4,7 @@ the deadline sweep sends a batch's notices, and its receive, which ends when it 
 import asyncio
 import random
 import time
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 from uuid import uuid4
 
@@ -119,15 +120,28 @@ async def test_receives_cancelled_at_any_moment_all_end():
         assert receiving.cancelled()
 
 
-@pytest.fixture
-def redis_relay():
+@contextmanager
+def relayed_redis():
     """A TCP relay (tests/test_deadline_faults.py) in front of the tests' Redis, up; down at the end."""
     url = urlsplit(settings.REDIS_URL)
     relay = Proxy((url.hostname or "127.0.0.1", url.port or 6379))
     relay.up()
-    yield relay
-    if relay.running:
-        relay.down()
+    try:
+        yield relay
+    finally:
+        if relay.running:
+            relay.down()
+
+
+@pytest.fixture
+def redis_relay():
+    with relayed_redis() as relay:
+        yield relay
+
+
+def through(relay, url):
+    """The Redis URL `url`, reached through `relay`."""
+    return urlsplit(url)._replace(netloc=f"127.0.0.1:{relay.port}").geturl()
 
 
 def layer_through(relay):
@@ -135,9 +149,7 @@ def layer_through(relay):
     connections go through `relay`: a web process's, whose Redis goes away."""
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     [host] = config["hosts"]
-    url = urlsplit(host["address"])
-    address = url._replace(netloc=f"127.0.0.1:{relay.port}").geturl()
-    return WaitingRedisChannelLayer(**{**config, "hosts": [{**host, "address": address}]})
+    return WaitingRedisChannelLayer(**{**config, "hosts": [{**host, "address": through(relay, host["address"])}]})
 
 
 async def test_the_first_notice_after_a_redis_blip_is_sent_on_a_fresh_connection(redis_relay):

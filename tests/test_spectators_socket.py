@@ -14,6 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -25,6 +26,7 @@ from games import broadcast, services, views
 from games.engine import random_move
 from games.models import Game
 from tests.helpers import HTMX, find_position, logged_in, state_of, user_at
+from tests.test_channel_layer import layer_through, relayed_redis
 from tests.test_privacy_review import hidden_retake_in_question
 from tests.test_websocket import ORIGIN, session_cookie
 
@@ -527,3 +529,89 @@ async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(cap
     hub.layer = FailingLayer()
     await hub.join("game-1-spectators-en", ClosablePage())
     assert hub.channel is not None
+
+
+@pytest.fixture
+def redis_relay():
+    with relayed_redis() as relay:
+        yield relay
+
+
+class ServedPage:
+    """A spectators' consumer as its hub sees it, its socket served as Daphne serves one: a close
+    with a code Daphne refuses from an application raises, and the socket stays open; closed, the
+    page connects again (joins the hub) every half second until it may, and is then told the
+    game's version, as a consumer tells its page on connecting."""
+
+    def __init__(self, hub, group, game):
+        self.hub, self.group, self.game = hub, group, game
+        self.version = -1
+        self.reconnecting = None
+
+    async def connect(self):
+        while True:
+            try:
+                await self.hub.join(self.group, self)
+                break
+            except Exception:
+                await asyncio.sleep(0.5)
+        self.version = max(self.version, self.game["version"])
+
+    async def close(self, code=None):
+        if not (code == 1000 or 3000 <= code <= 4999):
+            raise ValueError(f"invalid close code {code} (must be 1000 or from [3000, 4999])")
+        self.reconnecting = asyncio.create_task(self.connect())
+
+    async def game_version(self, message):
+        self.version = max(self.version, message["version"])
+
+    async def hears(self, version, timeout=90):
+        """Whether the page hears of `version` within `timeout` seconds (a bound, not a speed)."""
+        for _ in range(timeout * 10):
+            if self.version >= version:
+                return True
+            await asyncio.sleep(0.1)
+        return False
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: a Redis to lose (CI sets it)")
+@pytest.mark.parametrize("fault", ["down", "silent"])
+async def test_after_redis_was_away_the_hubs_pages_hear_the_later_moves(fault, redis_relay, caplog):
+    """The hub alone receives here (a real server's consumers receive too, and which of them sees
+    Redis fail first is chance): Redis through a relay that refuses, or holds its connections
+    without a word, for a few seconds."""
+    from games.spectators import Hub
+
+    group = "game-1-spectators-en"
+    game = {"version": 1}
+    hub = Hub()
+    hub.layer = layer_through(redis_relay)
+    notices = get_channel_layer()  # the services' layer, which reaches Redis itself
+
+    async def move():
+        game["version"] += 1
+        await notices.group_send(group, {"type": "game.version", "version": game["version"], "group": group})
+
+    pages = [ServedPage(hub, group, game) for _ in range(3)]
+    try:
+        for page in pages:
+            await page.connect()
+        await move()
+        assert await asyncio.gather(*(page.hears(game["version"]) for page in pages)) == [True] * 3
+
+        getattr(redis_relay, fault)()
+        await asyncio.sleep(6)
+        redis_relay.up()
+        # Moves after Redis came back reach every page: told on reconnecting, or sent.
+        for _ in range(2):
+            await move()
+            heard = await asyncio.gather(*(page.hears(game["version"]) for page in pages))
+            assert heard == [True] * 3, caplog.text[-2000:]
+    finally:
+        for page in pages:
+            if page.reconnecting is not None:
+                page.reconnecting.cancel()
+            await hub.leave(group, page)
+        if hub._task is not None:
+            hub._task.cancel()
+        await hub.layer.close_pools()
