@@ -94,8 +94,8 @@
   }
 
   let connectedBefore = false;
-  // The page's socket (the newest: one being replaced by a check is no longer listened to), and
-  // when it last heard anything or opened.
+  // The page's socket (the newest: the closing of one replaced by a check is not a reason to
+  // reconnect), and when the page last heard anything or opened a socket.
   let socket = null;
   let lastHeard = Date.now();
 
@@ -112,8 +112,8 @@
       if (connectedBefore && !checking) refreshChat();
       connectedBefore = true;
     };
+    // A socket being replaced may still bring a notice: it is taken (only a newer version applies).
     own.onmessage = function (event) {
-      if (own !== socket) return;
       lastHeard = Date.now();
       if (typeof event.data !== "string") {
         // If the frame cannot be read, the version it was for is fetched.
