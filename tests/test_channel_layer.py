@@ -181,3 +181,40 @@ async def test_the_first_notice_after_a_redis_blip_is_sent_on_a_fresh_connection
         await sender.group_send(group, {"type": "game.version", "version": 3})
     await listener.group_discard(group, channel)
     await sender.close_pools()
+
+
+def test_a_notice_to_a_silent_redis_is_given_up_in_seconds_not_held_for_the_socket_timeout(
+    redis_relay, settings, caplog
+):
+    """A move's notices go out before its answer: with Redis silent, each trip waited for the
+    connections' socket timeout (15 s), and the player who moved waited half a minute."""
+    import threading
+
+    from channels.layers import channel_layers
+
+    from games import broadcast
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    [host] = config["hosts"]
+    settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {
+        **config, "hosts": [{**host, "address": through(redis_relay, host["address"])}]}}}
+    channel_layers.backends = {}
+    broadcast.send_version(10**9, 1)  # a connection in the pool, on the relay
+    redis_relay.silent()
+    outcome = []
+
+    def move_s_notices():
+        try:
+            broadcast.send_version(10**9, 2)
+        except Exception as error:  # noqa: BLE001 -- the outcome is what the test reads
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    sending = threading.Thread(target=move_s_notices, daemon=True)
+    sending.start()
+    sending.join(timeout=host["socket_timeout"] - 5)
+    assert not sending.is_alive(), "the notice was held for the socket timeout"
+    assert len(outcome) == 1 and isinstance(outcome[0], TimeoutError)
+    redis_relay.up()
+    channel_layers.backends = {}
