@@ -474,7 +474,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # The console log: LOG_LEVEL=INFO adds a line per request and a line per sweep that did something
 # (or one a minute); LOG_FORMAT=json writes each record as one JSON object for a log collector.
-# Celery's line per task (a sweep every 5 s) and beat's per sending are left out below WARNING.
+# Celery's lines for each routine sweep (sent, received, succeeded: every 5 s) are left out.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
@@ -489,11 +489,11 @@ LOGGING = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {
-        name: {"level": "WARNING"} for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+    "filters": {"without_routine_sweeps": {"()": "elgrande_site.logs.WithoutRoutineSweeps"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["without_routine_sweeps"]}
     },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 # Celery keeps the logging set up above instead of its own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
