@@ -1,5 +1,6 @@
 """The player's own pages beside allauth's: profile, settings (with vacations), account deletion."""
 
+from allauth.core.internal.ratelimit import handler429
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -13,12 +14,25 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from elgrande_site import cache
 from games import keyset
 
 from . import deletion, profile, vacations
 from .emails import has_verified_email
 from .forms import DeleteAccountForm, SettingsForm, VacationForm
 from .models import User
+
+
+def rate_limited(request):
+    """allauth's answer to a request over one of its rate limits (ACCOUNT_RATE_LIMITS), named in
+    the site's urls. The limits are counted in Redis: while it cannot be reached none can be
+    counted, so every limited request (a log-in, a sign-up, a password reset...) is refused, and
+    the page says so, as unavailable for a moment, rather than blame the player for too many."""
+    if not cache.unreachable():
+        return handler429(request)
+    response = render(request, "account/unavailable.html", status=503)
+    response["Retry-After"] = "60"
+    return response
 
 
 @require_POST

@@ -274,8 +274,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Every connection to Redis gives up on a command unanswered after this many seconds, and on a
+# connection not made within them (the channel layer's blocking receives aside, which wait longer).
+REDIS_SOCKET_TIMEOUT = 2
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Django's Redis cache, whose calls answer as misses while Redis cannot be reached
+    # (elgrande_site/cache.py): sessions are then read from the database, pages rendered anew.
+    CACHES = {
+        "default": {
+            "BACKEND": "elgrande_site.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": REDIS_SOCKET_TIMEOUT, "socket_connect_timeout": REDIS_SOCKET_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Sessions are read on every page and rarely written: keep them in the cache, backed by the database
@@ -300,6 +311,7 @@ if REDIS_URL:
                         # blocking pop: every idle socket was closed with 1011. Wait longer than
                         # that pop, but not for ever, so that a Redis gone silent is noticed.
                         "socket_timeout": 15,
+                        "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
                     }
                 ]
             },
@@ -324,6 +336,21 @@ CELERY_TASK_TIME_LIMIT = 300
 # Processes of one Celery worker (`make serve`, deploy/systemd): sweeps' batches, mails and computer
 # players' moves run side by side in them.
 CELERY_WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, least=1)
+# The broker's connections (the worker's, beat's, and every process's that queues a task) notice a
+# Redis gone silent (a network that drops packets, a firewall that forgot the connection) instead
+# of waiting on it for ever: a command unanswered after REDIS_SOCKET_TIMEOUT fails and is retried
+# on a new connection; the worker's blocking pop unanswered after 1 + 5 s is dropped and made
+# again (kombu's health check, every 5 s, which also pings connections idle for that long). A
+# broker away for any length of time is waited for, never given up on: without Redis no sweep runs.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_keepalive": True,
+    "health_check_interval": 5,
+}
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
@@ -447,7 +474,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # The console log: LOG_LEVEL=INFO adds a line per request and a line per sweep that did something
 # (or one a minute); LOG_FORMAT=json writes each record as one JSON object for a log collector.
-# Celery's line per task (a sweep every 5 s) and beat's per sending are left out below WARNING.
+# Celery's lines for each routine sweep (sent, received, succeeded: every 5 s) are left out.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
@@ -462,11 +489,11 @@ LOGGING = {
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {
-        name: {"level": "WARNING"} for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+    "filters": {"without_routine_sweeps": {"()": "elgrande_site.logs.WithoutRoutineSweeps"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["without_routine_sweeps"]}
     },
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 # Celery keeps the logging set up above instead of its own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -5,6 +5,9 @@ from accounts import views as account_views
 
 from . import health, metrics
 
+# allauth's page for a request over a rate limit, which says when the limits cannot be counted.
+handler429 = account_views.rate_limited
+
 urlpatterns = [
     # For the load balancer, the supervisor and the scraper (docs/operations.md).
     path("healthz", health.healthz, name="healthz"),

@@ -195,11 +195,19 @@ def _frame(game_id, language):
     return {"type": "game.play", "version": version, "frame": frame}
 
 
+# A trip to the channel layer not done within this many seconds is given up (TimeoutError, which
+# the callers log): a Redis gone silent held each of a move's two trips for its connections'
+# socket timeout (15 s), and the player who moved waited half a minute for the answer. A page
+# that missed the notice checks its version by itself within a minute (static/game.js).
+NOTICE_SECONDS = 3
+
+
 async def _send_and_find_listened(notices, groups):
     """Send `notices`, and return those of `groups` that have members."""
     layer = get_channel_layer()
-    sent = _group_send(notices) if notices else asyncio.sleep(0)
-    _, listened = await asyncio.gather(sent, _groups_with_members(layer, groups))
+    async with asyncio.timeout(NOTICE_SECONDS):
+        sent = _group_send(notices) if notices else asyncio.sleep(0)
+        _, listened = await asyncio.gather(sent, _groups_with_members(layer, groups))
     return listened
 
 
@@ -219,9 +227,10 @@ async def _group_send(notices):
     spectators' hub (games/spectators.py) reads to find the pages it is for, whoever sent it."""
     notices = [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
     layer = get_channel_layer()
-    if len(notices) > 1 and hasattr(layer, "group_send_many"):
-        # The Redis layer (elgrande_site/channel_layers.py): one round trip to find the groups
-        # somebody listens to, not two per group.
-        await layer.group_send_many(notices)
-    else:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in notices))
+    async with asyncio.timeout(NOTICE_SECONDS):
+        if len(notices) > 1 and hasattr(layer, "group_send_many"):
+            # The Redis layer (elgrande_site/channel_layers.py): one round trip to find the groups
+            # somebody listens to, not two per group.
+            await layer.group_send_many(notices)
+        else:
+            await asyncio.gather(*(layer.group_send(group, message) for group, message in notices))

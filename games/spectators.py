@@ -26,6 +26,12 @@ from channels.layers import get_channel_layer
 
 logger = logging.getLogger(__name__)
 
+# The close code of the pages of a hub that lost its channel layer: they reconnect (static/game.js
+# reconnects whatever the code). Not 1011, which a consumer's own failure closes with: Daphne
+# refuses that code from an application ("must be 1000 or from [3000, 4999]"), and the page
+# stayed open, fed by nobody. 4503 as HTTP's "service unavailable", beside the consumers' 4403 and 4404.
+RECONNECT = 4503
+
 # One hub per event loop: a server has one; each test's loop gets its own.
 _hubs = WeakKeyDictionary()
 
@@ -50,15 +56,18 @@ class Hub:
     async def join(self, group, consumer):
         """`consumer` hears the notices to `group` from now on."""
         async with self._lock:
-            if self.channel is None:
-                # A channel like every consumer's (the Redis layer receives all of a process's
-                # channels of one prefix through one key; another prefix would wait its turn).
-                self.channel = await self.layer.new_channel()
-                self._task = asyncio.create_task(self._receive())
+            # A channel like every consumer's (the Redis layer receives all of a process's
+            # channels of one prefix through one key; another prefix would wait its turn).
+            channel = self.channel or await self.layer.new_channel()
             # Every time, not only the first: it renews the membership, which the Redis layer lets
-            # expire after its group_expiry. Before the consumer is counted in: a join that fails
-            # (Redis away) leaves no member behind, since its socket is never accepted nor left.
-            await self.layer.group_add(group, self.channel)
+            # expire after its group_expiry. Before the hub listens and the consumer is counted
+            # in: a join that fails (Redis away) leaves no member behind (its socket is never
+            # accepted nor left), nor a receive on a channel of no group, whose later failure
+            # would close the pages of the joins that succeeded after it.
+            await self.layer.group_add(group, channel)
+            if self.channel is None:
+                self.channel = channel
+                self._task = asyncio.create_task(self._receive())
             self.members.setdefault(group, {})[consumer] = None
 
     async def leave(self, group, consumer):
@@ -73,7 +82,13 @@ class Hub:
                 return  # the hub was reset meanwhile (close_all)
             if not members:
                 del self.members[group]
-                await self.layer.group_discard(group, self.channel)
+                try:
+                    await self.layer.group_discard(group, self.channel)
+                except Exception:
+                    # Redis away: the group keeps the hub's channel until its membership
+                    # expires. The hub still stops below when nobody is left, so that the next
+                    # page to join starts afresh rather than on a receive that may be dead.
+                    logger.warning("the spectators' hub could not leave %s", group, exc_info=True)
             if not self.members and self._task is not None:
                 # Nobody left to serve: the hub stops listening until somebody joins again. The
                 # cancelled receive is not waited for: a page leaving, and the pages joining after
@@ -97,7 +112,7 @@ class Hub:
             await self.hand_out(message)
 
     async def close_all(self):
-        """Close every page of the hub (1011: they reconnect) and start afresh on a new channel.
+        """Close every page of the hub (RECONNECT: they reconnect) and start afresh on a new channel.
         The old channel then leaves its groups where the layer still can, so that they do not
         count as watched, nor fill the layer's buffer for it, until their membership expires."""
         async with self._lock:
@@ -106,7 +121,7 @@ class Hub:
             self._task = self.channel = None
         for consumer in [consumer for each in members.values() for consumer in each]:
             try:
-                await consumer.close(code=1011)
+                await consumer.close(code=RECONNECT)
             except Exception:
                 logger.exception("a spectator's page could not be closed")
         if channel is not None and members:

@@ -3,7 +3,8 @@
 // says when the table talk has something new: the page then fetches the chat its reader may read.
 // A spectator's socket (games/consumers.py) may bring the spectators' view of the new version
 // itself, as a gzip frame: the page swaps that in and fetches nothing. Whatever arrives, only a
-// version newer than the one shown is applied.
+// version newer than the one shown is applied. A page that has heard nothing for a while opens a
+// new socket, which is told the version (a lost notice leaves it behind for a minute at most).
 (function () {
   "use strict";
   const game = document.getElementById("game");
@@ -93,18 +94,37 @@
   }
 
   let connectedBefore = false;
+  // The page's socket (the newest: the closing of one replaced by a check is not a reason to
+  // reconnect), and when the page last heard anything or opened a socket.
+  let socket = null;
+  let lastHeard = Date.now();
 
-  function connect() {
+  // The note that live updates are paused: shown while the socket cannot connect (the server
+  // refuses it when its channel layer, Redis, is away), hidden once it does.
+  function paused(shown) {
+    const note = document.getElementById("live-paused");
+    if (note) note.hidden = !shown;
+  }
+
+  // `checking`: the socket is opened again only to be told the version (see checkIfQuiet).
+  function connect(checking) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const socket = new WebSocket(scheme + location.host + game.dataset.wsPath + (takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) : ""));
-    socket.binaryType = "arraybuffer";
-    socket.onopen = function () {
+    const own = new WebSocket(scheme + location.host + game.dataset.wsPath + (takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) : ""));
+    socket = own;
+    own.binaryType = "arraybuffer";
+    let opened = false;
+    own.onopen = function () {
+      opened = true;
+      paused(false);
       retryDelay = 500;
+      lastHeard = Date.now();
       // Chat notices sent while the socket was down were missed.
-      if (connectedBefore) refreshChat();
+      if (connectedBefore && !checking) refreshChat();
       connectedBefore = true;
     };
-    socket.onmessage = function (event) {
+    // A socket being replaced may still bring a notice: it is taken (only a newer version applies).
+    own.onmessage = function (event) {
+      lastHeard = Date.now();
       if (typeof event.data !== "string") {
         // If the frame cannot be read, the version it was for is fetched.
         unpack(event.data).then(handle, refresh);
@@ -112,11 +132,32 @@
       }
       handle(JSON.parse(event.data));
     };
-    socket.onclose = function () {
+    own.onclose = function () {
+      if (!opened) paused(true);
+      if (own !== socket) return;
       setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 10000);
     };
   }
+
+  // A notice can be lost (the server failed to send it, Redis away), and the page would stay a
+  // version behind until the next one. A page that has heard nothing for QUIET_MS while it is
+  // seen asks again: a new socket is told the version at once (the server's first message), and
+  // the page fetches what it missed. A hidden page asks when it is shown again.
+  const QUIET_MS = 45000;
+
+  function checkIfQuiet() {
+    if (document.visibilityState !== "visible" || Date.now() - lastHeard < QUIET_MS) return;
+    // A socket that is not open is being reopened already, and will be told the version.
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    lastHeard = Date.now();
+    const old = socket;
+    connect(true);
+    old.close();
+  }
+
+  setInterval(checkIfQuiet, 5000);
+  document.addEventListener("visibilitychange", checkIfQuiet);
 
   // A link that asks first: with JavaScript its dialog opens here; without, the link leads to a
   // page that asks the same.

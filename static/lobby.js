@@ -19,10 +19,20 @@
     }, 200);
   }
 
+  // The note that live updates are paused: shown while the socket cannot connect (the server
+  // refuses it when its channel layer, Redis, is away), hidden once it does.
+  function paused(shown) {
+    const note = document.getElementById("live-paused");
+    if (note) note.hidden = !shown;
+  }
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const socket = new WebSocket(scheme + location.host + path);
+    let opened = false;
     socket.onopen = function () {
+      opened = true;
+      paused(false);
       retryDelay = 500;
       // What changed while the socket was down was never said: look again.
       if (connectedBefore) refresh();
@@ -30,6 +40,7 @@
     };
     socket.onmessage = refresh;
     socket.onclose = function () {
+      if (!opened) paused(true);
       setTimeout(connect, retryDelay);
       retryDelay = Math.min(retryDelay * 2, 10000);
     };

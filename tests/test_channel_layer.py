@@ -4,6 +4,8 @@ the deadline sweep sends a batch's notices, and its receive, which ends when it 
 import asyncio
 import random
 import time
+from contextlib import contextmanager
+from urllib.parse import urlsplit
 from uuid import uuid4
 
 import pytest
@@ -11,7 +13,8 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from elgrande_site.channel_layers import _until_it_ends
+from elgrande_site.channel_layers import WaitingRedisChannelLayer, _until_it_ends
+from tests.test_deadline_faults import Proxy
 
 pytestmark = pytest.mark.skipif(
     not settings.REDIS_URL, reason="needs REDIS_URL: this is about the channels-redis layer (CI sets it)"
@@ -115,3 +118,103 @@ async def test_receives_cancelled_at_any_moment_all_end():
         receiving.cancel()
         assert await ended(receiving, 2)
         assert receiving.cancelled()
+
+
+@contextmanager
+def relayed_redis():
+    """A TCP relay (tests/test_deadline_faults.py) in front of the tests' Redis, up; down at the end."""
+    url = urlsplit(settings.REDIS_URL)
+    relay = Proxy((url.hostname or "127.0.0.1", url.port or 6379))
+    relay.up()
+    try:
+        yield relay
+    finally:
+        if relay.running:
+            relay.down()
+
+
+@pytest.fixture
+def redis_relay():
+    with relayed_redis() as relay:
+        yield relay
+
+
+def through(relay, url):
+    """The Redis URL `url`, reached through `relay`."""
+    return urlsplit(url)._replace(netloc=f"127.0.0.1:{relay.port}").geturl()
+
+
+def layer_through(relay):
+    """A layer like the site's (the settings' configuration and this test process's prefix) whose
+    connections go through `relay`: a web process's, whose Redis goes away."""
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    [host] = config["hosts"]
+    return WaitingRedisChannelLayer(**{**config, "hosts": [{**host, "address": through(relay, host["address"])}]})
+
+
+async def test_the_first_notice_after_a_redis_blip_is_sent_on_a_fresh_connection(redis_relay):
+    sender, listener = layer_through(redis_relay), get_channel_layer()
+    group = f"game-{uuid4().hex}"
+    channel = await listener.new_channel()
+    await listener.group_add(group, channel)
+    await sender.group_send(group, {"type": "game.version", "version": 1})
+    assert await receive(listener, channel) == {"type": "game.version", "version": 1}
+
+    async def blip():
+        """Redis away for a moment: the connections the sender keeps in its pool are cut."""
+        redis_relay.down()
+        await asyncio.sleep(1)
+        redis_relay.up()
+
+    # The sender's next notice was lost ("Connection closed by server"): now it is sent again on
+    # new connections, and heard; and so is the question of who listens, which goes before the
+    # spectators' frames (games/broadcast.py).
+    await blip()
+    await sender.group_send(group, {"type": "game.version", "version": 2})
+    assert await receive(listener, channel) == {"type": "game.version", "version": 2}
+    await blip()
+    assert await sender.groups_with_members([group, f"game-{uuid4().hex}"]) == [group]
+
+    # With Redis still away, the retries end, in an error the caller logs, rather than for ever.
+    redis_relay.down()
+    with pytest.raises(redis.exceptions.ConnectionError):
+        await sender.group_send(group, {"type": "game.version", "version": 3})
+    await listener.group_discard(group, channel)
+    await sender.close_pools()
+
+
+def test_a_notice_to_a_silent_redis_is_given_up_in_seconds_not_held_for_the_socket_timeout(
+    redis_relay, settings, caplog
+):
+    """A move's notices go out before its answer: with Redis silent, each trip waited for the
+    connections' socket timeout (15 s), and the player who moved waited half a minute."""
+    import threading
+
+    from channels.layers import channel_layers
+
+    from games import broadcast
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    [host] = config["hosts"]
+    settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {
+        **config, "hosts": [{**host, "address": through(redis_relay, host["address"])}]}}}
+    channel_layers.backends = {}
+    broadcast.send_version(10**9, 1)  # a connection in the pool, on the relay
+    redis_relay.silent()
+    outcome = []
+
+    def move_s_notices():
+        try:
+            broadcast.send_version(10**9, 2)
+        except Exception as error:  # noqa: BLE001 -- the outcome is what the test reads
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    sending = threading.Thread(target=move_s_notices, daemon=True)
+    sending.start()
+    sending.join(timeout=host["socket_timeout"] - 5)
+    assert not sending.is_alive(), "the notice was held for the socket timeout"
+    assert len(outcome) == 1 and isinstance(outcome[0], TimeoutError)
+    redis_relay.up()
+    channel_layers.backends = {}

@@ -3,6 +3,7 @@ them all (games/broadcast.py, games/consumers.py), so that hundreds of them fetc
 pages still hear only the version and fetch their own view. Against the site's own channel layer:
 in memory, or Redis when REDIS_URL is set."""
 
+import asyncio
 import gzip
 import json
 import logging
@@ -13,6 +14,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -24,6 +26,7 @@ from games import broadcast, services, views
 from games.engine import random_move
 from games.models import Game
 from tests.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
+from tests.test_channel_layer import layer_through, relayed_redis
 from tests.test_privacy_review import hidden_retake_in_question
 from tests.test_websocket import session_cookie
 
@@ -407,7 +410,52 @@ class ClosablePage:
         self.closed = code
 
 
-async def test_a_join_that_fails_leaves_no_member_behind():
+class FlakyLayer:
+    """A channel layer that works, or fails as Redis away makes it fail while `away`: its receive
+    waits for what `deliver` gives the channel it receives on."""
+
+    def __init__(self):
+        self.away = False
+        self.receiving = []  # the channels received on, in order
+        self.groups = {}
+        self.inbox = asyncio.Queue()
+        self.count = 0
+
+    async def new_channel(self):
+        self.count += 1
+        return f"specific.test!hub{self.count}"
+
+    async def group_add(self, group, channel):
+        if self.away:
+            raise ConnectionError("Redis is away")
+        self.groups.setdefault(group, set()).add(channel)
+
+    async def group_discard(self, group, channel):
+        if self.away:
+            raise ConnectionError("Redis is away")
+        self.groups.get(group, set()).discard(channel)
+
+    async def receive(self, channel):
+        self.receiving.append(channel)
+        while True:
+            to, message = await self.inbox.get()
+            if to == channel:
+                return message
+
+    async def deliver(self, group, message):
+        for channel in self.groups.get(group, ()):
+            await self.inbox.put((channel, {**message, "group": group}))
+
+
+class ListeningPage:
+    def __init__(self):
+        self.heard = asyncio.Queue()
+
+    async def game_version(self, message):
+        await self.heard.put(message["version"])
+
+
+async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
     from games.spectators import Hub
 
     hub = Hub()
@@ -415,12 +463,47 @@ async def test_a_join_that_fails_leaves_no_member_behind():
     with pytest.raises(ConnectionError):
         await hub.join("game-1-spectators-en", ClosablePage())
     assert hub.members == {}
+    # Nor a receive on a channel of no group: its failure, when Redis came back, closed the pages
+    # of the joins that had succeeded meanwhile.
+    assert hub.channel is None and hub._task is None
+
+    # Redis back: the next page joins, and hears the group's notices.
+    group = "game-1-spectators-en"
+    hub.layer = layer = FlakyLayer()
+    page = ListeningPage()
+    await hub.join(group, page)
+    await layer.deliver(group, {"type": "game.version", "version": 3})
+    assert await asyncio.wait_for(page.heard.get(), 3) == 3
+    await hub.leave(group, page)
+
+
+async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(caplog):
+    from games.spectators import Hub
+
+    group = "game-1-spectators-en"
+    hub = Hub()
+    hub.layer = layer = FlakyLayer()
+    leaving = ListeningPage()
+    await hub.join(group, leaving)
+    first = hub.channel
+    layer.away = True
+    with caplog.at_level(logging.WARNING):
+        await hub.leave(group, leaving)
+    assert "could not leave" in caplog.text
+    # Nobody is left: the hub stopped listening, though its channel could not leave the group.
+    assert hub.members == {} and hub.channel is None and hub._task is None
+
+    layer.away = False
+    page = ListeningPage()
+    await hub.join(group, page)
+    assert hub.channel != first
+    await layer.deliver(group, {"type": "game.version", "version": 5})
+    assert await asyncio.wait_for(page.heard.get(), 3) == 5
+    await hub.leave(group, page)
 
 
 async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(caplog):
-    import asyncio
-
-    from games.spectators import Hub
+    from games.spectators import RECONNECT, Hub
 
     hub = Hub()
     hub.layer = FailingLayer()
@@ -432,9 +515,11 @@ async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(cap
             if all(each.closed for each in pages):
                 break
             await asyncio.sleep(0.01)
-    # 1011, as a consumer's own socket is closed when its layer fails: the page reconnects and is
-    # told the version it missed.
-    assert [each.closed for each in pages] == [1011, 1011]
+    # A code that tells the page to reconnect (it is then told the version it missed), and one
+    # Daphne lets an application close with (1000 or 3000-4999): with 1011, which Daphne refuses,
+    # the pages stayed open and nobody fed them.
+    assert [each.closed for each in pages] == [RECONNECT, RECONNECT]
+    assert RECONNECT == 1000 or 3000 <= RECONNECT <= 4999
     assert hub.members == {} and hub.channel is None
     # The dead channel leaves its group where the layer still can, so that the game does not
     # count as watched (a spectators' view rendered for nobody) until the membership expires.
@@ -444,3 +529,89 @@ async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(cap
     hub.layer = FailingLayer()
     await hub.join("game-1-spectators-en", ClosablePage())
     assert hub.channel is not None
+
+
+@pytest.fixture
+def redis_relay():
+    with relayed_redis() as relay:
+        yield relay
+
+
+class ServedPage:
+    """A spectators' consumer as its hub sees it, its socket served as Daphne serves one: a close
+    with a code Daphne refuses from an application raises, and the socket stays open; closed, the
+    page connects again (joins the hub) every half second until it may, and is then told the
+    game's version, as a consumer tells its page on connecting."""
+
+    def __init__(self, hub, group, game):
+        self.hub, self.group, self.game = hub, group, game
+        self.version = -1
+        self.reconnecting = None
+
+    async def connect(self):
+        while True:
+            try:
+                await self.hub.join(self.group, self)
+                break
+            except Exception:
+                await asyncio.sleep(0.5)
+        self.version = max(self.version, self.game["version"])
+
+    async def close(self, code=None):
+        if not (code == 1000 or 3000 <= code <= 4999):
+            raise ValueError(f"invalid close code {code} (must be 1000 or from [3000, 4999])")
+        self.reconnecting = asyncio.create_task(self.connect())
+
+    async def game_version(self, message):
+        self.version = max(self.version, message["version"])
+
+    async def hears(self, version, timeout=90):
+        """Whether the page hears of `version` within `timeout` seconds (a bound, not a speed)."""
+        for _ in range(timeout * 10):
+            if self.version >= version:
+                return True
+            await asyncio.sleep(0.1)
+        return False
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: a Redis to lose (CI sets it)")
+@pytest.mark.parametrize("fault", ["down", "silent"])
+async def test_after_redis_was_away_the_hubs_pages_hear_the_later_moves(fault, redis_relay, caplog):
+    """The hub alone receives here (a real server's consumers receive too, and which of them sees
+    Redis fail first is chance): Redis through a relay that refuses, or holds its connections
+    without a word, for a few seconds."""
+    from games.spectators import Hub
+
+    group = "game-1-spectators-en"
+    game = {"version": 1}
+    hub = Hub()
+    hub.layer = layer_through(redis_relay)
+    notices = get_channel_layer()  # the services' layer, which reaches Redis itself
+
+    async def move():
+        game["version"] += 1
+        await notices.group_send(group, {"type": "game.version", "version": game["version"], "group": group})
+
+    pages = [ServedPage(hub, group, game) for _ in range(3)]
+    try:
+        for page in pages:
+            await page.connect()
+        await move()
+        assert await asyncio.gather(*(page.hears(game["version"]) for page in pages)) == [True] * 3
+
+        getattr(redis_relay, fault)()
+        await asyncio.sleep(6)
+        redis_relay.up()
+        # Moves after Redis came back reach every page: told on reconnecting, or sent.
+        for _ in range(2):
+            await move()
+            heard = await asyncio.gather(*(page.hears(game["version"]) for page in pages))
+            assert heard == [True] * 3, caplog.text[-2000:]
+    finally:
+        for page in pages:
+            if page.reconnecting is not None:
+                page.reconnecting.cancel()
+            await hub.leave(group, page)
+        if hub._task is not None:
+            hub._task.cancel()
+        await hub.layer.close_pools()

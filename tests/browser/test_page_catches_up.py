@@ -1,14 +1,23 @@
 """A game page fetches its view when its socket tells of a new version. A second notice that comes
 while that fetch is under way must not be lost: the page then shows the newest version, not the
-one its first fetch brought."""
+one its first fetch brought. And a notice the server failed to send leaves the page behind for a
+minute at most: a page that heard nothing for a while asks for the version again."""
 
+import os
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from tests.browser.test_two_players import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
+
+# While this file exists, the site's channel layer loses every notice to the game pages
+# (tests/browser/lossy_layer.py).
+LOSE_NOTICES = Path(tempfile.gettempdir()) / f"elgrande-lose-notices-{os.getpid()}"
+SITE_ENV = {"DJANGO_SETTINGS_MODULE": "tests.browser.lossy_layer", "LOSE_NOTICES_WHILE": str(LOSE_NOTICES)}
 
 
 def acting_page(pages):
@@ -67,3 +76,38 @@ def test_a_notice_that_comes_while_the_page_is_fetching_is_not_lost(live_site, b
 
     wait_for_version(watcher, start + 2)
     assert version(watcher) == version(mover)
+
+
+def test_a_page_whose_notice_was_lost_reaches_the_new_version_by_itself(live_site, browser):
+    isabel = sign_up(browser.new_context(), live_site, "lostisabel")
+    felipe = sign_up(browser.new_context(), live_site, "lostfelipe")
+    game_url = create_game(
+        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
+    )
+    felipe.goto(game_url)
+    felipe.get_by_role("button", name="Join").click()
+    felipe.wait_for_selector("svg.map")
+    isabel.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+
+    # A spectator's page, whose clock the test moves on (its timers fire as if that time passed).
+    context = browser.new_context()
+    context.clock.install()
+    watcher = context.new_page()
+    watcher.goto(game_url)
+    watcher.wait_for_selector("svg.map")
+    assert watcher.evaluate("document.visibilityState") == "visible"
+    start = version(watcher)
+
+    LOSE_NOTICES.touch()
+    try:
+        mover = acting_page([isabel, felipe])
+        act(mover)
+        wait_for_version(mover, start + 1)
+        # The notice of the move was lost: the page still shows the version before it...
+        watcher.wait_for_timeout(1000)
+        assert version(watcher) == start
+        # ...until, having heard nothing for a minute, it asks and fetches the new one.
+        watcher.clock.fast_forward(60_000)
+        wait_for_version(watcher, start + 1)
+    finally:
+        LOSE_NOTICES.unlink(missing_ok=True)

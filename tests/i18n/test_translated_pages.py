@@ -159,6 +159,8 @@ def _mails(game, kind):
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
     rendered = {}
     for language in ("en", *LANGUAGES):
+        # A player's mails are written in their own language (their setting), whoever's request sends them.
+        seats[0].user.language = language
         with translation.override(language):
             subject, text, html = notifications.game_mail(
                 kind, user=seats[0].user, game=game, state=state, seat=0, seats=seats
@@ -199,6 +201,7 @@ def test_the_digest_and_the_invitation_are_translated(start_game, make_user):
     private = services.create_game(user, num_players=3, private=True)
     rendered = {"digest": {}, "invitation": {}}
     for language in ("en", *LANGUAGES):
+        user.language = language
         with translation.override(language):
             subject, text, html = notifications.render_mail(
                 "digest", user=user, game=None, subject="", context={"waiting": waiting, "time_zone": "UTC"}

@@ -84,9 +84,20 @@ def test_an_unknown_log_format_is_refused():
     assert "LOG_FORMAT must be text or json, not 'xml'" in result.stderr
 
 
-def test_celery_s_line_per_task_and_beat_s_per_sending_stay_below_warning(settings):
-    for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat"):
-        assert settings.LOGGING["loggers"][name]["level"] == "WARNING"
+def test_celery_s_lines_for_each_routine_sweep_are_left_out_and_the_others_kept(settings):
+    from elgrande_site.logs import WithoutRoutineSweeps
+
+    def shown(name, message, level=logging.INFO):
+        return WithoutRoutineSweeps().filter(logging.LogRecord(name, level, __file__, 1, message, (), None))
+
+    assert not shown("celery.beat", "Scheduler: Sending due task sweep-deadlines (games.tasks.sweep_deadlines)")
+    assert not shown("celery.worker.strategy", "Task games.tasks.sweep_deadlines[5f1c] received")
+    assert not shown("celery.app.trace", "Task games.tasks.sweep_deadlines[5f1c] succeeded in 0.01s: 0")
+    assert shown("celery.app.trace", "Task games.tasks.expire_deadlines[77aa] succeeded in 0.2s: 1")
+    assert shown("celery.beat", "beat: Starting...")
+    assert shown("celery.app.trace", "Task games.tasks.sweep_deadlines[5f1c] raised", logging.ERROR)
+    assert shown("games.deadlines", "deadline sweep: 1 overdue")
+    assert settings.LOGGING["handlers"]["console"]["filters"] == ["without_routine_sweeps"]
     assert settings.CELERY_WORKER_HIJACK_ROOT_LOGGER is False
 
 

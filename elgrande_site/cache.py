@@ -1,0 +1,132 @@
+"""Django's Redis cache, which a Redis refused or silent does not turn into server errors.
+
+Everything the site keeps in the cache can be done without: sessions are read from the database
+(cached_db), pages are rendered again, the rate limits refuse what they cannot count
+(accounts.views.rate_limited says why). So while Redis cannot be reached every read is a miss and
+every write is dropped, and for RETRY_AFTER seconds after a failure Redis is not even asked: a
+silent Redis costs one request one socket timeout, not every request one per cache call.
+
+A write that was dropped may leave an older value behind in Redis (a session logged out meanwhile
+would come back with it): the keys of the dropped writes are deleted first thing when Redis
+answers again.
+"""
+
+import logging
+import threading
+import time
+from functools import partial
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from redis import exceptions
+
+logger = logging.getLogger(__name__)
+
+# What redis-py raises when Redis refuses the connection, or does not answer in time.
+UNREACHABLE = (exceptions.ConnectionError, exceptions.TimeoutError)
+
+# Seconds during which Redis is not asked again after a failure.
+RETRY_AFTER = 5
+
+# Shared by every cache object of the process (Django makes one per thread).
+_lock = threading.Lock()
+_down_until = 0.0
+# The keys whose writes were dropped, to delete when Redis answers again.
+_stale = set()
+
+
+def unreachable():
+    """Whether this process found Redis unreachable less than RETRY_AFTER seconds ago."""
+    return time.monotonic() < _down_until
+
+
+def _failed(error, keys):
+    """Redis could not be reached: leave it out for RETRY_AFTER seconds; `keys` were not written."""
+    global _down_until
+    with _lock:
+        if not unreachable():
+            logger.warning("Redis cannot be reached (%s): the cache is left out for %s s", error, RETRY_AFTER)
+        _down_until = time.monotonic() + RETRY_AFTER
+        _stale.update(keys)
+
+
+def _dropped(keys):
+    with _lock:
+        _stale.update(keys)
+
+
+class RedisCache(DjangoRedisCache):
+    """Each operation that cannot reach Redis answers as a miss would: `get` its default, `add`
+    and `delete` False, `incr` ValueError. Configure fail-fast socket timeouts in OPTIONS
+    (socket_timeout, socket_connect_timeout): without them a silent Redis holds every call."""
+
+    def _reached(self, call, missed, written=()):
+        """`call()`, or `missed` when Redis cannot be reached; `written`: the keys it writes."""
+        if unreachable():
+            _dropped(written)
+            return self._missed(missed)
+        try:
+            self._delete_stale()
+            return call()
+        except UNREACHABLE as error:
+            _failed(error, written)
+            return self._missed(missed)
+
+    @staticmethod
+    def _missed(missed):
+        if isinstance(missed, Exception):
+            raise missed
+        return missed
+
+    def _delete_stale(self):
+        if not _stale:
+            return
+        with _lock:
+            keys = list(_stale)
+            _stale.clear()
+        try:
+            self._cache.delete_many(keys)
+        except UNREACHABLE:
+            with _lock:
+                _stale.update(keys)
+            raise
+
+    def _key(self, key, version):
+        return self.make_and_validate_key(key, version=version)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._reached(partial(super().add, key, value, timeout, version), False, [self._key(key, version)])
+
+    def get(self, key, default=None, version=None):
+        return self._reached(partial(super().get, key, default, version), default)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._reached(partial(super().set, key, value, timeout, version), None, [self._key(key, version)])
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._reached(partial(super().touch, key, timeout, version), False, [self._key(key, version)])
+
+    def delete(self, key, version=None):
+        return self._reached(partial(super().delete, key, version), False, [self._key(key, version)])
+
+    def get_many(self, keys, version=None):
+        return self._reached(partial(super().get_many, keys, version), {})
+
+    def has_key(self, key, version=None):
+        return self._reached(partial(super().has_key, key, version), False)
+
+    def incr(self, key, delta=1, version=None):
+        missed = ValueError(f"Key '{key}' not found.")
+        return self._reached(partial(super().incr, key, delta, version), missed, [self._key(key, version)])
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        keys = [self._key(key, version) for key in data]
+        return self._reached(partial(super().set_many, data, timeout, version), list(data), keys)
+
+    def delete_many(self, keys, version=None):
+        keys = list(keys)
+        made = [self._key(key, version) for key in keys]
+        return self._reached(partial(super().delete_many, keys, version), None, made)
+
+    def clear(self):
+        return self._reached(super().clear, False)
