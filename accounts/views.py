@@ -6,8 +6,8 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -55,7 +55,10 @@ def set_language(request):
 
 @require_GET
 def profile_page(request, username):
-    player = get_object_or_404(User, username=username, deleted_at__isnull=True)
+    player = User.objects.filter(username=username, deleted_at__isnull=True).first()
+    if player is None:
+        # The same for a name nobody has and a deleted player's: a deleted account says nothing.
+        raise Http404(_("There is no player of that name."))
     try:
         playing_cursor = keyset.cursor_in(request.GET, "playing_after", "playing_before")
         finished_cursor = keyset.cursor_in(request.GET, "after", "before")

@@ -59,7 +59,9 @@ def test_a_deleted_player_s_profile_is_the_site_s_own_404(make_user, settings, d
     delete_account(user)
     response = Client().get(reverse("profile", args=[name]))
     assert response.status_code == 404
-    assert b"Back to the lobby" in response.content
+    assert b"There is no player of that name." in response.content and b"Back to the lobby" in response.content
+    nobody = Client().get(reverse("profile", args=["nobody"]))
+    assert nobody.status_code == 404 and b"There is no player of that name." in nobody.content
     assert not any(marker in response.content for marker in TECHNICAL)
 
 
