@@ -44,12 +44,7 @@ class DatabaseUnavailable:
         with database.bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT):
             response = self.get_response(request)
         if response.status_code == 500 and getattr(request, "database_unavailable", False):
-            page = unavailable()
-            # The headers the other middleware gave the error (security, caching) stay.
-            for name, value in response.items():
-                if name.lower() not in {"content-type", "content-length"}:
-                    page.headers.setdefault(name, value)
-            return page
+            return instead_of(response, unavailable())
         return response
 
     def process_exception(self, request, exception):
@@ -59,6 +54,15 @@ class DatabaseUnavailable:
             logger.error("%s: the database did not serve the request: %s", request.path, exception)
             return unavailable()
         return None
+
+
+def instead_of(response, page):
+    """`page` in place of `response`, keeping the headers the other middleware gave it (security,
+    caching)."""
+    for name, value in response.items():
+        if name.lower() not in {"content-type", "content-length"}:
+            page.headers.setdefault(name, value)
+    return page
 
 
 def unavailable():
@@ -134,13 +138,8 @@ class OwnErrorPagesInDebug:
             and TECHNICAL_PAGE in response.content
         ):
             # Raised outside a view (no address matched, a middleware refused the request): Django
-            # made its technical page already, and logged a server error's traceback. The headers
-            # the other middleware gave it (security, caching) stay.
-            page = OWN_PAGES[response.status_code](request)
-            for name, value in response.items():
-                if name.lower() not in {"content-type", "content-length"}:
-                    page.headers.setdefault(name, value)
-            return page
+            # made its technical page already, and logged a server error's traceback.
+            return instead_of(response, OWN_PAGES[response.status_code](request))
         return response
 
     def process_exception(self, request, exception):

@@ -3,13 +3,11 @@ an empty one, after which the site carries on with its running games (a deadline
 played, a mail that waited goes out); and the game records exported as files that another copy of
 the site imports."""
 
-import email
 import json
 import os
 import subprocess
 import sys
 import time
-from email import policy
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,6 +17,7 @@ from django.utils import timezone
 
 from games.models import Game, Move, Notification
 from tests.helpers import play, serving
+from tests.support.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
@@ -34,22 +33,9 @@ def database_url(name=None):
     return parts._replace(path=f"/{name or connection.settings_dict['NAME']}").geturl()
 
 
-class Mailbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
-        return "250 Message accepted for delivery"
-
-
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_a_restored_backup_carries_on_its_running_games_and_mails(start_game, tmp_path):
-    from aiosmtpd.controller import Controller
-
-    from tests.helpers import free_port
-
     running = start_game(3, time_per_move=86400)
     play(running, moves=4)
     running.refresh_from_db()
@@ -68,38 +54,42 @@ def test_a_restored_backup_carries_on_its_running_games_and_mails(start_game, tm
     subprocess.run(["psql", admin, *create], check=True, capture_output=True)
     try:
         subprocess.run(["pg_restore", "--no-owner", f"--dbname={database_url(restored)}", str(dump)], check=True)
-        box = Mailbox()
-        controller = Controller(box, hostname="127.0.0.1", port=free_port())
-        controller.start()
-        env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-        env.update(DATABASE_URL=database_url(restored), DEBUG="1", EMAIL_URL=f"smtp://127.0.0.1:{controller.port}?starttls=off",
-                   DEADLINE_SWEEP_SECONDS="1", PYTHONUNBUFFERED="1")
-        subprocess.run([*MANAGE, "migrate", "--check"], cwd=ROOT, env=env, check=True, capture_output=True)
-        import psycopg
-
-        def state():
-            with psycopg.connect(database_url(restored)) as restored_db:
-                game = "SELECT version FROM games_game WHERE id = %s"
-                mail = "SELECT status FROM games_notification WHERE id = %s"
-                return (restored_db.execute(game, [running.pk]).fetchone()[0],
-                        restored_db.execute(mail, [waiting.pk]).fetchone()[0])
-
-        assert state() == (version, "pending")
-        # The embedded site on the restored database: its ticker sweeps, as beat does in production.
-        with serving(lambda port: [*MANAGE, "runserver", "--noreload", f"127.0.0.1:{port}"], env=env, cwd=ROOT,
-                     log_path=tmp_path / "site.log"):
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline and not (state()[0] > version and state()[1] == "sent"):
-                time.sleep(0.5)
-        controller.stop()
-        assert state()[0] > version, (tmp_path / "site.log").read_text()[-3000:]
-        assert state()[1] == "sent"
+        with smtp_server() as (box, smtp_port):
+            carry_on_from(
+                database_url(restored), smtp_port, tmp_path, game=running.pk, mail=waiting.pk, version=version
+            )
         assert any(waiting.subject in message["Subject"] for message in box.messages)
     finally:
         subprocess.run(["psql", admin, "-c", f'DROP DATABASE IF EXISTS "{restored}" WITH (FORCE)'], capture_output=True)
     # The copy carried on by itself: the original is as it was when the backup was taken.
     running.refresh_from_db()
     assert running.version == version and Move.objects.filter(game=running).count() == moves
+
+
+def carry_on_from(database, smtp_port, tmp_path, *, game, mail, version):
+    """Run the embedded site on `database` (a restored backup) until `game` moved on from `version`
+    (its deadline had passed) and `mail` was sent."""
+    import psycopg
+
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(DATABASE_URL=database, DEBUG="1", EMAIL_URL=f"smtp://127.0.0.1:{smtp_port}?starttls=off",
+               DEADLINE_SWEEP_SECONDS="1", PYTHONUNBUFFERED="1")
+    subprocess.run([*MANAGE, "migrate", "--check"], cwd=ROOT, env=env, check=True, capture_output=True)
+
+    def state():
+        with psycopg.connect(database) as restored:
+            return (restored.execute("SELECT version FROM games_game WHERE id = %s", [game]).fetchone()[0],
+                    restored.execute("SELECT status FROM games_notification WHERE id = %s", [mail]).fetchone()[0])
+
+    assert state() == (version, "pending")
+    # Its ticker sweeps, as beat does in production.
+    with serving(lambda port: [*MANAGE, "runserver", "--noreload", f"127.0.0.1:{port}"], env=env, cwd=ROOT,
+                 log_path=tmp_path / "site.log"):
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not (state()[0] > version and state()[1] == "sent"):
+            time.sleep(0.5)
+    assert state()[0] > version, (tmp_path / "site.log").read_text()[-3000:]
+    assert state()[1] == "sent"
 
 
 @pytest.mark.django_db(transaction=True)

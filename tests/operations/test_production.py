@@ -5,7 +5,6 @@ ending TLS. A browser signs up (the mail goes through an SMTP server), two playe
 and play, each page hearing the other's moves over its WebSocket through the proxy; then a web
 worker and the Celery worker are killed, come back, and the game goes on with nothing lost."""
 
-import email
 import http.client
 import os
 import re
@@ -17,13 +16,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from email import policy
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from tests.helpers import free_port
+from tests.support.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -41,33 +40,10 @@ pytestmark = [
 ]
 
 
-class Mailbox:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(email.message_from_bytes(envelope.original_content, policy=policy.default))
-        return "250 Message accepted for delivery"
-
-    def wait_for(self, to, seconds=60):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            for message in self.messages:
-                if to in message["To"]:
-                    return message
-            time.sleep(0.2)
-        raise AssertionError(f"no mail to {to}: {[message['To'] for message in self.messages]}")
-
-
 @pytest.fixture
 def mailbox():
-    from aiosmtpd.controller import Controller
-
-    box = Mailbox()
-    controller = Controller(box, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield box, controller.port
-    controller.stop()
+    with smtp_server() as server:
+        yield server
 
 
 @pytest.fixture
