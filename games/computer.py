@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
-from elgrande_site import metrics
+from elgrande_site import cache, metrics
 
 from .background import EmbeddedWorker
 from .bots import LEVELS, choose_move
@@ -148,6 +148,10 @@ def queue_move(game_id, version):
     if settings.REDIS_URL:
         from .tasks import play_computer_move
 
+        if cache.unreachable():
+            # As for mails (games.tasks.queue_notification): not held for the broker's timeouts.
+            logger.warning("Redis unreachable: the computer move of game %s is left to the sweep", game_id)
+            return
         try:
             play_computer_move.apply_async((game_id, version), countdown=delay)
         except Exception:

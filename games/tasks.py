@@ -7,6 +7,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from elgrande_site import cache
+
 from .background import EmbeddedWorker
 
 logger = logging.getLogger(__name__)
@@ -95,6 +97,11 @@ def queue_notification(notification_id):
     """Have the notification sent soon, off the caller's path; a failure to queue is logged and
     left to the sweep, never raised into a move."""
     if settings.REDIS_URL:
+        if cache.unreachable():
+            # Redis did not answer a moment ago: queueing would hold the move for the broker's
+            # timeouts (4.5 s when silent). The row waits; the sweep's retries send it.
+            logger.warning("Redis unreachable: mail %s is left to the sweep", notification_id)
+            return
         try:
             send_notification.delay(notification_id)
         except Exception:

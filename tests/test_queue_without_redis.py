@@ -1,0 +1,41 @@
+"""While this process has just found Redis unreachable, a move queues no mail and no computer move
+on the broker (which would hold the move for its timeouts): the rows wait and the sweep sends and
+plays them."""
+
+import logging
+import time
+
+import pytest
+
+from elgrande_site import cache
+from games import computer, tasks
+from games.tasks import queue_notification
+
+real_queue_move = computer.real_queue_move
+
+
+@pytest.fixture
+def with_redis(settings):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.mark.parametrize("away", [False, True], ids=["redis up", "redis just found away"])
+def test_a_mail_is_queued_only_while_redis_answers(with_redis, monkeypatch, caplog, away):
+    queued = []
+    monkeypatch.setattr(tasks.send_notification, "delay", queued.append)
+    monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
+    with caplog.at_level(logging.WARNING, logger="games.tasks"):
+        queue_notification(7)
+    assert queued == ([] if away else [7])
+    assert ("mail 7 is left to the sweep" in caplog.text) == away
+
+
+@pytest.mark.parametrize("away", [False, True], ids=["redis up", "redis just found away"])
+def test_a_computer_move_is_queued_only_while_redis_answers(with_redis, monkeypatch, caplog, away):
+    queued = []
+    monkeypatch.setattr(tasks.play_computer_move, "apply_async", lambda args, countdown: queued.append(args))
+    monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
+    with caplog.at_level(logging.WARNING, logger="games.computer"):
+        real_queue_move(12, 34)
+    assert queued == ([] if away else [(12, 34)])
+    assert ("game 12 is left to the sweep" in caplog.text) == away
