@@ -20,6 +20,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import translation
 
+from elgrande_site import cache
+
 logger = logging.getLogger(__name__)
 
 # The notices of `held()`: [(group, message)], or None outside of it.
@@ -110,6 +112,11 @@ def _deliver(notices):
     groups somebody listens to (found in the same trip to the event loop as the other notices are
     sent), each with the spectators' view of its game rendered once (the latest version when one
     game has several notices), or as they came when that view cannot travel (`_frame`)."""
+    if settings.REDIS_URL and cache.unreachable():
+        # The channel layer's Redis is the cache's, which did not answer a moment ago: each trip
+        # would wait for NOTICE_SECONDS. Pages check their version by themselves (static/game.js).
+        logger.warning("Redis unreachable: %d notices not sent", len(notices))
+        return
     plain, watched = [], {}
     for group, message in notices:
         if message["type"] == "game.version" and _is_spectators(group):

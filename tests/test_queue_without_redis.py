@@ -39,3 +39,20 @@ def test_a_computer_move_is_queued_only_while_redis_answers(with_redis, monkeypa
         real_queue_move(12, 34)
     assert queued == ([] if away else [(12, 34)])
     assert ("game 12 is left to the sweep" in caplog.text) == away
+
+
+@pytest.mark.parametrize("away", [False, True], ids=["redis up", "redis just found away"])
+def test_a_move_s_notices_go_to_the_channel_layer_only_while_redis_answers(with_redis, monkeypatch, caplog, away):
+    from games import broadcast
+
+    sent = []
+
+    async def group_send(notices):
+        sent.extend(notices)
+
+    monkeypatch.setattr(broadcast, "_group_send", group_send)
+    monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
+    with caplog.at_level(logging.WARNING, logger="games.broadcast"):
+        broadcast.send_version(5, 9)
+    assert sent == ([] if away else [("game-5", {"type": "game.version", "version": 9})])
+    assert ("notices not sent" in caplog.text) == away
