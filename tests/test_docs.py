@@ -79,3 +79,10 @@ def test_every_relative_link_leads_somewhere(document):
         elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
             broken.append(f"{target}: no such heading")
     assert broken == [], f"{document.relative_to(ROOT)}: {broken}"
+
+
+def test_the_index_links_every_page_of_docs():
+    index = ROOT / "docs" / "README.md"
+    linked = {(index.parent / target.partition("#")[0]).resolve() for target in LINK.findall(prose(index.read_text()))}
+    missing = [page.name for page in (ROOT / "docs").glob("*.md") if page != index and page.resolve() not in linked]
+    assert missing == [], f"docs/README.md does not link {missing}"
