@@ -76,7 +76,7 @@ def area_points(counts, values, tables, king_bonus, homes):
 
     A colour's expected rank position is the chance of each other colour ending above it (one
     absent now included: it may come before the scoring), plus the chance that it ends tied (a
-    tied group takes the next value, RULES.md); between two positions its points are
+    tied group takes the next value, docs/rules.md); between two positions its points are
     interpolated. Counted colour by colour, a group of three or more tied above a colour would
     push it down by its size instead of by two: that case is set right by the exact points of the
     board as it stands (`_tie_correction`).

@@ -1,7 +1,7 @@
 """The board: nine regions in scoring order, the Castillo, scoreboards and colours.
 
 Areas are addressed by index in the engine's state: 0–8 are the regions in the order of the
-scoring track, 9 is the Castillo. Ids are the stable ones of RULES.md.
+scoring track, 9 is the Castillo. Ids are the stable ones of docs/rules.md.
 """
 
 REGIONS = (

@@ -72,7 +72,7 @@ def run(state, step):
 
 
 def _retake(state, seat, card):
-    """Which card is taken back is private unless it was the top of the pile (RULES.md)."""
+    """Which card is taken back is private unless it was the top of the pile (docs/rules.md)."""
     pile = list(state.played[seat])
     was_top = pile[-1] == card
     pile.remove(card)

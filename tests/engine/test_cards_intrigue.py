@@ -120,7 +120,7 @@ def test_intrigue_court_2_refuses_more_than_the_court_holds():
 
 
 def test_intrigue_court_2_once_begun_puts_both():
-    # Begun means whole (RULES.md, seed 001 rule 4): the card says 2, not "up to 2".
+    # Begun means whole (docs/rules.md, seed 001 rule 4): the card says 2, not "up to 2".
     refused(board("intrigue_court_2"), 0, {"type": "special", "to": {"galicia": 1}},
             match="in_full_court .*count=2")
 
@@ -292,7 +292,7 @@ def test_intrigue_2_own_2_foreign_refuses(plan):
     ],
 )
 def test_intrigue_2_own_2_foreign_once_begun_is_carried_out_in_full(plan, match):
-    # Begun means whole (RULES.md, seed 001 rule 4): the card does not say "up to".
+    # Begun means whole (docs/rules.md, seed 001 rule 4): the card does not say "up to".
     refused(board("intrigue_2_own_2_foreign"), 0, {"type": "special", "plan": plan},
             match=match)
 

@@ -1,6 +1,6 @@
 """Properties over many random games (hypothesis draws the seeds and options; random_move plays).
 
-Every transition keeps the rules' invariants (RULES.md: conservation, the King's region is taboo,
+Every transition keeps the rules' invariants (docs/rules.md: conservation, the King's region is taboo,
 nothing leaves the Castillo before a general scoring, scores never fall); every game ends after its
 last general scoring; states round-trip through JSON; games replay from seed and moves; and no
 seat's view reveals another seat's private facts.

@@ -1,4 +1,4 @@
-"""The revised edition's rulings (seed 001, checked with the designers; RULES.md states them):
+"""The revised edition's rulings (seed 001, checked with the designers; docs/rules.md states them):
 
 1. the King returns is played in turn, each player seeing the shares already sent (§9.2);
 2. begun means whole (rule 4);

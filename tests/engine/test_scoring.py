@@ -1,4 +1,5 @@
-"""Scoring (RULES.md "Scoring a region", "General scoring"; seed 002 "SCORING" with its examples):
+"""Scoring (docs/rules.md "Scoring one region, or the Castillo", "A general scoring";
+seed 002 "SCORING" with its examples):
 rank values and the tie rule, the bonuses, adjacency, the general scoring with the secret disks,
 and mobile scoreboards."""
 
@@ -15,13 +16,13 @@ from tests.engine.builders import at_action, game, lay_out, quiet
 
 
 def test_rules_check_5_3_1_with_three_tied_for_first():
-    # RULES.md and seed 002 "Example 1": red, blue and yellow 4 each, green 3 in a 5/3/1 region
+    # docs/rules.md and seed 002 "Example 1": red, blue and yellow 4 each, green 3 in a 5/3/1 region
     counts = {"red": 4, "blue": 4, "yellow": 4, "green": 3}
     assert rank_points(counts, (5, 3, 1), 4) == {"red": 3, "blue": 3, "yellow": 3, "green": 1}
 
 
 def test_rules_check_6_4_2_with_a_tie_for_third():
-    # RULES.md and seed 002 "Example 2": red 4, blue 3, yellow and green 2 each in a 6/4/2 region
+    # docs/rules.md and seed 002 "Example 2": red 4, blue 3, yellow and green 2 each in a 6/4/2 region
     counts = {"red": 4, "blue": 3, "yellow": 2, "green": 2}
     assert rank_points(counts, (6, 4, 2), 4) == {"red": 6, "blue": 4, "yellow": 0, "green": 0}
 

@@ -1,5 +1,5 @@
 """Setup, bidding, the turn (court, card), the end of a round, general-scoring rounds, the end, and
-the refusal of bad moves (RULES.md: Components, Setup, A round)."""
+the refusal of bad moves (docs/rules.md: What each player has, Setting up, One round)."""
 
 import collections
 
@@ -13,7 +13,7 @@ from tests.engine.builders import at_action, frozen, game, lay_out, play, quiet,
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
-# RULES.md, "Action cards (45)": the composition of stacks 1-4 (stack 5 is the King card).
+# docs/rules.md, "The action cards": the composition of stacks 1-4 (stack 5 is the King card).
 STACK_COMPOSITION = {
     1: {
         "intrigue_own_region": 1,

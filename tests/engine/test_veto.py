@@ -1,4 +1,4 @@
-"""The Veto (RULES.md "Veto"; seed 001, card rules 9 and 9.1-9.4, whose examples are tests here).
+"""The Veto (docs/rules.md "The Veto"; seed 001, card rules 9 and 9.1-9.4, whose examples are tests here).
 
 at_action gives seat 0 (red) the card; the other seats are yellow, blue, green, brown in order.
 """

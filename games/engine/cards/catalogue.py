@@ -1,4 +1,4 @@
-"""The 45 action cards and the King card, one row each, to check against RULES.md's card list.
+"""The 45 action cards and the King card, one row each, to check against docs/rules.md's card list.
 
 `kind` is the rule that carries out the special action (intrigue.py, provinces.py, scorings.py,
 pieces.py); the numbers after it are that rule's. Every card also lets its taker place from court

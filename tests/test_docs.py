@@ -1,0 +1,88 @@
+"""The documentation stands alone: the README stays short, no tracked file points outside the
+repository, and every relative link of the README and docs/ leads to a file (and heading) that
+exists."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+THIS = Path(__file__).resolve().relative_to(ROOT).as_posix()
+# Where the documentation's links are checked: the README, docs/, and the READMEs they send to.
+DOCUMENTS = sorted(
+    [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "bench" / "README.md"]
+    + [ROOT / "games" / "engine" / "README.md", ROOT / "games" / "bots" / "README.md"]
+)
+# What pointed outside the repository: the folder beside it and the documents kept there.
+OUTSIDE = (b"../shared", b"RULES.md", b"DESIGN.md")
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def tracked_files():
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    return [name for name in listed.decode().split("\0") if name]
+
+
+def prose(text):
+    """The text outside fenced code blocks and inline code, where a link is a link."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(path):
+    """The heading anchors a Markdown file offers, made the way GitHub makes them."""
+    seen, found = {}, set()
+    in_code = False
+    for line in path.read_text().splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code or not line.startswith("#"):
+            continue
+        title = line.lstrip("#").strip().lower()
+        slug = re.sub(r"[^\w\- ]", "", title).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
+def test_readme_is_under_8_kb():
+    size = (ROOT / "README.md").stat().st_size
+    assert size < 8 * 1024, f"README.md is {size} bytes; move the detail to docs/"
+
+
+def test_no_tracked_file_points_outside_the_repository():
+    offenders = []
+    for name in tracked_files():
+        path = ROOT / name
+        if name == THIS or not path.is_file():
+            continue
+        content = path.read_bytes()
+        offenders += [f"{name}: {marker.decode()}" for marker in OUTSIDE if marker in content]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_every_relative_link_leads_somewhere(document):
+    broken = []
+    for target in LINK.findall(prose(document.read_text())):
+        if re.match(r"[a-z]+:", target):  # https:, mailto: and the like are not checked here
+            continue
+        file_part, _, anchor = target.partition("#")
+        linked = (document.parent / file_part).resolve() if file_part else document
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif not linked.is_relative_to(ROOT):
+            broken.append(f"{target}: outside the repository")
+        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+            broken.append(f"{target}: no such heading")
+    assert broken == [], f"{document.relative_to(ROOT)}: {broken}"
+
+
+def test_the_index_links_every_page_of_docs():
+    index = ROOT / "docs" / "README.md"
+    linked = {(index.parent / target.partition("#")[0]).resolve() for target in LINK.findall(prose(index.read_text()))}
+    missing = [page.name for page in (ROOT / "docs").glob("*.md") if page != index and page.resolve() not in linked]
+    assert missing == [], f"docs/README.md does not link {missing}"
