@@ -248,7 +248,7 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 LANGUAGE_CODE = "en"
-# The site's languages (README: Languages). URLs stay the same in every one of them.
+# The site's languages (docs/architecture.md, "Languages"). URLs stay the same in every one of them.
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

@@ -1,6 +1,6 @@
 """Game records: a finished game as one JSON document, to keep, to analyse, or to import.
 
-The format is documented in the README ("Game records"). A record holds the seed, which decides
+The format is documented in docs/game-records.md. A record holds the seed, which decides
 every hidden thing of the game (the order of the stacks, what was dealt), and every move, secret
 choices included: it is served only for a finished game, and a private game's only to its players
 (`may_read`).

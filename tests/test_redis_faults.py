@@ -60,7 +60,7 @@ def redis_relay():
 
 
 def start_full_worker(processes, tmp_path, name, env):
-    """A worker as the README starts it: with gossip, mingle and events' heartbeats, each on a
+    """A worker as docs/architecture.md ("Deadlines") starts it: with gossip, mingle and events' heartbeats, each on a
     Redis connection of its own that the drop silences too."""
     worker = Process(celery("worker", "--concurrency=1", "-n", f"{name}@%h"), env, tmp_path / f"{name}.log")
     processes.append(worker)

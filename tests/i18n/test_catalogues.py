@@ -1,5 +1,5 @@
 """The catalogues in the repository are whole and compiled: every message of the code has its
-Italian and French translation, and every .mo says what its .po says (README: Languages)."""
+Italian and French translation, and every .mo says what its .po says (docs/architecture.md, "Languages")."""
 
 import gettext
 import shutil
@@ -14,7 +14,7 @@ from .po import read
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
 LANGUAGES = ("it", "fr")
-# What makemessages is run over: the project's own code and templates, as README says.
+# What makemessages is run over: the project's own code and templates, as docs/architecture.md says.
 SOURCES = ("accounts", "elgrande_site", "games", "ratings", "templates", "static", "manage.py")
 IGNORED = ("*.pyc", "__pycache__", "node_modules")
 MAKEMESSAGES = ["makemessages", "-l", "it", "-l", "fr", "--no-location", "-i", "tests/*", "-i", ".venv/*"]

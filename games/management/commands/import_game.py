@@ -8,7 +8,7 @@ from games.services import GameError
 
 class Command(BaseCommand):
     help = (
-        "Import a finished game from a JSON game record (see the README, Game records): replay it with the "
+        "Import a finished game from a JSON game record (see docs/game-records.md): replay it with the "
         "engine and store it as an archived game. A record that does not replay to the scores it claims, or "
         "a game already imported, is refused and nothing is stored."
     )
