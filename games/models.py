@@ -264,6 +264,8 @@ class Move(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     # True when the site chose the move for the seat: its deadline passed, or it is on autopilot.
     # `events` may then end with the site's own events about the seat ("autopilot_on"/"_off").
+    # A veto question answered ahead (Seat.answers_ahead) is not automatic: the player's own
+    # standing answer, its events led by a private "answered_ahead" that only his seat reads.
     automatic = models.BooleanField(default=False)
     # Of those, the moves of a seat on autopilot (Seat.autopilot).
     autopilot = models.BooleanField(default=False)
