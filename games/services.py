@@ -555,12 +555,16 @@ def _play_autopilot(game, state, seats, moves):
     player who moves himself must act, the game ends, or AUTOPILOT_MOVES_AT_MOST moves were made
     (the game is then left with a deadline, and the sweep goes on from there). Appends the Move
     rows to `moves`; returns the new state."""
-    if not any(seat.autopilot or seat.answers_ahead for seat in seats.values()):
+    if not any(seat.autopilot for seat in seats.values()) and not _veto_question(state):
         return state
     rng = random.Random(f"{game.seed}-autopilot-{game.version}")
+    fresh = False
     for _turn in range(AUTOPILOT_MOVES_AT_MOST):
         acting = [] if state.is_over else to_act(state)
         autopilot = [index for index in acting if seats[index].autopilot]
+        if not autopilot and not fresh and _veto_question(state):
+            _read_answers_ahead(seats)
+            fresh = True
         ahead = [index for index in acting if answered_ahead(state, seats[index])]
         if autopilot:
             move = default_move(state, autopilot[0], rng, greedy=True)
@@ -588,12 +592,21 @@ def answered_ahead(state, seat):
     """Whether the site answers "allow" now for `seat` (a Seat), by its player's standing answer:
     only a veto question asked of it, never a veto-on-veto question (allowing one lets a veto
     stand: not what "allow every veto question" says) nor any other decision."""
-    return (
-        seat.answers_ahead
-        and state.phase == "special"
-        and state.action["stage"] == "veto"
-        and seat.index in state.action["awaiting"]
-    )
+    return seat.answers_ahead and _veto_question(state) and seat.index in state.action["awaiting"]
+
+
+def _veto_question(state):
+    return not state.is_over and state.phase == "special" and state.action["stage"] == "veto"
+
+
+def _read_answers_ahead(seats):
+    """Read the seats' answers given ahead again: the seats of a move may have been loaded before
+    the game was locked, and setting or taking back the answer changes no version. Under the
+    game's lock it is as its player last set it (set_answers_ahead locks the game first). One
+    query, only when a veto question is open."""
+    flags = dict(Seat.objects.filter(pk__in=[seat.pk for seat in seats.values()]).values_list("pk", "answers_ahead"))
+    for seat in seats.values():
+        seat.answers_ahead = flags.get(seat.pk, False)
 
 
 def set_answers_ahead(game, user, on, seat_index=None):

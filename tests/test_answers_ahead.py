@@ -4,8 +4,9 @@ own move, told to the seat alone."""
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import timezone
 
-from games import services
+from games import clocks, services
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
 from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
@@ -215,3 +216,19 @@ def test_the_form_sets_it_and_takes_it_back(start_game):
     assert "Take it back" in play_html(game, 0)
     client.post(reverse("answers_ahead", args=[game.pk]), {"on": "0", "seat": "0"})
     assert not Seat.objects.get(game=game, index=0).answers_ahead
+
+
+def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(start_game):
+    """The move's path loads the seats before it locks the game, and the setting changes no
+    version: taken back meanwhile, the question still waits for the holder; set meanwhile, it is
+    answered."""
+    for on in (False, True):
+        game, (seat, move), asked = just_before(start_game, one_holder_asked)
+        holder = asked[0]
+        set_ahead(game, holder, not on)
+        game = Game.objects.get(pk=game.pk)
+        seats = list(clocks.with_vacation_hint(game.seats.all(), timezone.now()))  # as game_for_move
+        set_ahead(game, holder, on)
+        services.submit_move(game, user_at(game, seat), move, game.version, seats=seats)
+        game.refresh_from_db()
+        assert (holder in game.to_act) is not on
