@@ -1,6 +1,8 @@
 """Answers given ahead: a seat's standing "allow" to every veto question, answered at once as its
 own move, told to the seat alone."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -232,3 +234,27 @@ def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(s
         services.submit_move(game, user_at(game, seat), move, game.version, seats=seats)
         game.refresh_from_db()
         assert (holder in game.to_act) is not on
+
+
+def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(start_game, monkeypatch):
+    """The deadline sweep's path: the late seat's default move asks the question (here the move of
+    the line found, in place of a random one), and the holder's answer follows in its transaction."""
+    game, (seat, move), asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    set_ahead(game, holder, True)
+    default = services.default_move
+    monkeypatch.setattr(
+        services, "default_move", lambda state, index, rng, greedy=False: move if index == seat else default(
+            state, index, rng, greedy
+        )
+    )
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    before = game.version
+    assert services.apply_default_moves(game.pk, game.version)
+    game.refresh_from_db()
+    asking, answer = Move.objects.filter(game=game, version__in=[before + 1, before + 2]).order_by("version")
+    assert (asking.seat.index, asking.automatic) == (seat, True)
+    assert (answer.seat.index, answer.move, answer.automatic) == (holder, {"type": "allow"}, False)
+    assert answer.events[0] == {"event": "answered_ahead", "seat": holder, "round": answer.events[0]["round"],
+                                "private": True}
+    assert holder not in game.to_act
