@@ -518,7 +518,12 @@ def _autopilot_off(event, names):
     return format_html(_("{player} is back from autopilot and plays again."), player=names.player(event["seat"]))
 
 
-_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off}
+def _answered_ahead(event, names):
+    # A private event: read by the seat itself, and by everyone in the finished game's replay.
+    return format_html(_("{player} allows (answered ahead)."), player=names.player(event["seat"]))
+
+
+_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off, "answered_ahead": _answered_ahead}
 SITE_EVENT_KINDS = frozenset(_SITE_EVENTS)
 
 

@@ -164,6 +164,10 @@ class Seat(models.Model):
     # After two timeouts in a row the site moves for the seat at once, every time it must act,
     # until the player moves himself again (services.take_back_seat, or a move).
     autopilot = models.BooleanField(default=False)
+    # The player's standing answer, until he takes it back: the site allows every veto question
+    # (not a veto-on-veto question) asked of this seat at once, as his own move
+    # (services.set_answers_ahead). Private: only the seat's own page shows it.
+    answers_ahead = models.BooleanField(default=False)
     # The level of the computer player in this seat (games/bots.LEVELS); "" for a person. Its user
     # is then that computer player's account (accounts.User.computer_level).
     computer = models.CharField(max_length=8, blank=True, default="")
@@ -260,6 +264,8 @@ class Move(models.Model):
     round = models.PositiveSmallIntegerField(default=0)
     # True when the site chose the move for the seat: its deadline passed, or it is on autopilot.
     # `events` may then end with the site's own events about the seat ("autopilot_on"/"_off").
+    # A veto question answered ahead (Seat.answers_ahead) is not automatic: the player's own
+    # standing answer, its events led by a private "answered_ahead" that only his seat reads.
     automatic = models.BooleanField(default=False)
     # Of those, the moves of a seat on autopilot (Seat.autopilot).
     autopilot = models.BooleanField(default=False)

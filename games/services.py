@@ -523,7 +523,7 @@ def _vacations(seats, now):
 
 def _seats_query(seats, now):
     # Only what the hot paths use: the seat's own columns, not its game's nor its user's.
-    columns = ("game_id", "user_id", "index", "timeouts", "autopilot", "computer")
+    columns = ("game_id", "user_id", "index", "timeouts", "autopilot", "answers_ahead", "computer")
     return clocks.with_vacation_hint(seats.only(*columns), now)
 
 
@@ -550,22 +550,97 @@ def _save_counters(seats):
 
 
 def _play_autopilot(game, state, seats, moves):
-    """Move at once, with the default moves, for every seat on autopilot that must act, until a
+    """Move at once, with the default moves, for every seat on autopilot that must act, and answer
+    "allow" for every seat that answers its veto questions ahead (`answered_ahead`), until a
     player who moves himself must act, the game ends, or AUTOPILOT_MOVES_AT_MOST moves were made
     (the game is then left with a deadline, and the sweep goes on from there). Appends the Move
     rows to `moves`; returns the new state."""
-    if not any(seat.autopilot for seat in seats.values()):
+    if not any(seat.autopilot for seat in seats.values()) and not _veto_question(state):
         return state
     rng = random.Random(f"{game.seed}-autopilot-{game.version}")
+    fresh = False
     for _turn in range(AUTOPILOT_MOVES_AT_MOST):
-        acting = [] if state.is_over else [index for index in to_act(state) if seats[index].autopilot]
-        if not acting:
+        acting = [] if state.is_over else to_act(state)
+        autopilot = [index for index in acting if seats[index].autopilot]
+        if not autopilot and not fresh and _veto_question(state):
+            _read_answers_ahead(seats)
+            fresh = True
+        ahead = [index for index in acting if answered_ahead(state, seats[index])]
+        if autopilot:
+            move = default_move(state, autopilot[0], rng, greedy=True)
+            state = apply_move(state, autopilot[0], move)
+            game.version += 1
+            moves.append(_move_row(game, seats[autopilot[0]], move, state, automatic=True, autopilot=True))
+        elif ahead:
+            # Said to the seat alone (and in the finished game's replay): to the others the
+            # answer is a player's "allow" like any other, and the setting stays his own.
+            mark = {**_site_event("answered_ahead", ahead[0], state), "private": True}
+            state = apply_move(state, ahead[0], ALLOW)
+            game.version += 1
+            row = _move_row(game, seats[ahead[0]], dict(ALLOW), state)
+            row.events = [mark, *row.events]
+            moves.append(row)
+        else:
             break
-        move = default_move(state, acting[0], rng, greedy=True)
-        state = apply_move(state, acting[0], move)
-        game.version += 1
-        moves.append(_move_row(game, seats[acting[0]], move, state, automatic=True, autopilot=True))
     return state
+
+
+ALLOW = {"type": "allow"}
+
+
+def answered_ahead(state, seat):
+    """Whether the site answers "allow" now for `seat` (a Seat), by its player's standing answer:
+    only a veto question asked of it, never a veto-on-veto question (allowing one lets a veto
+    stand: not what "allow every veto question" says) nor any other decision."""
+    return seat.answers_ahead and _veto_question(state) and seat.index in state.action["awaiting"]
+
+
+def _veto_question(state):
+    return not state.is_over and state.phase == "special" and state.action["stage"] == "veto"
+
+
+def _read_answers_ahead(seats):
+    """Read the seats' answers given ahead again: the seats of a move may have been loaded before
+    the game was locked, and setting or taking back the answer changes no version. Under the
+    game's lock it is as its player last set it (set_answers_ahead locks the game first). One
+    query, only when a veto question is open."""
+    flags = dict(Seat.objects.filter(pk__in=[seat.pk for seat in seats.values()]).values_list("pk", "answers_ahead"))
+    for seat in seats.values():
+        seat.answers_ahead = flags.get(seat.pk, False)
+
+
+def set_answers_ahead(game, user, on, seat_index=None):
+    """The player of a seat in a running game with veto cards sets (`on`) or takes back his
+    standing "allow" to every veto question. Set while such a question waits for him, it answers
+    it at once, as his own move; else nothing of the game changes, and nobody else is told."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(_("Only a running game takes answers given ahead."))
+        if not game.veto:
+            raise Conflict(_("This game is played without veto cards."))
+        seats, vacations = _seats_and_vacations(game, timezone.now())
+        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
+        if seat is None:
+            raise NotAllowed(_("You have no seat in this game."))
+        if seat_index is not None and seat_index != seat.index:
+            raise NotAllowed(_("You can only act for your own seat."))
+        seat.answers_ahead = bool(on)
+        seat.save(update_fields=["answers_ahead"])
+        state = GameState.from_json(game.state)
+        if not answered_ahead(state, seat):
+            return game
+        moves = []
+        state = _play_autopilot(game, state, seats, moves)
+        Move.objects.bulk_create(moves)
+        _save(
+            game,
+            state,
+            previous_to_act=game.to_act if len(moves) == 1 else None,
+            seats=seats,
+            vacations=vacations,
+        )
+    return game
 
 
 def _site_event(kind, seat, state):
@@ -580,9 +655,8 @@ def default_move(state, seat, rng, greedy=False):
     single timeout a random legal move. The sweep plays a thousand timeouts in
     well under two seconds only with the random one (bench/sweep.py): the greedy player's
     decisions cost some 10 ms of CPU on average, with a long tail."""
-    allow = {"type": "allow"}
-    if allow in legal_moves(state, seat):
-        return allow
+    if ALLOW in legal_moves(state, seat):
+        return dict(ALLOW)
     if greedy:
         return computer.greedy_default(state, seat, rng)
     return random_move(state, seat, rng)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:pk>/leave/", views.leave, name="leave"),
     path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("games/<int:pk>/take-back/", views.take_back_seat, name="take_back_seat"),
+    path("games/<int:pk>/answers-ahead/", views.answers_ahead, name="answers_ahead"),
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/chat/", chat_views.chat_view, name="chat"),
     path("games/<int:pk>/chat/mute/", chat_views.mute, name="chat_mute"),

@@ -66,11 +66,13 @@ def key(game, own_seat, seats, spans, zone):
     )
     digest = hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()
     # A seat's log marks what others did since its player last looked (Seat.seen_version), which
-    # the render then moves on: the next request of the same version renders anew, unmarked.
+    # the render then moves on: the next request of the same version renders anew, unmarked. Its
+    # answers given ahead (Seat.answers_ahead) change without a version, and show on its page alone.
     reader = (
         "spectator"
         if own_seat is None
         else f"seat-{own_seat.index}-user-{own_seat.user_id}-seen-{own_seat.seen_version}"
+        f"-ahead-{own_seat.answers_ahead:d}"
     )
     return f"play:{game.pk}:{game.version}:{reader}:{digest}"
 

@@ -168,6 +168,19 @@ def take_back_seat(request, pk):
     return _act(request, lambda: services.take_back_seat(game, request.user), game)
 
 
+@login_required
+@require_POST
+def answers_ahead(request, pk):
+    """The seat's standing "allow" to every veto question: `on` is "1" to set it, "0" to take it
+    back (a form sent twice does the same twice); `seat` names the player's own seat."""
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    on, seat = request.POST.get("on"), request.POST.get("seat", "")
+    if on not in ("0", "1") or not seat.isdigit():
+        messages.error(request, _("This form could not be read: reload the page and try again."))
+        return redirect(game)
+    return _act(request, lambda: services.set_answers_ahead(game, request.user, on == "1", int(seat)), game)
+
+
 def _act(request, change, game):
     try:
         change()

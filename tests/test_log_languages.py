@@ -72,6 +72,7 @@ EVENTS = [
     ({"event": "game_over", "ranking": [[1, 0], [2, 1], [3, 2]]}, [], []),
     ({"event": "autopilot_on", "seat": 1}, [], []),
     ({"event": "autopilot_off", "seat": 1}, [], []),
+    ({"event": "answered_ahead", "seat": 1, "private": True}, [], []),
 ]
 COLOUR = {"en": "red", "it": "rosso", "fr": "rouge"}
 
