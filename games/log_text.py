@@ -518,7 +518,14 @@ def _autopilot_off(event, names):
     return format_html(_("{player} is back from autopilot and plays again."), player=names.player(event["seat"]))
 
 
-_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off}
+def _autopilot_chosen(event, names):
+    return format_html(
+        _("{player} lets the computer play their seat: the site moves for them at once until they take it back."),
+        player=names.player(event["seat"]),
+    )
+
+
+_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_chosen": _autopilot_chosen, "autopilot_off": _autopilot_off}
 SITE_EVENT_KINDS = frozenset(_SITE_EVENTS)
 
 
