@@ -4,6 +4,7 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
 from allauth.account.models import Login
+from allauth.account.utils import get_next_redirect_url
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
@@ -164,8 +165,13 @@ class SignupForm(AllauthSignupForm):
             )
             return None, flows.login.perform_login(request, login)
         user = self.save(request)
+        # The sign-up's `next` (a game the player was invited to) is where the confirmation link,
+        # which logs in, brings them (allauth keeps it with the pending log-in).
         return user, flows.signup.complete_signup(
-            request, user=user, email_verification=EmailVerificationMethod.MANDATORY
+            request,
+            user=user,
+            email_verification=EmailVerificationMethod.MANDATORY,
+            redirect_url=get_next_redirect_url(request),
         )
 
     def save(self, request):
