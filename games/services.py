@@ -277,11 +277,18 @@ def hand_seat_to_computer(game, user, expected_version):
         else:
             last.events = [*last.events, event]
             last.save(update_fields=["events"])
-        moves = []
+        moves, to_act_before = [], game.to_act
         state = _play_autopilot(game, state, seats, moves)
         if moves:
             Move.objects.bulk_create(moves)
-            _save(game, state, seats=seats, vacations=vacations)
+            # As after a move: the others still answering the same choice keep their deadline.
+            _save(
+                game,
+                state,
+                previous_to_act=to_act_before if len(moves) == 1 else None,
+                seats=seats,
+                vacations=vacations,
+            )
         else:
             # Not its turn: the autopilot moves for it when it is (a move's or the sweep's path).
             game.version += 1

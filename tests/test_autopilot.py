@@ -302,3 +302,14 @@ def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     else:
         raise AssertionError("the autopilot never moved again for the seat")
     assert seat not in game.to_act or game.status == Game.Status.FINISHED
+
+
+def test_the_others_in_a_simultaneous_choice_keep_their_deadline_when_a_seat_is_handed_over(game_at):
+    from games.engine import to_act
+
+    game = game_at(lambda state: len(to_act(state)) >= 2, num_players=4)
+    deadline, waiting = game.deadline, list(game.to_act)
+    services.hand_seat_to_computer(game, user_at(game, waiting[0]), game.version)
+    game.refresh_from_db()
+    assert waiting[0] not in game.to_act and set(game.to_act) < set(waiting)
+    assert game.deadline == deadline
