@@ -261,7 +261,12 @@ def test_a_stale_or_unreadable_post_hands_nothing_over(start_game):
     assert not seat_of(game, seat).autopilot and game.version == stale + 1
 
 
-def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game):
+def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, make_user):
+    creator = make_user()
+    waiting = services.create_game(creator, num_players=3)
+    with pytest.raises(services.Conflict, match="not started"):
+        services.hand_seat_to_computer(waiting, creator, waiting.version)
+    assert not Seat.objects.get(game=waiting, user=creator).autopilot
     game, seat, _ = on_autopilot(start_game)
     game.refresh_from_db()
     with pytest.raises(services.Conflict, match="already"):
