@@ -1,9 +1,11 @@
 import logging
 import re
 import smtplib
+from urllib.parse import urlencode
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.internal.userkit import filter_users_by_email, get_user_by_username
+from allauth.account.utils import get_next_redirect_url
 from allauth.core import context, ratelimit
 from django import forms
 from django.contrib import messages
@@ -121,6 +123,14 @@ class AccountAdapter(DefaultAccountAdapter):
     @staticmethod
     def _account_key(user):
         return f"account:{user.pk}"
+
+    def get_email_confirmation_url(self, request, emailconfirmation):
+        """allauth's confirmation link, carrying the sign-up's `next` (a game the new player was
+        invited to): allauth's confirmation page posts it on and goes there once the address is
+        confirmed, also in a browser other than the sign-up's, where the link does not log in."""
+        url = super().get_email_confirmation_url(request, emailconfirmation)
+        following = get_next_redirect_url(request) if request is not None else None
+        return f"{url}?{urlencode({'next': following})}" if following else url
 
     def render_mail(self, template_prefix, email, context, headers=None):
         """allauth's account mails (confirmation, password reset...) have a text part only: each

@@ -4,6 +4,7 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
 from allauth.account.models import Login
+from allauth.account.utils import get_next_redirect_url
 from django import forms
 from django.conf import settings
 from django.core.validators import MaxLengthValidator
@@ -12,6 +13,42 @@ from django.utils.translation import gettext_lazy as _
 
 from . import vacations
 from .models import User, time_zone_names
+
+# The zones most players pick, first in the settings' list (the rest follow in a group of their
+# own): the site's players are mostly in Europe and the Americas.
+COMMON_TIME_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Lisbon",
+    "Europe/Madrid",
+    "Europe/Paris",
+    "Europe/Rome",
+    "Europe/Berlin",
+    "Europe/Athens",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "America/Argentina/Buenos_Aires",
+    "Asia/Kolkata",
+    "Asia/Shanghai",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
+
+
+def time_zone_choices():
+    """The settings' time zones: the common ones first, then every other zone the tz database
+    knows, sorted, in a group of its own (no zone listed twice)."""
+    known = time_zone_names()
+    common = [name for name in COMMON_TIME_ZONES if name in known]
+    others = sorted(known - set(common))
+    return [
+        (_("Common time zones"), [(name, name.replace("_", " ")) for name in common]),
+        (_("All other time zones"), [(name, name.replace("_", " ")) for name in others]),
+    ]
 
 
 class SettingsForm(forms.ModelForm):
@@ -36,7 +73,7 @@ class SettingsForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(name, name.replace("_", " ")) for name in sorted(time_zone_names())]
+        self.fields["time_zone"].choices = time_zone_choices()
         self.fields["language"].choices = [("", _("The browser's language")), *settings.LANGUAGES]
         self.fields["language"].help_text = _("The site and the mails it sends you are written in it.")
 
@@ -95,8 +132,13 @@ class LoginForm(AllauthLoginForm):
 
 class SignupForm(AllauthSignupForm):
     # Filled in by the sign-up page's script from the browser's own time zone, so that times show
-    # right from the start; an unknown or missing one leaves the default (UTC) for the settings.
-    time_zone = forms.CharField(required=False, widget=forms.HiddenInput, max_length=64)
+    # right from the start; an unknown, missing or overlong one leaves the default (UTC) for the
+    # settings, and is never a reason to refuse the sign-up (a hidden field's error says nothing).
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput, strip=True)
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data.get("time_zone") or ""
+        return zone if zone in time_zone_names() else ""
 
     def validate_unique_email(self, value):
         """An address that has an account does not stop the form, as with allauth's enumeration
@@ -123,14 +165,19 @@ class SignupForm(AllauthSignupForm):
             )
             return None, flows.login.perform_login(request, login)
         user = self.save(request)
+        # The sign-up's `next` (a game the player was invited to) is where the confirmation link,
+        # which logs in, brings them (allauth keeps it with the pending log-in).
         return user, flows.signup.complete_signup(
-            request, user=user, email_verification=EmailVerificationMethod.MANDATORY
+            request,
+            user=user,
+            email_verification=EmailVerificationMethod.MANDATORY,
+            redirect_url=get_next_redirect_url(request),
         )
 
     def save(self, request):
         user = super().save(request)
         if user is not None:
-            if self.cleaned_data.get("time_zone") in time_zone_names():
+            if self.cleaned_data.get("time_zone"):
                 user.time_zone = self.cleaned_data["time_zone"]
             # The language the player signed up in (the switcher's, or the browser's) becomes their
             # setting, so that the mails to come are written in it too.

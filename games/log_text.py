@@ -523,7 +523,19 @@ def _answered_ahead(event, names):
     return format_html(_("{player} allows (answered ahead)."), player=names.player(event["seat"]))
 
 
-_SITE_EVENTS = {"autopilot_on": _autopilot_on, "autopilot_off": _autopilot_off, "answered_ahead": _answered_ahead}
+def _autopilot_chosen(event, names):
+    return format_html(
+        _("{player} lets the computer play their seat: the site moves for them at once until they take it back."),
+        player=names.player(event["seat"]),
+    )
+
+
+_SITE_EVENTS = {
+    "autopilot_on": _autopilot_on,
+    "autopilot_chosen": _autopilot_chosen,
+    "autopilot_off": _autopilot_off,
+    "answered_ahead": _answered_ahead,
+}
 SITE_EVENT_KINDS = frozenset(_SITE_EVENTS)
 
 

@@ -748,6 +748,8 @@ def render_mail(kind, *, user, game, context, subject, address=""):
         "game": game,
         "kind": kind,
         "recipient": user.username if user is not None else address,
+        # An address without an account (an invitation) has no settings to speak of.
+        "member": user is not None,
         "unsubscribe_url": unsubscribe_url(kind, user, address),
         "settings_url": absolute(reverse("settings")),
         "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],

@@ -241,9 +241,66 @@ def submit_move(game, user, move, expected_version, seat_index=None, seats=None)
     return game
 
 
+def hand_seat_to_computer(game, user, expected_version):
+    """The player of a seat lets the computer play it, at once and until he takes it back: his
+    seat goes on autopilot as after two timeouts, and when it must act the autopilot moves for it
+    in this transaction, through the path a move takes (`_play_autopilot`). A post made against an
+    older version is refused, as a move is, and changes nothing."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status == Game.Status.FINISHED:
+            raise Conflict(_("This game is over: no more moves."))
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(_("This game has not started."))
+        seats, vacations = _seats_and_vacations(game, timezone.now())
+        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
+        if seat is None:
+            raise NotAllowed(_("You have no seat in this game."))
+        if game.version != expected_version:
+            raise StaleVersion(
+                _(
+                    "The game has moved on (you saw version %(seen)s, it is now at %(now)s). Nothing "
+                    "was changed; look at the new position and decide again."
+                )
+                % {"seen": expected_version, "now": game.version}
+            )
+        if seat.autopilot:
+            raise Conflict(_("The computer plays your seat already."))
+        state = GameState.from_json(game.state)
+        seat.autopilot, seat.timeouts = True, 0
+        seat.save(update_fields=["autopilot", "timeouts"])
+        # The log says so after the last move made (after the game's setup before any move).
+        event = _site_event("autopilot_chosen", seat.index, state)
+        last = game.moves.order_by("-version").first()
+        if last is None:
+            game.first_events = [*game.first_events, event]
+        else:
+            last.events = [*last.events, event]
+            last.save(update_fields=["events"])
+        moves, to_act_before = [], game.to_act
+        state = _play_autopilot(game, state, seats, moves)
+        if moves:
+            Move.objects.bulk_create(moves)
+            # As after a move: the others still answering the same choice keep their deadline.
+            _save(
+                game,
+                state,
+                previous_to_act=to_act_before if len(moves) == 1 else None,
+                seats=seats,
+                vacations=vacations,
+            )
+        else:
+            # Not its turn: the autopilot moves for it when it is (a move's or the sweep's path).
+            game.version += 1
+            _save(game)
+    return game
+
+
 def take_back_seat(game, user):
     """The player of a seat on autopilot plays himself again: the site stops moving for him at
-    once, and his next decisions get deadlines as before."""
+    once, and his next decisions get deadlines as before. No version is asked for: whatever the
+    autopilot played meanwhile, the player wants his seat back (a second post finds it back and is
+    refused)."""
     with transaction.atomic():
         game = _lock(game)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
@@ -253,10 +310,15 @@ def take_back_seat(game, user):
             raise Conflict(_("Your seat is not on autopilot."))
         seat.autopilot, seat.timeouts = False, 0
         seat.save(update_fields=["autopilot", "timeouts"])
-        # The log says so after the last move made, the autopilot's own.
+        # The log says so after the last move made, the autopilot's own (after the game's setup
+        # when the seat was handed over and taken back before any move).
+        event = {"event": "autopilot_off", "seat": seat.index, "round": game.round}
         last = game.moves.order_by("-version").first()
-        last.events = [*last.events, {"event": "autopilot_off", "seat": seat.index, "round": game.round}]
-        last.save(update_fields=["events"])
+        if last is None:
+            game.first_events = [*game.first_events, event]
+        else:
+            last.events = [*last.events, event]
+            last.save(update_fields=["events"])
         game.version += 1
         _save(game)
     return game

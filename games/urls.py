@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", views.join, name="join"),
     path("games/<int:pk>/leave/", views.leave, name="leave"),
     path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("games/<int:pk>/autopilot/", views.hand_seat_to_computer, name="hand_seat_to_computer"),
     path("games/<int:pk>/take-back/", views.take_back_seat, name="take_back_seat"),
     path("games/<int:pk>/answers-ahead/", views.answers_ahead, name="answers_ahead"),
     path("games/<int:pk>/move/", views.move, name="move"),

@@ -163,6 +163,19 @@ def cancel(request, pk):
 
 @login_required
 @require_POST
+def hand_seat_to_computer(request, pk):
+    """The seat's player lets the computer play it now; the form posts the version it was shown."""
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    try:
+        version = int(request.POST.get("expected_version", ""))
+    except ValueError:
+        messages.error(request, _("This request could not be read: it names no version of the game."))
+        return redirect(game)
+    return _act(request, lambda: services.hand_seat_to_computer(game, request.user, version), game)
+
+
+@login_required
+@require_POST
 def take_back_seat(request, pk):
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     return _act(request, lambda: services.take_back_seat(game, request.user), game)

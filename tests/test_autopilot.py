@@ -171,3 +171,150 @@ def test_everyone_sees_the_autopilot_badge_on_the_game_page_and_in_the_lobby(sta
     lobby = viewer.get(reverse("lobby")).content.decode()
     assert lobby.count(badge) == 1
     assert f'{user_at(game, seat).username} <span class="badge autopilot">autopilot</span>' in lobby
+
+
+# ---- the player hands his seat to the computer himself -------------------------------------------
+
+
+def test_a_seat_to_act_handed_to_the_computer_is_played_at_once(start_game):
+    game = start_game(3, seed=7)
+    seat = game.to_act[0]
+    version = game.version
+    services.hand_seat_to_computer(game, user_at(game, seat), version)
+    game.refresh_from_db()
+    assert seat_of(game, seat).autopilot and seat_of(game, seat).timeouts == 0
+    played = Move.objects.filter(game=game, seat__index=seat)
+    assert played.exists() and all(move.autopilot and move.automatic for move in played)
+    assert seat not in game.to_act and game.version > version
+    assert {"event": "autopilot_chosen", "seat": seat, "round": 1} in game.first_events
+    html = logged_in(user_at(game, (seat + 1) % 3)).get(reverse("game", args=[game.pk])).content.decode()
+    assert "lets the computer play their seat" in html
+
+
+def test_a_seat_handed_over_out_of_turn_is_played_when_it_must_act(start_game):
+    game = start_game(3, seed=7)
+    rng = random.Random(2)
+    seat = next(index for index in range(3) if index not in game.to_act)
+    version = game.version
+    services.hand_seat_to_computer(game, user_at(game, seat), version)
+    game.refresh_from_db()
+    assert game.version == version + 1 and not Move.objects.filter(game=game).exists()
+    while not Move.objects.filter(game=game, seat__index=seat).exists():
+        other = next(s for s in game.to_act if s != seat)
+        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        game.refresh_from_db()
+    assert all(move.autopilot for move in Move.objects.filter(game=game, seat__index=seat))
+    assert seat not in game.to_act
+
+
+def test_the_seat_is_handed_over_and_taken_back_from_the_game_page(start_game):
+    game = start_game(3, seed=7)
+    seat = next(index for index in range(3) if index not in game.to_act)
+    client = logged_in(user_at(game, seat))
+    url = reverse("game", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert "Let the computer play my seat" in page and reverse("hand_seat_to_computer", args=[game.pk]) in page
+    response = client.post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": game.version})
+    assert response.status_code == 302
+    assert seat_of(game, seat).autopilot
+    page = client.get(url).content.decode()
+    assert "The computer plays your seat" in page and "Let the computer play my seat" not in page
+    assert "Play myself again" in page
+    client.post(reverse("take_back_seat", args=[game.pk]))
+    game.refresh_from_db()
+    assert not seat_of(game, seat).autopilot
+    assert game.first_events[-1] == {"event": "autopilot_off", "seat": seat, "round": game.round}
+    assert "Let the computer play my seat" in client.get(url).content.decode()
+
+
+def test_only_a_seated_player_may_hand_over_only_his_own_seat(start_game, make_user):
+    game = start_game(3, seed=7)
+    version = game.version
+    with pytest.raises(services.NotAllowed):
+        services.hand_seat_to_computer(game, make_user(), version)
+    spectator = logged_in(make_user())
+    page = spectator.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Let the computer play my seat" not in page
+    hand_over = reverse("hand_seat_to_computer", args=[game.pk])
+    response = spectator.post(hand_over, {"expected_version": version}, follow=True)
+    assert "You have no seat in this game." in response.content.decode()
+    # The form names no seat: a player's post only ever hands over his own.
+    player = user_at(game, 0)
+    logged_in(player).post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": version, "seat": 1})
+    assert [seat_of(game, index).autopilot for index in range(3)] == [True, False, False]
+    game.refresh_from_db()
+    assert game.version > version
+
+
+def test_a_stale_or_unreadable_post_hands_nothing_over(start_game):
+    game = start_game(3, seed=7)
+    seat = next(index for index in range(3) if index not in game.to_act)
+    stale = game.version - 1
+    with pytest.raises(services.StaleVersion):
+        services.hand_seat_to_computer(game, user_at(game, seat), stale)
+    client = logged_in(user_at(game, seat))
+    response = client.post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": stale}, follow=True)
+    assert "The game has moved on" in response.content.decode()
+    response = client.post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": "x"}, follow=True)
+    assert "names no version of the game" in response.content.decode()
+    game.refresh_from_db()
+    assert not seat_of(game, seat).autopilot and game.version == stale + 1
+
+
+def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, make_user):
+    creator = make_user()
+    waiting = services.create_game(creator, num_players=3)
+    with pytest.raises(services.Conflict, match="not started"):
+        services.hand_seat_to_computer(waiting, creator, waiting.version)
+    assert not Seat.objects.get(game=waiting, user=creator).autopilot
+    game, seat, _ = on_autopilot(start_game)
+    game.refresh_from_db()
+    with pytest.raises(services.Conflict, match="already"):
+        services.hand_seat_to_computer(game, user_at(game, seat), game.version)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    other = next(index for index in range(3) if index != seat)
+    version = game.version
+    with pytest.raises(services.Conflict, match="over"):
+        services.hand_seat_to_computer(game, user_at(game, other), version)
+    assert not seat_of(game, other).autopilot
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
+    make_user, queued_computer_moves, django_capture_on_commit_callbacks
+):
+    from games import computer
+    from tests.test_practice_games import practice, user_at_seat
+
+    game, creator = practice(make_user)
+    seat = user_at_seat(game, creator)
+    while seat not in game.to_act:
+        assert computer.play(game.pk, game.version)
+        game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.hand_seat_to_computer(game, creator, game.version)
+    game.refresh_from_db()
+    assert seat not in game.to_act and Move.objects.filter(game=game, seat__index=seat, autopilot=True).exists()
+    # The computer players' move is queued, and when made the autopilot answers for the seat too.
+    assert queued_computer_moves[-1] == (game.pk, game.version)
+    for _ in range(20):
+        made = Move.objects.filter(game=game, seat__index=seat).count()
+        assert computer.play(game.pk, game.version)
+        game.refresh_from_db()
+        if Move.objects.filter(game=game, seat__index=seat).count() > made:
+            break
+    else:
+        raise AssertionError("the autopilot never moved again for the seat")
+    assert seat not in game.to_act or game.status == Game.Status.FINISHED
+
+
+def test_the_others_in_a_simultaneous_choice_keep_their_deadline_when_a_seat_is_handed_over(game_at):
+    from games.engine import to_act
+
+    game = game_at(lambda state: len(to_act(state)) >= 2, num_players=4)
+    deadline, waiting = game.deadline, list(game.to_act)
+    services.hand_seat_to_computer(game, user_at(game, waiting[0]), game.version)
+    game.refresh_from_db()
+    assert waiting[0] not in game.to_act and set(game.to_act) < set(waiting)
+    assert game.deadline == deadline

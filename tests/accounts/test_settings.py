@@ -1,5 +1,7 @@
 """The settings page: time zone and which mails the player wants."""
 
+import re
+import zoneinfo
 from datetime import UTC, datetime
 
 import pytest
@@ -89,3 +91,23 @@ def test_a_time_zone_gone_from_the_tz_database_falls_back_to_utc(make_user):
     User.objects.filter(pk=user.pk).update(time_zone="Atlantis/Capital")
     assert logged_in(user).get(reverse("settings")).status_code == 200
     assert User.objects.get(pk=user.pk).zone.key == "UTC"
+
+
+def test_the_time_zone_list_starts_with_the_common_zones_then_the_rest_once_each(make_user):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(time_zone="Asia/Kathmandu")
+    page = logged_in(user).get(reverse("settings")).content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>(.*?)</select>', page, re.S)[1]
+    groups = re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', select, re.S)
+    assert [label for label, _ in groups] == ["Common time zones", "All other time zones"]
+    common, others = ([re.findall(r'<option value="([^"]+)"', options) for _, options in groups])
+    assert common[:4] == ["UTC", "Europe/London", "Europe/Lisbon", "Europe/Madrid"] and len(common) < 25
+    assert others == sorted(others) and len(common) + len(others) == len(zoneinfo.available_timezones())
+    assert not set(common) & set(others)
+    # The player's own zone, not a common one, is the one selected among the rest.
+    assert re.findall(r'<option value="([^"]+)" selected>', select) == ["Asia/Kathmandu"]
+    assert 'value="Europe/Madrid">Europe/Madrid</option>' in groups[0][1]
+    assert 'value="America/Argentina/Buenos_Aires">America/Argentina/Buenos Aires</option>' in groups[0][1]
+    logged_in(user).post(reverse("settings"), {"action": "settings", **FIELDS, "time_zone": "Europe/Rome"})
+    user.refresh_from_db()
+    assert user.time_zone == "Europe/Rome"

@@ -68,3 +68,33 @@ def test_a_short_game_against_two_computer_players(live_site, browser):
     page.screenshot(path="/tmp/botsite-practice-390.png")
     print(f"practice game over in {time.monotonic() - started:.0f} s, {moves} moves of the person")
     context.close()
+
+
+def test_the_computer_plays_a_seat_handed_to_it_at_once_and_gives_it_back(live_site, browser):
+    context = browser.new_context()
+    page = sign_up(context, live_site, "handsover")
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_site}/games/new/")
+    page.select_option("select[name=num_players]", "3")
+    page.check("input[name=short_game][value=True]")
+    page.fill("input[name=computer_greedy]", "2")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    # The person's first decision: the computer players wait for it, so the page stands still.
+    page.wait_for_selector("#decision-panel")
+    assert page.locator("#log").inner_text().count("On autopilot") == 0
+    page.click("form.autopilot-offer button")
+    # The same request made the person's move: the page it ends on shows the autopilot's move.
+    page.wait_for_selector("form.autopilot-note")
+    assert "The computer plays your seat" in page.locator("form.autopilot-note").inner_text()
+    log = page.locator("#log")
+    assert "lets the computer play their seat" in log.inner_text()
+    assert "On autopilot: the site chose for handsover" in log.inner_text()
+    # The computer players and the autopilot go on by themselves: a second move of the seat comes.
+    page.wait_for_function(
+        "document.querySelector('#log').innerText.split('On autopilot: the site chose for handsover').length > 2"
+    )
+    page.click("form.autopilot-note button")
+    page.wait_for_selector("form.autopilot-offer")
+    assert "is back from autopilot and plays again" in page.locator("#log").inner_text()
+    context.close()

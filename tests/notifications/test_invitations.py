@@ -1,7 +1,7 @@
 """Inviting to a private game by mail, from the game page: by username or by email address, only by
 its creator while it is open; the mail carries the invitation link."""
 
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 from django.db import connection
@@ -272,3 +272,100 @@ def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeyp
     assert all(isinstance(error, ValueError) and "at most 30 invitations" in str(error) for error in refused), refused
     assert Notification.objects.filter(game=game, kind="invitation").count() == 30
     assert len(queued) == 30
+
+
+# ---- an invitation to someone without an account: sign-up, confirmation, back to the game -----------
+
+
+def sign_up_from_the_invitation(make_user, mailoutbox, password):
+    """carmen invites an address without an account; its owner follows the link, signs up from the
+    game page and gets the confirmation mail. Returns (game, the invitee's client, the mail's link
+    to confirm, the invitation's path)."""
+    creator_game = services.create_game(make_user("carmen"), num_players=2, private=True)
+    invite(logged_in(creator_game.creator), creator_game, "friend@example.net")
+    (invitation,) = mailoutbox
+    invitation_path = urlsplit(next(link for link in links(invitation.body) if "/invitation/" in link)).path
+    invitee = Client()
+    assert invitee.get(invitation_path)["Location"] == reverse("game", args=[creator_game.pk])
+    page = invitee.get(reverse("game", args=[creator_game.pk])).content.decode()
+    signup = f'{reverse("account_signup")}?next={invitation_path}'
+    assert f'href="{signup}"' in page
+    response = invitee.post(
+        signup,
+        {"username": "amiga", "email": "friend@example.net", "password1": password, "password2": password,
+         "next": invitation_path},
+    )
+    # Sign-up ends on "check your mail", not logged in.
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert "_auth_user_id" not in invitee.session
+    confirmation = mailoutbox[-1]
+    assert confirmation.to == ["friend@example.net"]
+    (link,) = [link for link in links(confirmation.body) if "/accounts/confirm-email/" in link]
+    return creator_game, invitee, link, invitation_path
+
+
+def test_the_invitation_to_an_address_without_account_speaks_of_no_settings(private_game, make_user, mailoutbox):
+    game, creator = private_game
+    invite(logged_in(creator), game, "friend@example.net")
+    (message,) = mailoutbox
+    (html, _), = message.alternatives
+    for body in (message.body, html):
+        assert "your settings" not in body and "mail settings" not in body
+        assert "invited this address to a game" in body and "No more invitations to this address" in body
+        assert "New to the site?" in body
+    # A member's invitation still names the setting it comes by, and says nothing of signing up.
+    make_user("diego")
+    invite(logged_in(creator), game, "diego")
+    member_mail = mailoutbox[-1]
+    assert "your settings ask for" in member_mail.body and "New to the site?" not in member_mail.body
+
+
+def test_the_invitee_signs_up_and_the_confirmation_brings_them_back_to_the_game_to_join(
+    make_user, mailoutbox, password
+):
+    game, invitee, link, invitation_path = sign_up_from_the_invitation(make_user, mailoutbox, password)
+    confirm = urlsplit(link)
+    assert confirm.query == f"next={quote(invitation_path, safe='')}"
+    page = invitee.get(f"{confirm.path}?{confirm.query}").content.decode()
+    assert f'name="next" value="{invitation_path}"' in page
+    # The confirmation logs in (the same browser as the sign-up) and goes back to the game: the
+    # pending log-in remembers where, even from a post that does not say it.
+    response = invitee.post(confirm.path, follow=True)
+    assert response.redirect_chain[0][0] == invitation_path
+    assert response.request["PATH_INFO"] == reverse("game", args=[game.pk])
+    assert invitee.session["_auth_user_id"]
+    assert f'action="{reverse("join", args=[game.pk])}"' in response.content.decode()
+    invitee.post(reverse("join", args=[game.pk]))
+    game.refresh_from_db()
+    assert game.seats.filter(user__username="amiga").exists() and game.status == Game.Status.ACTIVE
+
+
+def test_confirmed_in_another_browser_the_link_still_leads_to_the_game(make_user, mailoutbox, password):
+    game, _, link, invitation_path = sign_up_from_the_invitation(make_user, mailoutbox, password)
+    elsewhere = Client()
+    confirm = urlsplit(link)
+    response = elsewhere.post(confirm.path, {"next": invitation_path}, follow=True)
+    # Not logged in there (allauth logs in only the browser that signed up), but the private game
+    # opens, through its invitation link, with the way to log in and join.
+    assert response.redirect_chain[0][0] == invitation_path
+    assert response.status_code == 200 and "_auth_user_id" not in elsewhere.session
+    page = response.content.decode()
+    assert f'?next={reverse("game", args=[game.pk])}"' in page
+    login = elsewhere.post(
+        reverse("account_login"), {"login": "amiga", "password": password, "next": reverse("game", args=[game.pk])}
+    )
+    assert login["Location"] == reverse("game", args=[game.pk])
+    elsewhere.post(reverse("join", args=[game.pk]))
+    assert game.seats.filter(user__username="amiga").exists()
+
+
+def test_a_sign_up_without_next_confirms_as_before_and_an_outside_next_is_dropped(client, password, mailoutbox):
+    client.post(
+        reverse("account_signup"),
+        {"username": "isabel", "email": "isabel@example.org", "password1": password, "password2": password,
+         "next": "https://evil.example/"},
+    )
+    (link,) = [link for link in links(mailoutbox[-1].body) if "/accounts/confirm-email/" in link]
+    assert urlsplit(link).query == ""
+    response = client.post(urlsplit(link).path)
+    assert response["Location"] == reverse("lobby")
