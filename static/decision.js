@@ -750,6 +750,13 @@
     }
   }, true);
 
+  // Without JavaScript a tick guards the forms above (templates/games/partials/noscript_confirm.html).
+  // htmx parses what it swaps in with scripting off, so the <noscript> of a new panel comes in as real,
+  // hidden, required fields that would block every send: they go as soon as they arrive.
+  document.body.addEventListener("htmx:load", function () {
+    document.querySelectorAll("#decision .noscript-confirm").forEach(function (e) { e.remove(); });
+  });
+
   // After the settling: htmx puts back the server's attributes of elements with ids (the areas)
   // when it settles, which would wipe what the map marks on them during the swap.
   document.body.addEventListener("htmx:afterSettle", function (event) {

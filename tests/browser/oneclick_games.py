@@ -25,13 +25,18 @@ def _stage(state, stage):
     return state.phase == "special" and state.action.get("stage") == stage
 
 
+def _to_place(state):
+    """An action turn with caballeros to place, the special action still to come."""
+    return state.phase == "action" and not state.placed and _place_limit(state) > 0 and not state.special_done
+
+
 POSITIONS = {
     "card": lambda state: state.phase == "card",
     "card_keys": lambda state: state.phase == "card",
     "decline": lambda state: state.phase == "action" and state.placed and not state.special_done,
     "place_none": lambda state: state.phase == "action" and not state.placed and _place_limit(state) == 0,
-    "place_desktop": lambda state: state.phase == "action" and not state.placed and _place_limit(state) > 0,
-    "place_phone": lambda state: state.phase == "action" and not state.placed and _place_limit(state) > 0,
+    "place_desktop": _to_place,
+    "place_phone": _to_place,
     "veto": lambda state: _stage(state, "veto"),
     "counter_veto": lambda state: _stage(state, "counter_veto"),
 }

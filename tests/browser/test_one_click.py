@@ -64,11 +64,12 @@ def chosen(page, button):
     assert page.locator(CONFIRM).is_visible()
 
 
-def sent(page, posts, before, move):
-    """Confirm sends `move` (the chosen button's value), once, and the game goes on from it."""
+def sent(page, posts, before, move, earlier=0):
+    """Confirm sends `move` (the chosen button's value), once, and the game goes on from it (after
+    `earlier` moves of the page's)."""
     page.locator(CONFIRM).click()
     wait_for_version(page, before + 1)
-    assert [json.loads(p) for p in posts] == [json.loads(move)]
+    assert [json.loads(p) for p in posts[earlier:]] == [json.loads(move)]
     assert page.locator("#move-error").inner_text().strip() == ""
 
 
@@ -208,4 +209,9 @@ def test_the_map_confirm_stays_in_view_while_the_map_scrolls(live_site, browser,
     page.locator(".map-compose .map-confirm").click()
     wait_for_version(page, before + 1)
     assert len(posts) == 1
+    # The panel swapped in after the move (htmx) is confirmed as the first one was: declining now.
+    decline = page.get_by_role("button", name="Decline the special action", exact=True)
+    decline.click()
+    chosen(page, decline)
+    sent(page, posts, before + 1, '{"type": "decline"}', earlier=1)
     context.close()
