@@ -33,6 +33,7 @@ def _to_place(state):
 POSITIONS = {
     "card": lambda state: state.phase == "card",
     "card_keys": lambda state: state.phase == "card",
+    "card_plain": lambda state: state.phase == "card",
     "decline": lambda state: state.phase == "action" and state.placed and not state.special_done,
     "place_none": lambda state: state.phase == "action" and not state.placed and _place_limit(state) == 0,
     "place_desktop": _to_place,

@@ -32,11 +32,11 @@ def games(site_database, live_site):
     return json.loads(made.stdout.strip().splitlines()[-1])
 
 
-def open_game(browser, site, games, name, viewport=DESKTOP):
+def open_game(browser, site, games, name, viewport=DESKTOP, script=True):
     """The page of the seat to act in the game standing at `name`, and the list of the moves it posts
     (each as its posted `move` field), kept as they leave the page."""
     game, player = games[name]
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=viewport, java_script_enabled=script)
     page = log_in(context, site, player)
     posts = []
 
@@ -47,7 +47,8 @@ def open_game(browser, site, games, name, viewport=DESKTOP):
     page.on("request", keep)
     page.goto(f"{site}/games/{game}/")
     page.wait_for_selector("#decision-panel")
-    page.wait_for_function("() => window.htmx !== undefined")
+    if script:
+        page.wait_for_function("() => window.htmx !== undefined")
     return context, page, posts
 
 
@@ -122,6 +123,25 @@ def test_an_action_card_is_chosen_and_confirmed_with_the_keyboard_alone(live_sit
     tab_to(CONFIRM, 10)
     page.keyboard.press("Enter")
     wait_for_version(page, before + 1)
+    assert [json.loads(p) for p in posts] == [json.loads(move)]
+    context.close()
+
+
+def test_without_javascript_a_card_is_sent_only_once_the_choice_is_ticked_as_confirmed(live_site, browser, games):
+    context, page, posts = open_game(browser, live_site, games, "card_plain", script=False)
+    before = version(page)
+    card = page.locator("#decision-panel .action-card-button").first
+    move = card.get_attribute("value")
+    # The browser refuses to send the form until the tick is there: the lone click sends nothing.
+    card.click()
+    nothing_sent(page, posts, before)
+    assert page.evaluate("document.querySelector('#decision-panel form.card-choices').checkValidity()") is False
+    tick = page.locator("#decision-panel form.card-choices .noscript-confirm input[type=checkbox]")
+    assert tick.is_visible() and not tick.is_checked()
+    tick.check()
+    card.click()
+    page.wait_for_load_state()
+    assert version(page) == before + 1
     assert [json.loads(p) for p in posts] == [json.loads(move)]
     context.close()
 
