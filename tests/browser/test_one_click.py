@@ -223,6 +223,8 @@ def test_the_map_confirm_stays_in_view_while_the_map_scrolls(live_site, browser,
         page.evaluate("b => document.querySelector('svg.map').scrollIntoView({block: b})", block)
         assert page.evaluate("window.scrollY") > 0
         assert page.evaluate(IN_VIEW), block
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/map-confirm-{size}.png")
     # ... and, over the map, still answers: a caballero placed at the map's foot is confirmed from there.
     page.locator("svg.map g.area.placeable text.area-name").last.click()
     before = version(page)
