@@ -692,33 +692,53 @@
     pickInPlan(area, null, false);
   });
 
-  // A button of the panel that carries a whole choice (a bid, a secret region) is chosen by its
-  // first click and sent only when confirmed: a stray click sends nothing.
+  // A button of the panel that carries a whole decision (a bid, an action card, declining the special
+  // action, going on without placing, a veto's answer) is chosen by its first click (or Enter/Space)
+  // and sent only by the Confirm that then appears after its form's choices: a stray click or tap
+  // sends nothing. The chosen button pressed again lets the choice go. A secret region is chosen on
+  // the map and sent by the map's Confirm.
+  const CONFIRMED_KINDS = ["bid", "take_card", "decline", "place", "veto", "allow"];
+
+  function letGo(panel) {
+    panel.querySelectorAll("button.chosen[name=move]").forEach(function (b) {
+      b.classList.remove("chosen");
+      b.setAttribute("aria-pressed", "false");
+    });
+    panel.querySelectorAll(".decision-confirm, .decision-hint").forEach(function (e) { e.remove(); });
+  }
+
+  function choose(chosen, move) {
+    const form = chosen.form;
+    letGo(chosen.closest("#decision") || form);
+    chosen.classList.add("chosen");
+    chosen.setAttribute("aria-pressed", "true");
+    // The bid keeps its own class (and words) for the tests and styles that know it.
+    const send = button("", "decision-confirm primary" + (move.type === "bid" ? " bid-confirm" : ""), function () {
+      const picked = form.querySelector("button.chosen[name=move]");
+      if (!picked) return;
+      picked.dataset.confirmed = "1";
+      picked.click();
+    });
+    const title = chosen.querySelector("strong");
+    const what = (title ? title.textContent : chosen.textContent).replace(/\s+/g, " ").trim();
+    send.textContent = move.type === "bid" ? T("bidConfirm", { card: move.card }) : T("choiceConfirm", { choice: what });
+    const hint = document.createElement("p");
+    hint.className = "hint decision-hint" + (move.type === "bid" ? " bid-hint" : "");
+    hint.setAttribute("aria-live", "polite");
+    hint.textContent = move.type === "bid" ? T("bidHint") : T("choiceHint");
+    form.appendChild(send);
+    form.appendChild(hint);
+  }
+
   document.addEventListener("click", function (event) {
     const chosen = event.target.closest && event.target.closest("#decision form button[name=move]");
     if (!chosen || chosen.dataset.confirmed === "1") return;
     const move = parseMove(chosen);
     if (!move) return;
-    if (move.type === "bid") {
+    if (CONFIRMED_KINDS.indexOf(move.type) >= 0) {
       event.preventDefault();
-      const form = chosen.form;
-      form.querySelectorAll("button.chosen").forEach(function (b) { b.classList.remove("chosen"); });
-      chosen.classList.add("chosen");
-      let send = form.querySelector(".bid-confirm");
-      if (!send) {
-        send = button("", "bid-confirm primary", function () {
-          const bid = form.querySelector("button.chosen[name=move]");
-          if (!bid) return;
-          bid.dataset.confirmed = "1";
-          bid.click();
-        });
-        form.appendChild(send);
-        const hint = document.createElement("p");
-        hint.className = "hint bid-hint";
-        hint.textContent = T("bidHint");
-        form.appendChild(hint);
-      }
-      send.textContent = T("bidConfirm", { card: move.card });
+      if (chosen.classList.contains("chosen")) letGo(chosen.closest("#decision") || chosen.form);
+      else choose(chosen, move);
       return;
     }
     if (move.region && composer && areaElement(move.region)) {
@@ -729,6 +749,13 @@
       pick(move.region, null, false);
     }
   }, true);
+
+  // Without JavaScript a tick guards the forms above (templates/games/partials/noscript_confirm.html).
+  // htmx parses what it swaps in with scripting off, so the <noscript> of a new panel comes in as real,
+  // hidden, required fields that would block every send: they go as soon as they arrive.
+  document.body.addEventListener("htmx:load", function () {
+    document.querySelectorAll("#decision .noscript-confirm").forEach(function (e) { e.remove(); });
+  });
 
   // After the settling: htmx puts back the server's attributes of elements with ids (the areas)
   // when it settles, which would wipe what the map marks on them during the swap.

@@ -160,8 +160,10 @@ def act(page, viewport, game, seen):
                 break
         else:
             next(iter(offers.values())).click()
+        panel.locator(".decision-confirm").click()
     elif kind == "action" and panel.locator("form.place-none-form").count():
         panel.locator("form.place-none-form button").click()
+        panel.locator(".decision-confirm").click()
     elif kind == "action" and panel.locator("form.place-form").count():
         place_on_the_map(page, seen)
     elif kind == "action" and panel.locator("table.plan").count():
@@ -178,6 +180,7 @@ def act(page, viewport, game, seen):
         page.locator(".map-compose .map-confirm").click()
     elif kind == "action":
         panel.locator("form.decline-form button").click()
+        panel.locator(".decision-confirm").click()
     elif kind in ("region", "castillo"):
         area = targets(page)[0]
         area_target(page, area).click()

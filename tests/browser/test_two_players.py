@@ -79,9 +79,12 @@ def act(page):
     elif kind == "court":
         panel.get_by_role("button", name="Move to court").click()
     elif kind == "card":
+        # A card, declining, going on without placing and a veto's answer are confirmed as a bid is.
         panel.locator(".action-card-button").first.click()
+        panel.locator(".decision-confirm").click()
     elif kind == "action" and panel.locator("form.place-none-form").count():
         panel.get_by_role("button", name="Go on without placing").click()
+        panel.locator(".decision-confirm").click()
     elif kind == "action" and panel.locator("form.place-form").count():
         target = page.locator("svg.map g.area.placeable text.area-name").first
         if target.count():
@@ -89,6 +92,7 @@ def act(page):
         page.locator(".map-compose .map-confirm").click()
     elif kind == "action":
         panel.get_by_role("button", name="Decline the special action").click()
+        panel.locator(".decision-confirm").click()
     elif kind in ("region", "castillo"):
         # A secret choice clicked in the panel is shown on the map and sent by the map's Confirm.
         panel.locator(".region-choices button").first.click()
@@ -107,6 +111,7 @@ def act(page):
         panel.get_by_role("button", name="Send to the provinces").click()
     else:
         panel.get_by_role("button", name="Allow").click()
+        panel.locator(".decision-confirm").click()
     return kind
 
 
