@@ -83,6 +83,11 @@ def test_the_computer_plays_a_seat_handed_to_it_at_once_and_gives_it_back(live_s
     # The person's first decision: the computer players wait for it, so the page stands still.
     page.wait_for_selector("#decision-panel")
     assert page.locator("#log").inner_text().count("On autopilot") == 0
+    # One click on the button alone sends nothing: the tick comes first.
+    page.click("form.autopilot-offer button")
+    page.wait_for_timeout(500)
+    assert page.locator("form.autopilot-offer").count() == 1 and page.locator("form.autopilot-note").count() == 0
+    page.check("form.autopilot-offer input[name=sure]")
     page.click("form.autopilot-offer button")
     # The same request made the person's move: the page it ends on shows the autopilot's move.
     page.wait_for_selector("form.autopilot-note")
