@@ -1,5 +1,6 @@
 """The settings page: time zone and which mails the player wants."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -89,3 +90,33 @@ def test_a_time_zone_gone_from_the_tz_database_falls_back_to_utc(make_user):
     User.objects.filter(pk=user.pk).update(time_zone="Atlantis/Capital")
     assert logged_in(user).get(reverse("settings")).status_code == 200
     assert User.objects.get(pk=user.pk).zone.key == "UTC"
+
+
+@pytest.mark.parametrize(
+    "choice, notify_your_move, digest",
+    [("single", True, "single"), ("daily", True, "daily"), ("none", False, "daily")],
+)
+def test_your_move_mails_are_one_choice_of_three_each_decision_a_daily_digest_or_none(
+    make_user, choice, notify_your_move, digest
+):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(digest="daily")
+    fields = {key: value for key, value in FIELDS.items() if key != "notify_your_move"}
+    response = logged_in(user).post(reverse("settings"), {"action": "settings", **fields, "digest": choice})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    # "None" keeps the kind chosen before, for the day they are switched on again; the reminders
+    # are their own setting.
+    assert (user.notify_your_move, user.digest, user.notify_reminder) == (notify_your_move, digest, True)
+
+
+@pytest.mark.parametrize(
+    "notify_your_move, digest, shown",
+    [(True, "single", "single"), (True, "daily", "daily"), (False, "single", "none"), (False, "daily", "none")],
+)
+def test_an_existing_players_settings_show_as_the_choice_they_mean(make_user, notify_your_move, digest, shown):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(notify_your_move=notify_your_move, digest=digest)
+    page = logged_in(user).get(reverse("settings"))
+    assert page.context["settings_form"]["digest"].value() == shown
+    assert re.search(rf'<input type="radio" name="digest" value="{shown}"[^>]* checked', page.content.decode())
