@@ -342,7 +342,7 @@ def _wants(user, setting, verified):
     return getattr(user, NOTIFICATION_FIELDS[setting]) and user.pk in verified
 
 
-def _your_move(user, game, state, seat, seats, verified, deferred):
+def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
     if is_live(game):
         if not _wants(user, "live_your_move", verified):
             return []
@@ -351,7 +351,7 @@ def _your_move(user, game, state, seat, seats, verified, deferred):
         if user.digest == User.Digest.DAILY or not _wants(user, "your_move", verified):
             return []
         kind = "your_move"
-    now = timezone.now()
+    now = now or timezone.now()
     # Not while the player has the game open, nor within the grace after: the sweep looks again.
     until = presence.quiet_until(game.pk, user.pk, now)
     if until is not None:
@@ -378,7 +378,7 @@ def _wait(game_id, version, deferred):
     wait until the latest of their times."""
     MailToDecide.objects.update_or_create(
         game_id=game_id, version=version,
-        defaults={"waiting_for": sorted(deferred), "due_at": max(deferred.values())},
+        defaults={"waiting_for": sorted(deferred), "due_at": min(deferred.values())},
     )
 
 
@@ -407,10 +407,10 @@ def decide_waiting(now):
                         user=user, game=game, kind__in=TELLS_WHAT_IS_ASKED, version__gte=row.version
                     )
                     if not told.exists():
-                        created += _your_move(user, game, state, index, seats, verified, deferred)
+                        created += _your_move(user, game, state, index, seats, verified, deferred, now)
             if deferred:
                 MailToDecide.objects.filter(pk=row.pk).update(
-                    waiting_for=sorted(deferred), due_at=max(deferred.values())
+                    waiting_for=sorted(deferred), due_at=min(deferred.values())
                 )
             else:
                 MailToDecide.objects.filter(pk=row.pk).delete()

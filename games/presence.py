@@ -53,19 +53,21 @@ async def aseen(game_id, user_id, *, open=True):
 
 def quiet_until(game_id, user_id, now):
     """The time (aware datetime) until which no "your move" mail about the game goes to the player,
-    or None when it may go at `now`: their page is open (until two refreshes after its last one,
-    plus the grace) or was closed less than the grace ago. None also when presence cannot be read."""
+    or None when it may go at `now`. While their page is open that is two refreshes after its last
+    one (then it is looked at again); after it closed, or stopped refreshing (its process died),
+    the grace after it was last seen. None also when presence cannot be read."""
     try:
         found = cache.get(key(game_id, user_id))
         if found is None:
             return None
         last, is_open = found
-        last = float(last)
+        last = datetime.fromtimestamp(float(last), UTC)
     except Exception:
         logger.warning("the presence of player %s on game %s could not be read: mailing", user_id, game_id,
                        exc_info=True)
         return None
-    until = datetime.fromtimestamp(last, UTC) + timedelta(
-        seconds=settings.YOUR_MOVE_GRACE_SECONDS + (2 * refresh_seconds() if is_open else 0)
-    )
+    next_refresh = last + timedelta(seconds=2 * refresh_seconds())
+    if is_open and now < next_refresh:
+        return next_refresh
+    until = last + timedelta(seconds=settings.YOUR_MOVE_GRACE_SECONDS)
     return until if until > now else None
