@@ -387,7 +387,8 @@ def decide_waiting(now):
     goes, at the game's present version, to a player who still has to act and has not come back
     (then it waits again). The decisions that waited together make one mail: none goes to a player
     asked by mail since the version a row is about. Returns how many mails it recorded."""
-    rows_due = list(MailToDecide.objects.filter(due_at__lte=now).order_by("due_at")[:LOST_DECISIONS_PER_SWEEP])
+    due = MailToDecide.objects.filter(due_at__lte=now).order_by("due_at", "game_id", "version")
+    rows_due = list(due[:LOST_DECISIONS_PER_SWEEP])
     games = Game.objects.in_bulk([row.game_id for row in rows_due])
     created = []
     for row in rows_due:

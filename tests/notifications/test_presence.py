@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 
 from games import notifications, presence, services
-from games.engine import apply_move, legal_moves, random_move, to_act
+from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import MailToDecide, Notification
 from tests.helpers import find_position, state_of
 from tests.notifications.test_deciding import a_turn_that_comes_back_to_its_player, play_until, sent_to
@@ -159,3 +159,47 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     notifications.decide_waiting(at(closed + 60 + GRACE + 1))
     assert len(sent_to(mailoutbox, users[first])) == 1 and sent_to(mailoutbox, users[second]) == []
     assert not MailToDecide.objects.exists()
+
+
+def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_later_sweep(
+    started, committed, mailoutbox, monkeypatch
+):
+    # A player away within the grace has their bid wait, bids, and then has a decision with
+    # another seat at once (several waiting rows of theirs, as a busy sweep leaves them).
+    seed, history, player = a_shared_decision_new_to_a_later_bidder()
+    game, users = started(3, seed=seed)
+    closed = time.time()
+    presence.seen(game.pk, users[player].pk, open=False, now=closed)
+    for seat, move in history:
+        committed(services.submit_move, game, users[seat], move, game.version)
+        game.refresh_from_db()
+    other = next(seat for seat in to_act(state_of(game)) if seat != player)
+    assert len({row.version for row in MailToDecide.objects.all() if player in row.waiting_for}) >= 2
+    mailoutbox.clear()
+    monkeypatch.setattr(notifications, "LOST_DECISIONS_PER_SWEEP", 1)
+    notifications.decide_waiting(at(closed + GRACE + 1))
+    assert len(sent_to(mailoutbox, users[player])) == 1
+    # The game moves on while the player still has to decide; the next sweep finds their other row.
+    state = state_of(game)
+    committed(services.submit_move, game, users[other], random_move(state, other, random.Random(1)), game.version)
+    assert player in to_act(state_of(game))
+    notifications.decide_waiting(at(closed + GRACE + 2))
+    notifications.decide_waiting(at(closed + GRACE + 3))
+    assert len(sent_to(mailoutbox, users[player])) == 1
+
+
+def a_shared_decision_new_to_a_later_bidder():
+    """(seed, moves, seat) of a game whose moves end in a decision of several seats at once, new to
+    `seat`, which is not the first bidder (whose first decision the start mail tells of)."""
+    for start in range(1, 300, 20):
+        seed, history = find_position(lambda s: len(to_act(s)) >= 2, seeds=range(start, start + 20))
+        state = new_game(num_players=3, seed=seed)
+        first_bidder = to_act(state)[0]
+        for seat, move in history[:-1]:
+            state = apply_move(state, seat, move)
+        before = to_act(state)
+        after = to_act(apply_move(state, *history[-1]))
+        for seat in after:
+            if seat not in before and seat != first_bidder:
+                return seed, history, seat
+    raise LookupError("no such game")
