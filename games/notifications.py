@@ -11,6 +11,10 @@ Kinds and the User field that switches each off (accounts.emails.NOTIFICATION_FI
 your_move (live games: live_your_move), reminder_half and reminder_last (reminder), game_started,
 game_finished, invitation, and digest (your_move: it replaces the single "your move" mails of
 slow games for players who chose the daily digest).
+
+No "your move" mail goes while its player has the game open, nor within YOUR_MOVE_GRACE_SECONDS
+after (games/presence.py): the commit's MailToDecide row then waits, and the sweep mails the
+decision once if it is still theirs when the grace is over (`decide_waiting`).
 """
 
 import logging
@@ -375,7 +379,7 @@ def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
 
 def _wait(game_id, version, deferred):
     """Keep the MailToDecide row of `game_id` at `version` for the sweep: its seats in `deferred`
-    wait until the latest of their times."""
+    wait, and the row is looked at again at the earliest of their times."""
     MailToDecide.objects.update_or_create(
         game_id=game_id, version=version,
         defaults={"waiting_for": sorted(deferred), "due_at": min(deferred.values())},
