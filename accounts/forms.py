@@ -55,27 +55,46 @@ class SettingsForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
         label=_("Time zone"), help_text=_("Times on the site and in mails are shown in it."), choices=()
     )
+    # The "your move" mails of slow games, one choice of three, kept in two fields of the account:
+    # notify_your_move (off: none, what the mails' unsubscribe link sets) and digest (which kind).
+    # "none" leaves digest as it was, for the day the player switches them on again.
+    NO_YOUR_MOVE_MAIL = "none"
+    digest = forms.ChoiceField(
+        label=User._meta.get_field("notify_your_move").verbose_name,
+        choices=[
+            (User.Digest.SINGLE, _("A mail for each decision that waits for me (none while I have the game open)")),
+            (User.Digest.DAILY, User.Digest.DAILY.label),
+            (NO_YOUR_MOVE_MAIL, _("No mail (the reminders before a deadline still go, if ticked above)")),
+        ],
+        widget=forms.RadioSelect,
+    )
 
     class Meta:
         model = User
         fields = [
             "time_zone",
             "language",
-            "notify_your_move",
             "notify_live_your_move",
             "notify_reminder",
             "notify_game_started",
             "notify_game_finished",
             "notify_invitation",
-            "digest",
         ]
-        widgets = {"digest": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = time_zone_choices()
         self.fields["language"].choices = [("", _("The browser's language")), *settings.LANGUAGES]
         self.fields["language"].help_text = _("The site and the mails it sends you are written in it.")
+        if "digest" not in self.initial:
+            self.initial["digest"] = self.instance.digest if self.instance.notify_your_move else self.NO_YOUR_MOVE_MAIL
+
+    def save(self, commit=True):
+        choice = self.cleaned_data["digest"]
+        self.instance.notify_your_move = choice != self.NO_YOUR_MOVE_MAIL
+        if choice != self.NO_YOUR_MOVE_MAIL:
+            self.instance.digest = choice
+        return super().save(commit)
 
 
 class VacationForm(forms.Form):

@@ -409,6 +409,19 @@ if env_flag("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # --- end of HTTPS --------------------------------------------------------------------------------
 
+# --- "Your move" mails (games/presence.py) -----------------------------------------------------
+# No "your move" mail goes to a player who has the game open, nor within this many seconds after
+# they last had it open: if the decision is still theirs then, the deadline sweep sends it.
+try:
+    YOUR_MOVE_GRACE_SECONDS = float(os.environ.get("YOUR_MOVE_GRACE_SECONDS", "120"))
+except ValueError:
+    YOUR_MOVE_GRACE_SECONDS = float("nan")
+if not 0 <= YOUR_MOVE_GRACE_SECONDS < float("inf"):
+    raise ImproperlyConfigured(
+        "YOUR_MOVE_GRACE_SECONDS must be a number of seconds, 0 or more, "
+        f"not {os.environ['YOUR_MOVE_GRACE_SECONDS']!r}."
+    )
+
 # --- Deadlines (games/deadlines.py) ------------------------------------------------------------
 # One sweep over Game.deadline every DEADLINE_SWEEP_SECONDS plays for the seats whose time ran
 # out, so a deadline is late by at most one interval (plus any database outage). With Redis,

@@ -1,3 +1,4 @@
+import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -5,7 +6,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
-from . import spectators
+from . import presence, spectators
 from .access import can_view
 from .broadcast import game_group, spectators_group, user_group
 from .models import Game
@@ -54,8 +55,23 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"version": version})
+        if not spectator and self.scope["user"].is_authenticated:
+            # A player with the game open gets no "your move" mail (games/presence.py).
+            self.presence = (game_id, self.scope["user"].pk)
+            await presence.aseen(*self.presence)
+            self.heartbeat = asyncio.ensure_future(self.keep_present())
+
+    async def keep_present(self):
+        """Say every `presence.refresh_seconds()` that the page is still open."""
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            await presence.aseen(*self.presence)
 
     async def disconnect(self, code):
+        if hasattr(self, "heartbeat"):
+            self.heartbeat.cancel()
+            # From now the grace period runs.
+            await presence.aseen(*self.presence, open=False)
         if hasattr(self, "hub"):
             await self.hub.leave(self.group, self)
         elif hasattr(self, "group"):

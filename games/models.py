@@ -443,6 +443,11 @@ class MailToDecide(models.Model):
     # Whether this version started the game (its state's events, which are not stored, said so).
     started = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    # A decision whose "your move" mails wait (games/presence.py): the seats whose players had the
+    # game open, or just closed it, and when to look again. The sweep decides these
+    # (notifications.decide_waiting), not as lost ones.
+    waiting_for = FastJSONField(default=list, blank=True)
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name_plural = "mails to decide"

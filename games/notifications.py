@@ -11,6 +11,10 @@ Kinds and the User field that switches each off (accounts.emails.NOTIFICATION_FI
 your_move (live games: live_your_move), reminder_half and reminder_last (reminder), game_started,
 game_finished, invitation, and digest (your_move: it replaces the single "your move" mails of
 slow games for players who chose the daily digest).
+
+No "your move" mail goes while its player has the game open, nor within YOUR_MOVE_GRACE_SECONDS
+after (games/presence.py): the commit's MailToDecide row then waits, and the sweep mails the
+decision once if it is still theirs when the grace is over (`decide_waiting`).
 """
 
 import logging
@@ -39,7 +43,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import clocks, rows, tasks
+from . import clocks, presence, rows, tasks
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view
@@ -172,15 +176,19 @@ def games_saved(saved):
     seats_of = defaultdict(dict)
     for seat in _seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
         seats_of[seat.game_id][seat.index] = seat
-    decided = []
+    decided, waiting = [], []
     for game, state, started, newly_acting in to_decide:
         seats = seats_of[game.pk]
+        deferred = {}
         try:
-            created = _decide(game, state, started, newly_acting, seats, _verified(seats.values()))
+            created = _decide(game, state, started, newly_acting, seats, _verified(seats.values()), deferred)
         except Exception:
             logger.exception("the mails of game %s at version %s were not decided", game.pk, game.version)
             continue
-        decided.append((game.pk, game.version))
+        if deferred:
+            waiting.append((game, deferred))
+        else:
+            decided.append((game.pk, game.version))
         # Recorded, they are safe: a mail whose task is lost is sent by `retry_due`.
         try:
             _queue(created)
@@ -191,7 +199,14 @@ def games_saved(saved):
     except Exception:
         # Deciding again finds the mails recorded: the sweep only clears the rows then.
         logger.exception("the mail decisions of %d games were not cleared", len(decided))
-    return {game_id for game_id, _ in decided}
+    for game, deferred in waiting:
+        # The row of this commit waits for the sweep (`decide_waiting`); one that could not be
+        # marked stays as it is, and the sweep decides it as lost, presence and all.
+        try:
+            _wait(game.pk, game.version, deferred)
+        except Exception:
+            logger.exception("the waiting mails of game %s at version %s were not recorded", game.pk, game.version)
+    return {game_id for game_id, _ in decided} | {game.pk for game, _ in waiting}
 
 
 def _what_is_new(state, previous_to_act):
@@ -228,12 +243,12 @@ def decide_lost(now):
     the log."""
     # Given up first, whatever their number, so that rows that keep failing never fill the
     # sweep's share and hold up those lost after them for longer than a day.
-    given_up = MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_GIVEN_UP_AFTER)
+    given_up = MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_GIVEN_UP_AFTER, due_at__isnull=True)
     for game_id, version in given_up.values_list("game_id", "version"):
         logger.error("the mails of game %s at version %s could not be decided for a day: given up", game_id, version)
     given_up.delete()
     lost = list(
-        MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER)
+        MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER, due_at__isnull=True)
         .order_by("game_id", "version")
         .values_list("game_id", "version", "previous_to_act", "started")[:LOST_DECISIONS_PER_SWEEP]
     )
@@ -261,7 +276,8 @@ def decide_lost(now):
     if done:
         # The lost decisions of a game decided at its present version are all made.
         MailToDecide.objects.filter(
-            Q(*(Q(game_id=game_id, version__lte=games[game_id].version) for game_id in done), _connector=Q.OR)
+            Q(*(Q(game_id=game_id, version__lte=games[game_id].version) for game_id in done), _connector=Q.OR),
+            due_at__isnull=True,
         ).delete()
     return len(done)
 
@@ -295,7 +311,9 @@ def _as_lost(game, version, previous_to_act, started):
     return state, previous_to_act
 
 
-def _decide(game, state, started, newly_acting, seats, verified):
+def _decide(game, state, started, newly_acting, seats, verified, deferred):
+    """Record the mails of one commit; the seats whose "your move" mail waits for their player to
+    be away go into `deferred` ({seat: until when})."""
     created = []
     for index, seat in seats.items():
         user = seat.user
@@ -310,7 +328,7 @@ def _decide(game, state, started, newly_acting, seats, verified):
                 # The start mail already says what is asked: one mail, not two.
                 continue
         if index in newly_acting:
-            created += _your_move(user, game, state, index, seats, verified)
+            created += _your_move(user, game, state, index, seats, verified, deferred)
     return created
 
 
@@ -328,7 +346,7 @@ def _wants(user, setting, verified):
     return getattr(user, NOTIFICATION_FIELDS[setting]) and user.pk in verified
 
 
-def _your_move(user, game, state, seat, seats, verified):
+def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
     if is_live(game):
         if not _wants(user, "live_your_move", verified):
             return []
@@ -337,6 +355,12 @@ def _your_move(user, game, state, seat, seats, verified):
         if user.digest == User.Digest.DAILY or not _wants(user, "your_move", verified):
             return []
         kind = "your_move"
+    now = now or timezone.now()
+    # Not while the player has the game open, nor within the grace after: the sweep looks again.
+    until = presence.quiet_until(game.pk, user.pk, now)
+    if until is not None:
+        deferred[seat] = until
+        return []
     # Called only for a seat that newly has to act: the decisions a player makes one after the
     # other (the court move, the card, the action of one turn) make one mail. A turn that comes
     # back to its player after others decided (a veto question, a King's-return share) makes
@@ -348,9 +372,57 @@ def _your_move(user, game, state, seat, seats, verified):
         if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
             moved = Move.objects.filter(game=game, seat__index=seat).order_by("-version")
             last = moved.values_list("created_at", flat=True).first()
-            if last is not None and timezone.now() - last < BACK_AFTER:
+            if last is not None and now - last < BACK_AFTER:
                 return []
     return _record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
+
+
+def _wait(game_id, version, deferred):
+    """Keep the MailToDecide row of `game_id` at `version` for the sweep: its seats in `deferred`
+    wait, and the row is looked at again at the earliest of their times."""
+    MailToDecide.objects.update_or_create(
+        game_id=game_id, version=version,
+        defaults={"waiting_for": sorted(deferred), "due_at": min(deferred.values())},
+    )
+
+
+def decide_waiting(now):
+    """The "your move" mails that waited for their players to be away (`presence`), now due: each
+    goes, at the game's present version, to a player who still has to act and has not come back
+    (then it waits again). The decisions that waited together make one mail: none goes to a player
+    asked by mail since the version a row is about. Returns how many mails it recorded."""
+    due = MailToDecide.objects.filter(due_at__lte=now).order_by("due_at", "game_id", "version")
+    rows_due = list(due[:LOST_DECISIONS_PER_SWEEP])
+    games = Game.objects.in_bulk([row.game_id for row in rows_due])
+    created = []
+    for row in rows_due:
+        game = games.get(row.game_id)
+        try:
+            deferred = {}
+            if game is not None and game.status == Game.Status.ACTIVE:
+                state = GameState.from_json(game.state)
+                seats = {seat.index: seat for seat in _seats_with_mail().filter(game=game)}
+                verified = _verified(seats.values())
+                for index in row.waiting_for:
+                    # One that has acted since has nothing waiting: a later decision has its own row.
+                    if index not in game.to_act or index not in seats:
+                        continue
+                    user = seats[index].user
+                    told = Notification.objects.filter(
+                        user=user, game=game, kind__in=TELLS_WHAT_IS_ASKED, version__gte=row.version
+                    )
+                    if not told.exists():
+                        created += _your_move(user, game, state, index, seats, verified, deferred, now)
+            if deferred:
+                MailToDecide.objects.filter(pk=row.pk).update(
+                    waiting_for=sorted(deferred), due_at=min(deferred.values())
+                )
+            else:
+                MailToDecide.objects.filter(pk=row.pk).delete()
+        except Exception:
+            logger.exception("the waiting mails of game %s at version %s were not decided", row.game_id, row.version)
+    _queue(created)
+    return len(created)
 
 
 def sweep(now):
@@ -360,6 +432,7 @@ def sweep(now):
     stops the deadlines' sweep."""
     try:
         decide_lost(now)
+        decide_waiting(now)
         send_due_reminders(now)
         # cache.add succeeds once per key: one digest pass per hour (per process, embedded).
         if not settings.REDIS_URL and cache.add(f"digests-{now:%Y-%m-%d-%H}", True, timeout=2 * 60 * 60):

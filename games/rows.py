@@ -160,7 +160,7 @@ def _claim_and_store_sql(db, obj, names, conditions, inserts=(), updates=()):
     for number, objs in enumerate(of_model.values()):
         meta = objs[0]._meta
         fields = _insert_fields(meta)
-        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        row = "(" + ", ".join(_select_placeholder(field, db) for field in fields) + ")"
         parts.append(
             f"inserted_{number} AS (INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
             f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * len(objs))}) AS row)"
@@ -238,6 +238,14 @@ def _claim_sql(obj, names, conditions):
 
 def _insert_fields(meta):
     return [field for field in meta.concrete_fields if not field.primary_key]
+
+
+def _select_placeholder(field, db):
+    """A value's placeholder in the VALUES that an INSERT selects from: PostgreSQL takes an untyped
+    NULL there for text, which a column of another type (a nullable time) then refuses."""
+    if field.null and db.vendor == "postgresql":
+        return f"CAST(%s AS {field.db_type(db)})"
+    return "%s"
 
 
 def _insert_value(field, obj, db):

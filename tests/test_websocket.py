@@ -1,3 +1,5 @@
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -206,3 +208,43 @@ async def test_a_notice_sent_from_a_background_thread_reaches_the_page_at_once_o
     thread.join(5)
     assert not thread.is_alive()
     await communicator.disconnect()
+
+
+async def test_a_players_open_page_keeps_their_your_move_mails_back_and_closing_it_starts_the_grace(
+    start_game, settings
+):
+    from datetime import timedelta
+
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from games import presence
+
+    # A short grace, so that the page refreshes its presence every half second.
+    settings.YOUR_MOVE_GRACE_SECONDS = 1.5
+    game = await database_sync_to_async(start_game)(3)
+    player = await database_sync_to_async(user_at)(game, 1)
+    await cache.aclear()
+    communicator = page(game, await database_sync_to_async(session_cookie)(player))
+    await communicator.connect()
+    await communicator.receive_json_from()
+    last, is_open = await cache.aget(presence.key(game.pk, player.pk))
+    assert is_open
+    assert presence.quiet_until(game.pk, player.pk, timezone.now()) is not None
+    # The open page says it is still there every refresh_seconds().
+    await asyncio.sleep(2 * presence.refresh_seconds())
+    refreshed, is_open = await cache.aget(presence.key(game.pk, player.pk))
+    assert is_open and refreshed > last
+    await communicator.disconnect()
+    closed, is_open = await cache.aget(presence.key(game.pk, player.pk))
+    assert not is_open and closed >= refreshed
+    # Within the grace the mail waits; after it, it goes.
+    assert presence.quiet_until(game.pk, player.pk, timezone.now()) is not None
+    assert presence.quiet_until(game.pk, player.pk, timezone.now() + timedelta(seconds=2)) is None
+    # A visitor without a seat leaves no presence behind.
+    await cache.aclear()
+    visitor = page(game)
+    await visitor.connect()
+    await visitor.receive_json_from()
+    await visitor.disconnect()
+    assert await cache.aget(presence.key(game.pk, None)) is None

@@ -111,3 +111,33 @@ def test_the_time_zone_list_starts_with_the_common_zones_then_the_rest_once_each
     logged_in(user).post(reverse("settings"), {"action": "settings", **FIELDS, "time_zone": "Europe/Rome"})
     user.refresh_from_db()
     assert user.time_zone == "Europe/Rome"
+
+
+@pytest.mark.parametrize(
+    "choice, notify_your_move, digest",
+    [("single", True, "single"), ("daily", True, "daily"), ("none", False, "daily")],
+)
+def test_your_move_mails_are_one_choice_of_three_each_decision_a_daily_digest_or_none(
+    make_user, choice, notify_your_move, digest
+):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(digest="daily")
+    fields = {key: value for key, value in FIELDS.items() if key != "notify_your_move"}
+    response = logged_in(user).post(reverse("settings"), {"action": "settings", **fields, "digest": choice})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    # "None" keeps the kind chosen before, for the day they are switched on again; the reminders
+    # are their own setting.
+    assert (user.notify_your_move, user.digest, user.notify_reminder) == (notify_your_move, digest, True)
+
+
+@pytest.mark.parametrize(
+    "notify_your_move, digest, shown",
+    [(True, "single", "single"), (True, "daily", "daily"), (False, "single", "none"), (False, "daily", "none")],
+)
+def test_an_existing_players_settings_show_as_the_choice_they_mean(make_user, notify_your_move, digest, shown):
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(notify_your_move=notify_your_move, digest=digest)
+    page = logged_in(user).get(reverse("settings"))
+    assert page.context["settings_form"]["digest"].value() == shown
+    assert re.search(rf'<input type="radio" name="digest" value="{shown}"[^>]* checked', page.content.decode())
