@@ -228,16 +228,7 @@ def submit_move(game, user, move, expected_version, seat_index=None, seats=None)
             seat.autopilot, seat.timeouts = False, 0
             seat.save(update_fields=["autopilot", "timeouts"])
         moves = [row]
-        state = _play_autopilot(game, state, seats, moves)
-        Move.objects.bulk_create(moves)
-        # After autopilot moves the position is a new decision, with a deadline of its own.
-        _save(
-            game,
-            state,
-            previous_to_act=game.to_act if len(moves) == 1 else None,
-            seats=seats,
-            vacations=vacations,
-        )
+        _play_autopilot_and_save(game, state, moves, seats=seats, vacations=vacations, previous_to_act=game.to_act)
     return game
 
 
@@ -278,18 +269,9 @@ def hand_seat_to_computer(game, user, expected_version):
             last.events = [*last.events, event]
             last.save(update_fields=["events"])
         moves, to_act_before = [], game.to_act
-        state = _play_autopilot(game, state, seats, moves)
-        if moves:
-            Move.objects.bulk_create(moves)
-            # As after a move: the others still answering the same choice keep their deadline.
-            _save(
-                game,
-                state,
-                previous_to_act=to_act_before if len(moves) == 1 else None,
-                seats=seats,
-                vacations=vacations,
-            )
-        else:
+        if not _play_autopilot_and_save(
+            game, state, moves, seats=seats, vacations=vacations, previous_to_act=to_act_before
+        ):
             # Not its turn: the autopilot moves for it when it is (a move's or the sweep's path).
             game.version += 1
             _save(game)
@@ -692,17 +674,24 @@ def set_answers_ahead(game, user, on, seat_index=None):
         state = GameState.from_json(game.state)
         if not answered_ahead(state, seat):
             return game
-        moves = []
-        state = _play_autopilot(game, state, seats, moves)
-        Move.objects.bulk_create(moves)
-        _save(
-            game,
-            state,
-            previous_to_act=game.to_act if len(moves) == 1 else None,
-            seats=seats,
-            vacations=vacations,
-        )
+        _play_autopilot_and_save(game, state, [], seats=seats, vacations=vacations, previous_to_act=game.to_act)
     return game
+
+
+def _play_autopilot_and_save(game, state, moves, *, seats, vacations, previous_to_act):
+    """Store `moves` (a seat's own change: taken back, handed over, answers ahead) with what the
+    seats on autopilot or answering ahead then owe, and save. One move leaves the decision as it
+    was (`previous_to_act`: the others answering the same choice keep their deadline); after
+    more, the position is a new decision with a deadline of its own. Returns whether anything was
+    stored."""
+    state = _play_autopilot(game, state, seats, moves)
+    if not moves:
+        return False
+    Move.objects.bulk_create(moves)
+    _save(
+        game, state, previous_to_act=previous_to_act if len(moves) == 1 else None, seats=seats, vacations=vacations
+    )
+    return True
 
 
 def _site_event(kind, seat, state):
