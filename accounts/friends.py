@@ -139,7 +139,7 @@ def search(viewer, typed):
                 user=OuterRef("pk"), verified=True, address=Lower(OuterRef("email")))
         ))
         .exclude(pk__in=blockers_of(viewer))
-        .order_by("username")
+        .order_by(Lower("username"), "username")
         .values_list("username", flat=True)
     )
     return list(found[:SEARCH_RESULTS])

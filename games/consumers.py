@@ -54,19 +54,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"version": version})
         if self.scope["user"].is_authenticated:
             if not spectator:
                 # A player with the game open gets no "your move" mail (games/presence.py).
                 self.presence = (game_id, self.scope["user"].pk)
+            # Recorded before the page hears its first word, so that it is there once it has.
             await self.say_present()
             self.heartbeat = asyncio.ensure_future(self.keep_present())
+        await self.send_json({"version": version})
 
     async def say_present(self):
-        # Online now, for the friends lists (games/presence.py), whether seated or watching.
-        await presence.aonline(self.scope["user"].pk)
         if hasattr(self, "presence"):
             await presence.aseen(*self.presence)
+        # Online now, for the friends lists (games/presence.py), whether seated or watching.
+        await presence.aonline(self.scope["user"].pk)
 
     async def keep_present(self):
         """Say every `presence.refresh_seconds()` that the page is still open."""

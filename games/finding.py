@@ -13,7 +13,7 @@ from ratings.rating import shown
 from . import presence, services
 from .forms import NewGameForm
 from .listing import games_with_seats
-from .models import Game
+from .models import Game, Seat
 
 # The lobby lists at most this many of the players one follows, and this many open games of each.
 FRIENDS_SHOWN = 50
@@ -40,13 +40,9 @@ def friends_of(viewer):
     hidden = set(friends.Block.objects.filter(blocked=viewer, blocker_id__in=ids).values_list("blocker_id", flat=True))
     shown_ids = [pk for pk in ids if pk not in hidden]
     online = presence.online(shown_ids)
-    visible = Q(private=False) | Q(seats__user=viewer)
-    games = (
-        games_with_seats()
-        .filter(visible, status=Game.Status.OPEN, seats__user__in=shown_ids)
-        .distinct()
-        .order_by("created_at", "pk")
-    )
+    visible = Q(private=False) | Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
+    theirs = Seat.objects.filter(user__in=shown_ids).values("game")
+    games = games_with_seats().filter(visible, pk__in=theirs, status=Game.Status.OPEN).order_by("created_at", "pk")
     games_of = {pk: [] for pk in ids}
     for game in games:
         for seat in game.seats.all():
