@@ -23,7 +23,7 @@ GAMES_PER_FRIEND = 3
 def friends_of(viewer):
     """The players `viewer` follows (people, not deleted), those online first: each with
     `online` and the open games of theirs the viewer may see (public ones, and private ones the
-    viewer sits in). A player who blocks the viewer is shown away, without games. Three queries
+    viewer sits in). A player who blocks the viewer is shown away, without games. Four queries
     and one cache read, however many friends."""
     if not viewer.is_authenticated:
         return []
