@@ -20,6 +20,8 @@ def names(client, typed):
     response = client.get(reverse("player_search"), {"who": typed}, **HTMX)
     assert response.status_code == 200
     page = response.content.decode()
+    # Names alone: no address, ever.
+    assert "@" not in page
     assert re.sub(r'<option value="[^"<>]*"></option>', "", page).strip() == ""
     return re.findall(r'<option value="([^"<>]*)"></option>', page)
 
