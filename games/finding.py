@@ -1,7 +1,10 @@
 """Finding people and games from the lobby (docs/friends.md): the friends list with who is online
 and their open games, the creators' ratings beside the open games, and "quick game"."""
 
+import zlib
+
 from django import forms
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
@@ -104,24 +107,44 @@ def matching(user, options):
 
 def quick_game(user, options, tries=5):
     """Join the oldest open public game matching `options` (QuickGameForm's cleaned data), or open
-    one with them: (the game, "joined", "created" or "waiting"). Each join is services.join_game, which locks
-    the game and counts its seats, so players clicking at once never overfill one: the one who
-    comes second to a game's last seat is refused there and tries the next. A player already
-    waiting in such a game is sent back to it rather than given a second one."""
-    waiting = (
-        Game.objects.filter(status=Game.Status.OPEN, private=False, practice=False, seats__user=user, **options)
-        .defer("state", "first_events")
-        .order_by("created_at", "pk")
-        .first()
-    )
-    if waiting is not None:
-        return waiting, "waiting"
-    for game in matching(user, options)[:tries]:
-        try:
-            return services.join_game(game, user), "joined"
-        except services.NotAllowed:
-            # Rated, and the player's address is not confirmed: so is every other rated game.
-            raise
-        except services.Conflict:
-            continue
-    return services.create_game(user, **options), "created"
+    one with them: (the game, "joined", "created" or "waiting"). Each join is services.join_game,
+    which locks the game and counts its seats, so players clicking at once never overfill one: the
+    one who comes second to a game's last seat is refused there and tries the next. Quick games of
+    the same options are looked for one at a time (`_one_at_a_time`), so two players who both find
+    nothing do not each open a game: the second joins the first's. A player already waiting in
+    such a game is sent back to it rather than given a second one."""
+    with transaction.atomic():
+        _one_at_a_time(options)
+        waiting = (
+            Game.objects.filter(status=Game.Status.OPEN, private=False, practice=False, seats__user=user, **options)
+            .defer("state", "first_events")
+            .order_by("created_at", "pk")
+            .first()
+        )
+        if waiting is not None:
+            return waiting, "waiting"
+        for game in matching(user, options)[:tries]:
+            try:
+                return services.join_game(game, user), "joined"
+            except services.NotAllowed:
+                # Rated, and the player's address is not confirmed: so is every other rated game.
+                raise
+            except services.Conflict:
+                continue
+        return services.create_game(user, **options), "created"
+
+
+# The first key of the advisory locks of quick games ("QG"); the second is the options' digest.
+QUICK_GAME_LOCKS = 0x5147
+
+
+def _one_at_a_time(options):
+    """Within the caller's transaction, wait for any other quick game of the same options to end.
+    On PostgreSQL a transaction-scoped advisory lock on the options; on SQLite every writing
+    transaction is already one at a time (IMMEDIATE, elgrande_site/settings.py). Taken before
+    any account or game lock, and only here, so it cannot join a cycle with them."""
+    if connection.vendor != "postgresql":
+        return
+    digest = zlib.crc32(repr(sorted(options.items())).encode()) - 2**31
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [QUICK_GAME_LOCKS, digest])

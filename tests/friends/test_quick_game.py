@@ -89,8 +89,11 @@ def test_players_clicking_quick_game_at_once_never_overfill_a_game(make_user):
     assert not [outcome for outcome in outcomes if isinstance(outcome, Exception)], outcomes
     game.refresh_from_db()
     assert game.seats.count() == 3 and game.status == Game.Status.ACTIVE
-    # Two took the first game's two free seats; the others, refused there, joined or opened another.
+    # Two took the first game's two free seats; of the others, refused there, one opened a game
+    # and the other joined it (not a game each).
     assert sum(1 for joined, outcome in outcomes if joined.pk == game.pk and outcome == "joined") == 2
+    assert sorted(outcome for _game, outcome in outcomes) == ["created", "joined", "joined", "joined"]
+    assert Game.objects.count() == 2
     for each in Game.objects.all():
         assert each.seats.count() <= each.num_players
     for user in players:
