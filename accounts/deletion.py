@@ -4,7 +4,7 @@ The row stays, since seats, moves and created games point at it, but nothing per
 the username becomes deleted-<id>, the email address and names are cleared, the password is made
 unusable (which also ends every session), and the account is inactive. What they wrote in table
 talk is blanked, and so are the mails kept for them (which greet them by name): those not yet
-sent are dropped.
+sent are dropped. Their follows and blocks, both ways, are removed.
 """
 
 from allauth.account.models import EmailAddress
@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from games import chat, services
 from games.models import Game, Notification
 
+from . import friends
 from .adapter import DELETED_PREFIX
 from .models import User
 
@@ -82,6 +83,7 @@ def delete_account(user):
         chat.forget_messages_of(user)
         EmailAddress.objects.filter(user=user).delete()
         user.vacations.all().delete()
+        friends.forget(user)
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.set_unusable_password()

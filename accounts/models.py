@@ -120,3 +120,40 @@ class Vacation(models.Model):
     @property
     def days(self):
         return (self.end - self.start).days + 1
+
+
+class Follow(models.Model):
+    """`follower` follows `followed`: the followed player is in the follower's friends list on
+    the lobby (accounts/friends.py). One way; the followed player is not told."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")), name="follow_not_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """`blocker` blocks `blocked`: the blocked player cannot invite the blocker, join the games
+    the blocker sits in, or be read by the blocker in table talk; they are never told
+    (docs/friends.md)."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"),
+        ]
+
+    def __str__(self):
+        return f"{self.blocker} blocks {self.blocked}"

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from elgrande_site import cache
 from games import keyset
 
-from . import deletion, profile, vacations
+from . import deletion, friends, profile, vacations
 from .emails import has_verified_email
 from .forms import DeleteAccountForm, SettingsForm, VacationForm
 from .models import User
@@ -75,8 +75,52 @@ def profile_page(request, username):
             "in_play_page": in_play,
             "finished": finished,
             "finished_rows": [profile.row(row["game"], player) for row in finished.rows],
+            "following": friends.follows(request.user, player),
+            "blocking": request.user.is_authenticated and friends.blocks(request.user, player),
         },
     )
+
+
+RELATIONS = {"follow": friends.follow, "unfollow": friends.unfollow, "block": friends.block, "unblock": friends.unblock}
+
+
+@login_required
+@require_POST
+def relation(request, pk, action):
+    """Follow, unfollow, block or unblock the player `pk` (the profile's buttons), then back to
+    their profile."""
+    player = friends.people().filter(pk=pk).first()
+    if action not in RELATIONS or player is None:
+        raise Http404(_("There is no player of that name."))
+    try:
+        RELATIONS[action](request.user, player)
+    except friends.Refused as error:
+        messages.error(request, str(error))
+        return redirect(player)
+    done = {
+        "follow": _("You follow %(name)s: they are in your friends list on the lobby."),
+        "unfollow": _("You no longer follow %(name)s."),
+        "block": _("You block %(name)s: they cannot invite you, join your games or be read by you at a table."),
+        "unblock": _("You no longer block %(name)s."),
+    }[action]
+    messages.success(request, done % {"name": player.username})
+    return redirect(player)
+
+
+@login_required
+@require_GET
+def player_search(request):
+    """Name completion for invitations: the `<option>`s of the names beginning with `who` of the
+    players who take invitations (accounts.friends.search), for the invitation form's datalist."""
+    try:
+        friends.count_search(request.user)
+    except friends.TooManySearches as error:
+        response = HttpResponse(str(error), status=429, content_type="text/plain; charset=utf-8")
+        # The list keeps the names it has (htmx swaps 4xx answers: base.html).
+        response["HX-Reswap"] = "none"
+        return response
+    names = friends.search(request.user, request.GET.get("who", ""))
+    return render(request, "accounts/partials/player_names.html", {"names": names})
 
 
 @login_required

@@ -13,6 +13,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Value
 from django.utils.translation import gettext as _
 
+from accounts.models import Block
+
 from . import broadcast
 from .log_text import Names
 from .models import ChatMessage, ChatMute, Game, Seat
@@ -41,12 +43,15 @@ class TooFast(GameError):
 
 
 def seats_with_mutes(user):
-    """The seats of a game with their users, each marked `muted` when `user` mutes its player."""
+    """The seats of a game with their users, each marked `muted` when `user` mutes its player, and
+    `blocked` when `user` blocks them (accounts/friends.py): the lines of both are hidden from
+    `user` alone."""
     if user.is_authenticated:
         muted = Exists(ChatMute.objects.filter(user=user, muted_user=OuterRef("user_id")))
+        blocked = Exists(Block.objects.filter(blocker=user, blocked=OuterRef("user_id")))
     else:
-        muted = Value(False)
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").annotate(muted=muted))
+        muted = blocked = Value(False)
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").annotate(muted=muted, blocked=blocked))
 
 
 def problem_with_text(text):
@@ -150,7 +155,8 @@ def chat_context(user, game, seats, before=None):
     }
     if not shown:
         return context
-    rows = game.chat_messages.exclude(seat_id__in=[seat.pk for seat in seats if seat.muted])
+    hidden = [seat.pk for seat in seats if seat.muted or getattr(seat, "blocked", False)]
+    rows = game.chat_messages.exclude(seat_id__in=hidden)
     if before is not None:
         rows = rows.filter(pk__lt=before)
     rows = list(rows.order_by("-pk").only("pk", "game", "seat", "text", "created_at")[: PAGE_SIZE + 1])

@@ -54,22 +54,31 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"version": version})
-        if not spectator and self.scope["user"].is_authenticated:
-            # A player with the game open gets no "your move" mail (games/presence.py).
-            self.presence = (game_id, self.scope["user"].pk)
-            await presence.aseen(*self.presence)
+        if self.scope["user"].is_authenticated:
+            if not spectator:
+                # A player with the game open gets no "your move" mail (games/presence.py).
+                self.presence = (game_id, self.scope["user"].pk)
+            # Recorded before the page hears its first word, so that it is there once it has.
+            await self.say_present()
             self.heartbeat = asyncio.ensure_future(self.keep_present())
+        await self.send_json({"version": version})
+
+    async def say_present(self):
+        if hasattr(self, "presence"):
+            await presence.aseen(*self.presence)
+        # Online now, for the friends lists (games/presence.py), whether seated or watching.
+        await presence.aonline(self.scope["user"].pk)
 
     async def keep_present(self):
         """Say every `presence.refresh_seconds()` that the page is still open."""
         while True:
             await asyncio.sleep(presence.refresh_seconds())
-            await presence.aseen(*self.presence)
+            await self.say_present()
 
     async def disconnect(self, code):
         if hasattr(self, "heartbeat"):
             self.heartbeat.cancel()
+        if hasattr(self, "presence"):
             # From now the grace period runs.
             await presence.aseen(*self.presence, open=False)
         if hasattr(self, "hub"):
@@ -127,8 +136,17 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # Online now, for the friends lists (games/presence.py), while the lobby is open.
+        self.heartbeat = asyncio.ensure_future(self.keep_online(user.pk))
+
+    async def keep_online(self, user_id):
+        while True:
+            await presence.aonline(user_id)
+            await asyncio.sleep(presence.refresh_seconds())
 
     async def disconnect(self, code):
+        if hasattr(self, "heartbeat"):
+            self.heartbeat.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -40,6 +40,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from accounts import friends
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
@@ -655,7 +656,9 @@ def invite(game, inviter, who):
                     _("%(who)s is a computer player: computer players take their seats when a game is created, "
                       "on the new-game form.") % {"who": who}
                 )
-            if not game.seats.filter(user=user).exists() and wants_mail(user, "invitation"):
+            # One who blocks the inviter is answered for as one who takes no invitations.
+            if (not game.seats.filter(user=user).exists() and wants_mail(user, "invitation")
+                    and not friends.blocks(user, inviter)):
                 with translation.override(user.mail_language):
                     created = _record_message(user=user, game=game, version=game.version, kind="invitation",
                                               context=context, subject=str(subject))

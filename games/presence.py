@@ -71,3 +71,32 @@ def quiet_until(game_id, user_id, now):
         return next_refresh
     until = last + timedelta(seconds=settings.YOUR_MOVE_GRACE_SECONDS)
     return until if until > now else None
+
+
+# "Online now" in a friends list (accounts/friends.py): a socket of the player's, on the lobby or
+# a game, seen within ONLINE_SECONDS. One cache entry per player, refreshed with the sockets.
+ONLINE_SECONDS = 180
+
+
+def online_key(user_id):
+    return f"online:{user_id}"
+
+
+async def aonline(user_id):
+    """Record that a socket of the player's is open now."""
+    try:
+        await cache.aset(online_key(user_id), time.time(), timeout=ONLINE_SECONDS)
+    except Exception:
+        logger.warning("the presence of player %s was not recorded", user_id, exc_info=True)
+
+
+def online(user_ids, now=None):
+    """The ids among `user_ids` with a socket seen within ONLINE_SECONDS of `now`. Whatever cannot
+    be read counts as away."""
+    now = now or time.time()
+    try:
+        found = cache.get_many([online_key(user_id) for user_id in user_ids])
+    except Exception:
+        logger.warning("who is online could not be read", exc_info=True)
+        return set()
+    return {user_id for user_id in user_ids if now - float(found.get(online_key(user_id), 0)) <= ONLINE_SECONDS}

@@ -26,6 +26,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import friends
+
 from . import archive, chat, clocks, keyset
 from .access import game_or_404
 from .engine import GameState, view_for, visible_events
@@ -246,10 +248,13 @@ def _deadlines_after_vacations(rows):
 
 def open_games(user, cursor=None):
     """A page of public games still taking players, other than the user's own (those are in My
-    games), newest first."""
+    games), newest first; not those with a player who blocks the user, or whom the user blocks
+    (accounts/friends.py): they could not sit together."""
     games = Game.objects.filter(private=False, status=Game.Status.OPEN)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
+        games = games.exclude(seats__user__in=friends.blockers_of(user))
+        games = games.exclude(seats__user__in=friends.blocked_by(user))
     found = keyset.keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
     return keyset.page_of(found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at")
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
+from accounts import friends
 from accounts.emails import has_verified_email
 from accounts.models import User
 from ratings.rating import rate_finished_game
@@ -133,6 +134,9 @@ def join_game(game, user, token=""):
             raise Conflict(_("You already have a seat in this game."))
         if len(seats) >= game.num_players:
             raise Conflict(_("This game is full."))
+        if friends.any_blocks(user, [seat.user_id for seat in seats if seat.user_id]):
+            # A player seated here blocks the joiner, who is not told so (docs/friends.md).
+            raise Conflict(_("This game is no longer open for players."))
         seats.append(Seat.objects.create(game=game, user=user))
         game.version += 1
         if len(seats) == game.num_players:

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import archive_views, chat_views, mail_views, record_views, rules_views, views
+from . import archive_views, chat_views, finding_views, mail_views, record_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("rules/", rules_views.rules, name="rules"),
     path("lobby/my-games/", views.my_games, name="my_games"),
+    path("lobby/quick-game/", finding_views.quick_game, name="quick_game"),
     path("games/new/", views.new_game, name="new_game"),
     path("archive/", archive_views.archive_page, name="archive"),
     path("archive.json", archive_views.archive_json, name="archive_json"),

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, keyset, replay_views, selectors, services, view_cache
+from . import chat, finding, keyset, replay_views, selectors, services, view_cache
 from .access import game_or_404, invitation_session_key
 from .forms import NewGameForm
 from .models import Game
@@ -49,9 +49,11 @@ def lobby(request):
             "my_games_page": mine.page,
             "your_move": mine.waiting > 0,
             "waiting": mine.waiting,
-            "open_games": open_page.rows,
+            "open_games": finding.with_creator_ratings(open_page.rows),
             "open_page": open_page,
             "finished": selectors.finished_games(user),
+            "friends": finding.friends_of(user),
+            "quick_form": finding.QuickGameForm(),
         },
     )
 

@@ -331,7 +331,7 @@ def test_open_games_show_who_has_joined_and_the_seats_taken(client, make_user):
     services.join_game(game, ben)
     client.force_login(make_user())
     text = lobby_text(client)
-    assert f"Game {game.pk} anna, ben 2 / 4 6 rounds" in text
+    assert f"Game {game.pk} anna, ben not rated yet 2 / 4 6 rounds" in text
     html = client.get(reverse("lobby")).content.decode()
     assert f'action="{reverse("join", args=[game.pk])}"' in html
 
