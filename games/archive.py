@@ -25,7 +25,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from . import keyset
+from . import keyset, signals
 from .models import Game, Move, Result, Seat
 
 PAGE_SIZE = 25
@@ -79,6 +79,7 @@ def record_results(game, seats=None):
         Result(game=game, user_id=seats[summary["seat"]].user_id, **summary, **copied_from(game))
         for summary in summaries
     ])
+    signals.finished_on_commit(game.pk)
 
 
 def copied_from(game):
