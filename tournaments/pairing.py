@@ -38,17 +38,18 @@ class GameResult:
 
 def table_sizes(count, size):
     """The sizes of the tables that seat `count` players around tables of `size` (3 to 5): all of
-    `size` when it divides, else as few tables of a neighbouring size (size - 1 or size + 1) as
-    will do, largest first. Raises PairingError when no such seating exists."""
+    `size` when it divides, else tables of a neighbouring size (size - 1 or size + 1), as few
+    players away from `size` as will do and then as many tables of `size` as can be, largest
+    first. Raises PairingError when no such seating exists."""
     best = None
     for tables in range(1, count + 1):
         base, extra = divmod(count, tables)
         sizes = [base + 1] * extra + [base] * (tables - extra)
         if min(sizes) < max(SMALLEST_TABLE, size - 1) or max(sizes) > min(LARGEST_TABLE, size + 1):
             continue
-        off = sum(abs(each - size) for each in sizes)
-        if best is None or off < best[0]:
-            best = (off, sizes)
+        key = (sum(abs(each - size) for each in sizes), -sizes.count(size))
+        if best is None or key < best[0]:
+            best = (key, sizes)
     if best is None:
         raise PairingError(f"{count} players cannot sit at tables of {size} (or {size - 1} to {size + 1})")
     return best[1]
@@ -209,7 +210,7 @@ def _cost(tables, met, position):
         for a, b in itertools.combinations(table, 2):
             before = met.get(frozenset((a, b)), 0)
             most = max(most, before + 1)
-            repeats += before * before
+            repeats += before
         ranks = [position[p] for p in table]
         spread += max(ranks) - min(ranks)
     return (most, repeats, spread)
@@ -279,9 +280,3 @@ def _improved(order, sizes, met):
                 else:
                     tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
     return tables
-
-
-def least_possible_most_meetings(players, sizes, met):
-    """The lowest, over every seating of `players` at `sizes`, of the most times two players will
-    have met after it: what a round is forced to. For small fields only (it tries them all)."""
-    return min(_cost(tables, met, {p: 0 for p in players})[0] for tables in _seatings(list(players), sizes))
