@@ -1,0 +1,172 @@
+"""The tournaments' pages and buttons: the list, the form, a tournament's page with its tables and
+standings, sign-up, withdrawal and start, and the archive's filter by tournament."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+from tests.archive.factory import finished_game
+from tests.tournaments.factory import played_tournament
+from tournaments import services
+from tournaments.models import Entrant, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(response):
+    return " ".join(response.content.decode().split())
+
+
+def open_tournament(organiser, **fields):
+    return services.create_tournament(
+        organiser, name="Spring cup", signup_closes_at=timezone.now() + timedelta(days=3), **fields
+    )
+
+
+FORM = {
+    "name": "Copa", "description": "", "format": "swiss", "first_round": "rating", "table_size": "4",
+    "rounds": "3", "points": "5, 3, 2, 1, 0", "signup_days": "7", "short_game": "False", "veto": "on",
+    "time_per_move": str(24 * 3600), "vacations_allowed": "on",
+}
+
+
+def test_the_header_links_to_the_tournaments_which_lists_them_by_state(client, make_user):
+    organiser = make_user()
+    open_tournament(organiser)
+    played_tournament(make_user)
+    response = client.get(reverse("lobby"))
+    assert f'href="{reverse("tournaments")}"' in response.content.decode()
+    text = text_of(client.get(reverse("tournaments")))
+    assert text.index("Open for sign-up") < text.index("Spring cup") < text.index("In play")
+    assert text.index("Finished") < text.index("Copa de Otoño")
+
+
+def test_an_organiser_creates_a_tournament_with_the_games_options(client, make_user):
+    organiser = make_user()
+    client.force_login(organiser)
+    response = client.post(reverse("new_tournament"), {**FORM, "points": "6,4,2", "short_game": "True",
+                                                        "rated": "on", "table_size": "3"})
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response.url == tournament.get_absolute_url()
+    assert (tournament.organiser, tournament.points, tournament.short_game, tournament.rated,
+            tournament.table_size) == (organiser, [6, 4, 2], True, True, 3)
+    assert tournament.status == Tournament.Status.SIGNUP and not tournament.entrants.exists()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"points": "5, x"}, "whole numbers"),
+    ({"points": "1, 3"}, "fewer points"),
+    ({"points": "5,4,3,2,1,0"}, "one to five numbers"),
+    ({"format": "groups", "rounds": "1"}, "at least 2 rounds"),
+    ({"table_size": "6"}, "Select a valid choice"),
+    ({"rounds": "0"}, "greater than or equal to 1"),
+    ({"name": ""}, "This field is required"),
+])
+def test_a_bad_tournament_form_says_why_and_creates_nothing(client, make_user, change, message):
+    client.force_login(make_user())
+    response = client.post(reverse("new_tournament"), {**FORM, **change})
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_entrants_sign_up_and_withdraw_until_the_organiser_starts_it(client, make_user):
+    organiser = make_user("organiser")
+    tournament = open_tournament(organiser)
+    players = [make_user() for _ in range(7)]
+    for player in players:
+        client.force_login(player)
+        assert client.post(reverse("tournament_sign_up", args=[tournament.pk])).status_code == 302
+    response = client.post(reverse("tournament_sign_up", args=[tournament.pk]))
+    assert response.status_code == 409 and "already signed up" in response.content.decode()
+    assert client.post(reverse("tournament_withdraw", args=[tournament.pk])).status_code == 302
+    assert tournament.entrants.count() == 6
+    # Only the organiser starts it.
+    response = client.post(reverse("tournament_start", args=[tournament.pk]))
+    assert response.status_code == 403 and "Only the organiser" in response.content.decode()
+    client.force_login(organiser)
+    assert client.post(reverse("tournament_start", args=[tournament.pk])).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING and tournament.current_round == 1
+    games = Game.objects.filter(tournament_table__tournament=tournament)
+    assert sorted(game.num_players for game in games) == [3, 3]
+    assert all(game.status == Game.Status.ACTIVE and not game.private for game in games)
+    # Sign-up is over.
+    client.force_login(players[-1])
+    response = client.post(reverse("tournament_sign_up", args=[tournament.pk]))
+    assert response.status_code == 409 and "closed" in response.content.decode()
+    assert tournament.entrants.count() == 6
+    text = text_of(client.get(tournament.get_absolute_url()))
+    for game in games:
+        assert f'href="{game.get_absolute_url()}"' in text
+
+
+def test_too_few_entrants_cannot_start_and_at_the_end_of_sign_up_it_is_cancelled(client, make_user):
+    organiser = make_user("organiser")
+    tournament = open_tournament(organiser, table_size=4)
+    services.sign_up(tournament, make_user())
+    services.sign_up(tournament, make_user())
+    client.force_login(organiser)
+    response = client.post(reverse("tournament_start", args=[tournament.pk]))
+    assert response.status_code == 409 and "Too few entrants (2) for tables of 4." in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.SIGNUP
+    Tournament.objects.filter(pk=tournament.pk).update(signup_closes_at=timezone.now())
+    assert services.advance_due() == 1
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED and "Too few entrants" in tournament.note
+    assert not Table.objects.exists()
+
+
+def test_a_rated_tournament_takes_only_verified_players_and_no_computers(make_user):
+    from games import computer
+
+    tournament = open_tournament(make_user(), rated=True)
+    with pytest.raises(services.NotAllowed):
+        services.sign_up(tournament, make_user(verified=False))
+    with pytest.raises(services.NotAllowed):
+        services.sign_up(tournament, computer.computer_user("greedy"))
+    assert not Entrant.objects.exists()
+
+
+def test_the_page_shows_tables_standings_tie_breaks_and_no_address(client, make_user):
+    tournament, users = played_tournament(make_user)
+    client.force_login(users[0])
+    response = client.get(tournament.get_absolute_url())
+    text = text_of(response)
+    assert "Final ranking" in text and "Copa de Otoño" in text
+    assert "Total game score, then opponents' tournament points, then head-to-head" in text
+    assert "By place in each game: 5, 3, 2, 1, 0." in text
+    for table in Table.objects.filter(tournament=tournament):
+        assert f'href="{table.game.get_absolute_url()}"' in text
+    page = response.content.decode()
+    assert not any(f"{user.username}@example.org" in page for user in users)
+    rows = response.context["standings"]
+    # alba: 5 + 5; elodie 5 + 3; bruno, duarte and fabrizio tie in a game (all 49) and share its first place.
+    assert [(row["user"].username, row["standing"].points) for row in rows][:2] == [("alba", 10), ("elodie", 8)]
+    assert {row["user"].username: row["standing"].points for row in rows}["fabrizio"] == 8
+    assert f'href="{reverse("archive")}?tournament={tournament.pk}"' in text
+
+
+def test_the_archive_filters_a_tournaments_games(client, make_user):
+    tournament, users = played_tournament(make_user)
+    other = finished_game(users[:3])
+    response = client.get(reverse("archive"), {"tournament": tournament.pk})
+    assert response.status_code == 200
+    shown = {row["game"].pk for row in response.context["page"].rows}
+    assert shown == set(Table.objects.filter(tournament=tournament).values_list("game_id", flat=True))
+    assert other.pk not in shown
+    assert "Games of the tournament" in text_of(response)
+    assert len(client.get(reverse("archive_json"), {"tournament": tournament.pk}).json()["games"]) == 4
+    missing = client.get(reverse("archive"), {"tournament": tournament.pk + 100})
+    assert missing.status_code == 400 and f"There is no tournament {tournament.pk + 100}." in missing.content.decode()
+    assert client.get(reverse("archive"), {"tournament": "x"}).status_code == 400
+
+
+def test_a_running_tournaments_page_has_standings_and_the_withdraw_button(client, make_user):
+    tournament, users = played_tournament(make_user, finished=False)
+    client.force_login(users[1])
+    text = text_of(client.get(tournament.get_absolute_url()))
+    assert "Standings" in text and "round 2 of 2" in text and "Withdraw" in text
