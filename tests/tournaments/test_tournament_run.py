@@ -109,3 +109,31 @@ def test_a_withdrawal_plays_on_by_autopilot_and_is_then_left_out(make_user, mail
     assert second.count() == 6
     ranking = services.ranking(tournament)
     assert next(s for s in ranking if s.player == leaver.pk).withdrawn
+
+
+def test_groups_play_their_games_then_the_best_of_each_meet_at_the_final(make_user, mail_sent_at_once):
+    organiser = make_user("organiser")
+    tournament = new_tournament(organiser, format=Tournament.Format.GROUPS, table_size=3, rounds=3,
+                                first_round=Tournament.FirstRound.RANDOM)
+    entrants = [make_user(f"entrant{n}") for n in range(1, 7)]
+    for user in entrants:
+        services.sign_up(tournament, user)
+    services.start(tournament, organiser)
+    sweep_until(tournament, lambda t: t.status == Tournament.Status.FINISHED)
+
+    seated = services.seated(tournament)
+    groups = [set(table) for table in seated[1]]
+    assert sorted(map(len, groups)) == [3, 3]
+    # The group stage: the same tables again.
+    assert [set(table) for table in seated[2]] == groups
+    # The final: each group's best (tournament points over its group games), then the second best
+    # of the first group to fill a table of 3.
+    group_games = [result for number, result in services.results(tournament) if number < 3]
+    [final] = seated[3]
+    bests = [pairing.standings(group, group_games)[0].player for group in seated[1]]
+    assert all(best in final for best in bests) and len(final) == 3
+    ranking = services.ranking(tournament)
+    final_result = next(result for number, result in services.results(tournament) if number == 3)
+    assert {s.player for s in ranking[:3]} == set(final)
+    assert ranking[0].player in [p for p, place in final_result.places.items() if place == 1]
+    assert Notification.objects.filter(kind="tournament_table").count() == 6 + 6 + 3
