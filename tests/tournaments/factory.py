@@ -15,7 +15,7 @@ def played_tournament(make_user, *, finished=True, names=None):
     names = names or ["alba", "bruno", "chiara", "duarte", "elodie", "fabrizio", "gaspard"]
     users = [make_user(name) for name in names]
     tournament = services.create_tournament(
-        organiser, name="Copa de Otoño", description="Three Swiss rounds of the short game.\nAll welcome.",
+        organiser, name="Copa de Otoño", description="Two Swiss rounds of the short game.\nAll welcome.",
         rounds=2, table_size=4, short_game=True, signup_closes_at=timezone.now() - timedelta(days=1),
     )
     for user in users:
