@@ -12,6 +12,7 @@ import logging
 import secrets
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -163,20 +164,22 @@ def advance_due(now=None):
     """The sweep's part: start the tournaments whose sign-up has closed, and advance those whose
     round is over (a notice of a finished game may have been lost). Returns how many changed."""
     now = now or timezone.now()
+    playing = Game.objects.filter(tournament_table__tournament=OuterRef("pk"), status=Game.Status.ACTIVE)
+    # One statement when there is nothing to do: it runs after every deadline sweep.
+    due = Tournament.objects.filter(
+        Q(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now)
+        | Q(Q(status=Tournament.Status.RUNNING), ~Exists(playing))
+    ).values_list("pk", "status")
     changed = 0
-    for tournament in Tournament.objects.filter(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now):
-        try:
-            start(tournament)
-            changed += 1
-        except TournamentError:
-            pass  # started meanwhile
-    waiting = (
-        Tournament.objects.filter(status=Tournament.Status.RUNNING)
-        .exclude(tables__game__status=Game.Status.ACTIVE)
-        .values_list("pk", flat=True)
-    )
-    for tournament_id in waiting:
-        changed += advance(tournament_id)
+    for tournament_id, status in due:
+        if status == Tournament.Status.SIGNUP:
+            try:
+                start(Tournament(pk=tournament_id))
+                changed += 1
+            except TournamentError:
+                pass  # started meanwhile
+        else:
+            changed += advance(tournament_id)
     return changed
 
 

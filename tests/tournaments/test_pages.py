@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Notification
 from tests.archive.factory import finished_game
 from tests.tournaments.factory import played_tournament
 from tournaments import services
@@ -170,3 +170,25 @@ def test_a_running_tournaments_page_has_standings_and_the_withdraw_button(client
     client.force_login(users[1])
     text = text_of(client.get(tournament.get_absolute_url()))
     assert "Standings" in text and "round 2 of 2" in text and "Withdraw" in text
+
+
+def test_the_sweep_makes_the_next_round_when_the_notice_of_the_last_game_was_lost(
+    make_user, django_capture_on_commit_callbacks
+):
+    # Two rounds played, the notices of their games' ends never heard (this test's transaction
+    # never commits): the sweep's check finds the round over and seats the third.
+    tournament, users = played_tournament(make_user, finished=False)
+    Tournament.objects.filter(pk=tournament.pk).update(rounds=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.advance_due() == 1
+    tournament.refresh_from_db()
+    assert tournament.current_round == 3 and tournament.status == Tournament.Status.RUNNING
+    third = Table.objects.filter(tournament=tournament, round=3)
+    assert sorted(table.game.num_players for table in third) == [3, 4]
+    assert Notification.objects.filter(kind="tournament_table", game__in=[t.game for t in third]).count() == 7
+    # Nothing more to do until those games end; after the last round, it is finished.
+    assert services.advance_due() == 0
+    Game.objects.filter(tournament_table__round=3).update(status=Game.Status.FINISHED, standings=[])
+    assert services.advance_due() == 1
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
