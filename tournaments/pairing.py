@@ -204,16 +204,22 @@ def _blocks(order, sizes):
     return tables
 
 
+def _table_cost(table, met, position):
+    most, repeats = 0, 0
+    for a, b in itertools.combinations(table, 2):
+        before = met.get(frozenset((a, b)), 0)
+        most = max(most, before + 1)
+        repeats += before
+    ranks = [position[p] for p in table]
+    return (most, repeats, max(ranks) - min(ranks))
+
+
+def _total(costs):
+    return (max(cost[0] for cost in costs), sum(cost[1] for cost in costs), sum(cost[2] for cost in costs))
+
+
 def _cost(tables, met, position):
-    most, repeats, spread = 0, 0, 0
-    for table in tables:
-        for a, b in itertools.combinations(table, 2):
-            before = met.get(frozenset((a, b)), 0)
-            most = max(most, before + 1)
-            repeats += before
-        ranks = [position[p] for p in table]
-        spread += max(ranks) - min(ranks)
-    return (most, repeats, spread)
+    return _total([_table_cost(table, met, position) for table in tables])
 
 
 def _seatings_count(sizes):
@@ -267,16 +273,18 @@ def _improved(order, sizes, met):
             left.remove(pick)
             table.append(pick)
         tables.append(table)
-    cost = _cost(tables, met, position)
+    costs = [_table_cost(table, met, position) for table in tables]
+    cost = _total(costs)
     improved = True
     while improved:
         improved = False
         for i, j in itertools.combinations(range(len(tables)), 2):
             for a, b in itertools.product(range(len(tables[i])), range(len(tables[j]))):
                 tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
-                new = _cost(tables, met, position)
+                new_i, new_j = _table_cost(tables[i], met, position), _table_cost(tables[j], met, position)
+                new = _total([*costs[:i], new_i, *costs[i + 1:j], new_j, *costs[j + 1:]])
                 if new < cost:
-                    cost, improved = new, True
+                    cost, costs[i], costs[j], improved = new, new_i, new_j, True
                 else:
                     tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
     return tables
