@@ -32,6 +32,7 @@ def tables_made(table_ids):
                 "url": notifications.play_url(table.game),
                 "tournament_url": notifications.absolute(reverse("tournament", args=[table.tournament_id])),
                 "deadline": table.game.deadline,
+                "time_zone": user.zone.key,
             }
             with translation.override(user.mail_language):
                 subject = _(

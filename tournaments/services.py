@@ -179,7 +179,12 @@ def advance_due(now=None):
             except TournamentError:
                 pass  # started meanwhile
         else:
-            changed += advance(tournament_id)
+            try:
+                changed += advance(tournament_id)
+            except game_services.GameError:
+                # A game the services refuse to open (an entrant's account deleted meanwhile, say):
+                # logged, and the other tournaments still move on.
+                logger.exception("the next round of tournament %s could not be made", tournament_id)
     return changed
 
 

@@ -192,3 +192,30 @@ def test_the_sweep_makes_the_next_round_when_the_notice_of_the_last_game_was_los
     assert services.advance_due() == 1
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_the_table_mail_is_written_in_the_entrants_zone_and_names_no_address(
+    make_user, django_capture_on_commit_callbacks
+):
+    organiser = make_user("organiser")
+    tournament = open_tournament(organiser, table_size=3)
+    players = [make_user(f"p{n}") for n in range(3)]
+    players[0].time_zone = "Asia/Tokyo"
+    players[0].save(update_fields=["time_zone"])
+    players[1].notify_game_started = False
+    players[1].save(update_fields=["notify_game_started"])
+    for player in players:
+        services.sign_up(tournament, player)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start(tournament, organiser)
+    game = Game.objects.get(tournament_table__tournament=tournament)
+    mails = Notification.objects.filter(kind="tournament_table")
+    # Who asked for no mail when a game starts gets none of these either.
+    assert sorted(mails.values_list("user__username", flat=True)) == ["p0", "p2"]
+    tokyo = mails.get(user=players[0])
+    local = timezone.localtime(game.deadline, players[0].zone)
+    assert f"The first decisions are due by {local:%A %-d %B, %H:%M} JST (Asia/Tokyo)." in tokyo.text
+    assert tokyo.subject == f"Spring cup, round 1: your table is game {game.pk}"
+    assert all(player.username in tokyo.text.split("At your table: ")[1].splitlines()[0] for player in players)
+    assert "@example.org" not in tokyo.text and "@example.org" not in tokyo.html
+    assert f"/games/{game.pk}/" in tokyo.text
