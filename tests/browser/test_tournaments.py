@@ -84,3 +84,27 @@ def test_signing_up_for_an_open_tournament(site, browser, width, height):
     page.wait_for_load_state()
     assert page.locator("ul.entrants li", has_text="gaspard").count() == 0
     context.close()
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_organising_a_tournament(site, browser, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = log_in(context, site, "chiara")
+    page.goto(f"{site}/tournaments/")
+    page.get_by_role("link", name="Organise a tournament").click()
+    page.wait_for_url(f"{site}/tournaments/new/")
+    assert fits_the_screen(page)
+    shoot(page, "tournament-new", width)
+    page.fill("input[name=name]", f"Chiara's cup {width}")
+    page.fill("input[name=points]", "5, x")
+    page.click("main form button[type=submit]")
+    assert page.get_by_text("Write the points as whole numbers separated by commas.").is_visible()
+    shoot(page, "tournament-new-refused", width)
+    page.fill("input[name=points]", "6, 3, 1")
+    page.select_option("select[name=format]", "groups")
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{site}/tournaments/*/")
+    assert page.locator("h1").inner_text() == f"Chiara's cup {width}"
+    assert page.get_by_text("By place in each game: 6, 3, 1.").is_visible()
+    assert page.get_by_role("button", name="Start now").is_visible()
+    context.close()
