@@ -169,7 +169,7 @@ def advance_due(now=None):
     due = Tournament.objects.filter(
         Q(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now)
         | Q(Q(status=Tournament.Status.RUNNING), ~Exists(playing))
-    ).values_list("pk", "status")
+    ).order_by().values_list("pk", "status")
     changed = 0
     for tournament_id, status in due:
         if status == Tournament.Status.SIGNUP:
