@@ -219,3 +219,30 @@ def test_the_table_mail_is_written_in_the_entrants_zone_and_names_no_address(
     assert all(player.username in tokyo.text.split("At your table: ")[1].splitlines()[0] for player in players)
     assert "@example.org" not in tokyo.text and "@example.org" not in tokyo.html
     assert f"/games/{game.pk}/" in tokyo.text
+
+
+def test_the_first_round_by_rating_seats_the_best_rated_together(make_user):
+    from ratings.models import Ladder, Rating
+
+    organiser = make_user("organiser")
+    tournament = open_tournament(organiser, table_size=4)
+    players = [make_user(f"r{n}") for n in range(7)]
+    # r6 is best on the 4-player ladder, r5 next, ...; r0 has no rating there (only on "all games").
+    for rank, player in enumerate(players[1:]):
+        Rating.objects.create(user=player, ladder=Ladder.FOUR, mu=25.0, sigma=2.0, ordinal=float(rank), games=3)
+    Rating.objects.create(user=players[0], ladder=Ladder.ALL, mu=50.0, sigma=1.0, ordinal=47.0, games=9)
+    for player in players:
+        services.sign_up(tournament, player)
+    services.start(tournament, organiser)
+    first, second = services.seated(tournament)[1]
+    assert sorted(map(len, (first, second))) == [3, 4]
+    top = next(table for table in (first, second) if len(table) == 4)
+    assert set(top) == {players[6].pk, players[5].pk, players[4].pk, players[3].pk}
+
+
+def test_a_running_tournaments_page_refreshes_its_standings_and_rounds_by_itself(client, make_user):
+    running, _users = played_tournament(make_user, finished=False)
+    page = client.get(running.get_absolute_url()).content.decode()
+    assert 'id="tournament-live"' in page and 'hx-trigger="every 30s"' in page
+    Tournament.objects.filter(pk=running.pk).update(status=Tournament.Status.FINISHED)
+    assert 'hx-trigger' not in client.get(running.get_absolute_url()).content.decode()
