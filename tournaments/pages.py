@@ -1,8 +1,6 @@
 """What the tournaments' pages show, read in a few queries. Only public things: names, games
 (tournament games are never private), places and points; never an address."""
 
-from django.contrib.auth import get_user_model
-
 from games.models import Game, Seat
 
 from . import services
@@ -53,5 +51,4 @@ def tournament_context(tournament, viewer):
         "entered": me is not None and me.withdrawn_at is None,
         "is_organiser": viewer.is_authenticated and viewer.pk == tournament.organiser_id,
         "points": ", ".join(str(p) for p in tournament.points),
-        "User": get_user_model(),
     }
