@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

@@ -22,5 +22,6 @@ urlpatterns = [
     path("players/<path:username>/", account_views.profile_page, name="profile"),
     path("admin/", admin.site.urls),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

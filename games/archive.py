@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django import forms
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -25,7 +26,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from . import keyset
+from . import keyset, signals
 from .models import Game, Move, Result, Seat
 
 PAGE_SIZE = 25
@@ -79,6 +80,7 @@ def record_results(game, seats=None):
         Result(game=game, user_id=seats[summary["seat"]].user_id, **summary, **copied_from(game))
         for summary in summaries
     ])
+    signals.finished_on_commit(game.pk)
 
 
 def copied_from(game):
@@ -105,6 +107,8 @@ class Filters:
     practice: bool | None = None
     since: datetime | None = None
     until: datetime | None = None
+    # The games of one tournament (tournaments.Tournament), or None.
+    tournament: object = None
 
     def apply(self, queryset):
         """Narrow a queryset of Game or of Result (which repeats these fields) to the options
@@ -116,6 +120,9 @@ class Filters:
             queryset = queryset.filter(finished_at__gte=self.since)
         if self.until is not None:
             queryset = queryset.filter(finished_at__lt=self.until)
+        if self.tournament is not None:
+            table = "tournament_table" if queryset.model is Game else "game__tournament_table"
+            queryset = queryset.filter(**{f"{table}__tournament": self.tournament})
         return queryset
 
 
@@ -184,6 +191,18 @@ class ArchiveForm(forms.Form):
     )
     after = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
     before = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
+    tournament = forms.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, label=gettext_lazy("Tournament"), widget=forms.HiddenInput
+    )
+
+    def clean_tournament(self):
+        number = self.cleaned_data["tournament"]
+        if number is None:
+            return None
+        tournament = apps.get_model("tournaments", "Tournament").objects.filter(pk=number).first()
+        if tournament is None:
+            raise forms.ValidationError(_("There is no tournament %(number)d.") % {"number": number})
+        return tournament
 
     def clean_player(self):
         return self._player("player")
@@ -256,6 +275,7 @@ class ArchiveForm(forms.Form):
             practice=_yes_no(data["practice"]),
             since=datetime.combine(data["since"], time.min, zone) if data["since"] else None,
             until=datetime.combine(data["until"] + timedelta(days=1), time.min, zone) if data["until"] else None,
+            tournament=data.get("tournament"),
         )
 
     def cursor(self):

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from elgrande_site import metrics
 
-from . import broadcast, notifications, services
+from . import broadcast, notifications, services, signals
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -65,6 +65,7 @@ def sweep(now=None, spread=None):
     elif batches:
         moved = expire(batches)
     notifications.sweep(now)
+    signals.send_robustly(signals.swept, now=now)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
     return moved
 

@@ -86,6 +86,8 @@ SETTING_OF_KIND = {
     "game_finished": "game_finished",
     "invitation": "invitation",
     "digest": "your_move",
+    # A tournament's table for a round (tournaments/mail.py): its game starts with it.
+    "tournament_table": "game_started",
 }
 SETTING_LABELS = {
     "your_move": gettext_lazy("“your move” mails (and the daily digest) for slow games"),

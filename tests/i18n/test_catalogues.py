@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
 LANGUAGES = ("it", "fr")
 # What makemessages is run over: the project's own code and templates, as docs/architecture.md says.
-SOURCES = ("accounts", "elgrande_site", "games", "ratings", "templates", "static", "manage.py")
+SOURCES = ("accounts", "elgrande_site", "games", "ratings", "tournaments", "templates", "static", "manage.py")
 IGNORED = ("*.pyc", "__pycache__", "node_modules")
 MAKEMESSAGES = ["makemessages", "-l", "it", "-l", "fr", "--no-location", "-i", "tests/*", "-i", ".venv/*"]
 

@@ -1,0 +1,45 @@
+"""The mail each entrant gets when a round is made: their table, through the site's mail outbox
+(games.notifications: a Notification row per recipient and game, rendered in the recipient's
+language and time zone, sent off the request and retried like any other)."""
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.emails import wants_mail
+from games import notifications
+
+from .models import Table
+
+KIND = "tournament_table"
+
+
+def tables_made(table_ids):
+    """Record and queue the mails of these new tables; returns the ids of the mails recorded."""
+    created = []
+    tables = Table.objects.filter(pk__in=table_ids).select_related("tournament", "game")
+    for table in tables:
+        seats = list(table.game.seats.select_related("user"))
+        names = [seat.display_name for seat in seats]
+        for seat in seats:
+            user = seat.user
+            if not wants_mail(user, notifications.SETTING_OF_KIND[KIND]):
+                continue
+            context = {
+                "tournament": table.tournament,
+                "table": table,
+                "players": names,
+                "url": notifications.play_url(table.game),
+                "tournament_url": notifications.absolute(reverse("tournament", args=[table.tournament_id])),
+                "deadline": table.game.deadline,
+                "time_zone": user.zone.key,
+            }
+            with translation.override(user.mail_language):
+                subject = _(
+                    "%(tournament)s, round %(round)d: your table is game %(number)d"
+                ) % {"tournament": table.tournament.name, "round": table.round, "number": table.game_id}
+                # Version 0: one mail per entrant and table, however often this runs.
+                created += notifications._record_message(
+                    user=user, game=table.game, version=0, kind=KIND, context=context, subject=subject)
+    notifications._queue(created)
+    return created

@@ -1,0 +1,313 @@
+"""What changes a tournament: creation, sign-up and withdrawal, the start, and each round's tables.
+
+Each function runs in one transaction with the tournament's row locked, so that two requests (or a
+request and the sweep) are applied one after the other. The games are opened, seated and started
+through games.services, like any game: their deadlines, timeouts and autopilot are the site's.
+A round is over when all its games are; the next one is made at once, from the notice of the game
+that finished it (games.signals.game_finished) or, should that be lost, from the deadline sweep
+(games.signals.swept, `advance_due`).
+"""
+
+import logging
+import secrets
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.emails import has_verified_email
+from games import services as game_services
+from games.models import Game, Seat
+from ratings.models import Rating
+
+from . import mail, pairing
+from .models import Entrant, Table, Tournament
+
+logger = logging.getLogger(__name__)
+
+
+class TournamentError(Exception):
+    """A request the tournament cannot accept; `message` is safe to show to the requester."""
+
+    status = 400
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(TournamentError):
+    status = 403
+
+
+class Conflict(TournamentError):
+    status = 409
+
+
+def create_tournament(organiser, **fields):
+    """A new tournament open for sign-up (its organiser does not enter by creating it)."""
+    return Tournament.objects.create(organiser=organiser, seed=secrets.randbelow(2**62), **fields)
+
+
+def sign_up(tournament, user):
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.status != Tournament.Status.SIGNUP:
+            raise Conflict(_("Sign-up for this tournament is closed."))
+        if getattr(user, "is_computer", False):
+            raise NotAllowed(_("Computer players cannot enter tournaments."))
+        if tournament.rated and not has_verified_email(user):
+            raise NotAllowed(
+                _("This tournament's games are rated: they are for players with a verified email address.")
+            )
+        if tournament.entrants.filter(user=user).exists():
+            raise Conflict(_("You have already signed up for this tournament."))
+        Entrant.objects.create(tournament=tournament, user=user)
+    return tournament
+
+
+def withdraw(tournament, user):
+    """Before the start, the entry is simply removed. After it, the entrant is seated no more:
+    the game of the round under way is played on for them by autopilot to its end."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        entrant = tournament.entrants.filter(user=user, withdrawn_at__isnull=True).first()
+        if entrant is None:
+            raise Conflict(_("You are not entered in this tournament."))
+        if tournament.status == Tournament.Status.SIGNUP:
+            entrant.delete()
+            return tournament
+        if tournament.status != Tournament.Status.RUNNING:
+            raise Conflict(_("This tournament is over."))
+        entrant.withdrawn_at = timezone.now()
+        entrant.save(update_fields=["withdrawn_at"])
+        running = list(Game.objects.filter(
+            tournament_table__tournament=tournament, status=Game.Status.ACTIVE, seats__user=user,
+        ))
+        for game in running:
+            _hand_to_autopilot(game, user)
+    return tournament
+
+
+def _hand_to_autopilot(game, user):
+    for _attempt in range(3):
+        game.refresh_from_db()
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if game.status != Game.Status.ACTIVE or seat is None or seat.autopilot:
+            return
+        try:
+            game_services.hand_seat_to_computer(game, user, game.version)
+            return
+        except game_services.StaleVersion:
+            continue
+
+
+def start(tournament, user=None):
+    """Start the tournament and make its first round: by its organiser (`user`), or by the sweep
+    at the end of sign-up (`user` None). Too few entrants: the organiser is told; at the end of
+    sign-up the tournament is cancelled, saying why."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if user is not None and tournament.organiser_id != user.pk:
+            raise NotAllowed(_("Only the organiser can start this tournament."))
+        if tournament.status != Tournament.Status.SIGNUP:
+            raise Conflict(_("This tournament has started already."))
+        problem = _cannot_start(tournament)
+        if problem:
+            if user is not None:
+                raise Conflict(problem)
+            tournament.status = Tournament.Status.CANCELLED
+            tournament.note = problem
+            tournament.finished_at = timezone.now()
+            tournament.save()
+            return tournament
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        _make_round(tournament)
+    return tournament
+
+
+def _cannot_start(tournament):
+    count = tournament.entrants.filter(withdrawn_at__isnull=True).count()
+    try:
+        sizes = pairing.table_sizes(count, tournament.table_size)
+    except pairing.PairingError:
+        return _("Too few entrants (%(count)d) for tables of %(size)d.") % {
+            "count": count, "size": tournament.table_size}
+    if tournament.format == Tournament.Format.GROUPS and (tournament.rounds < 2 or len(sizes) > pairing.LARGEST_TABLE):
+        return _("Groups then a final needs at least 2 rounds and at most 5 groups.")
+    return ""
+
+
+def advance(tournament_id):
+    """Make the next round of a running tournament whose round is over, or finish it after its
+    last round. Does nothing while a game of the round is still being played. Returns whether it
+    changed the tournament."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None or tournament.status != Tournament.Status.RUNNING:
+            return False
+        games = Game.objects.filter(
+            tournament_table__tournament=tournament, tournament_table__round=tournament.current_round
+        )
+        if games.exclude(status__in=[Game.Status.FINISHED, Game.Status.CANCELLED]).exists():
+            return False
+        if tournament.current_round >= tournament.rounds or not _make_round(tournament):
+            tournament.status = Tournament.Status.FINISHED
+            tournament.finished_at = timezone.now()
+            tournament.save()
+    return True
+
+
+def advance_due(now=None):
+    """The sweep's part: start the tournaments whose sign-up has closed, and advance those whose
+    round is over (a notice of a finished game may have been lost). Returns how many changed."""
+    now = now or timezone.now()
+    playing = Game.objects.filter(tournament_table__tournament=OuterRef("pk"), status=Game.Status.ACTIVE)
+    # One statement when there is nothing to do: it runs after every deadline sweep.
+    due = Tournament.objects.filter(
+        Q(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now)
+        | Q(Q(status=Tournament.Status.RUNNING), ~Exists(playing))
+    ).order_by().values_list("pk", "status")
+    changed = 0
+    for tournament_id, status in due:
+        if status == Tournament.Status.SIGNUP:
+            try:
+                start(Tournament(pk=tournament_id))
+                changed += 1
+            except TournamentError:
+                pass  # started meanwhile
+        else:
+            try:
+                changed += advance(tournament_id)
+            except game_services.GameError:
+                # A game the services refuse to open (an entrant's account deleted meanwhile, say):
+                # logged, and the other tournaments still move on.
+                logger.exception("the next round of tournament %s could not be made", tournament_id)
+    return changed
+
+
+def _lock(tournament):
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+# ---- the rounds -------------------------------------------------------------------------------------
+
+
+def results(tournament, rounds=None):
+    """[(round, GameResult)] of the tournament's finished games, from their standings."""
+    tables = Table.objects.filter(tournament=tournament, game__status=Game.Status.FINISHED).select_related("game")
+    if rounds is not None:
+        tables = tables.filter(round__in=rounds)
+    seats = {}
+    rows = Seat.objects.filter(game__tournament_table__tournament=tournament).values("game_id", "index", "user_id")
+    for seat in rows:
+        seats[seat["game_id"], seat["index"]] = seat["user_id"]
+    out = []
+    for table in tables:
+        places, scores = {}, {}
+        for place, index, score in table.game.standings:
+            user_id = seats[table.game_id, index]
+            places[user_id], scores[user_id] = place, score
+        out.append((table.round, pairing.GameResult(places=places, scores=scores)))
+    return out
+
+
+def seated(tournament):
+    """{round: [[user ids of a table], ...]} of the tables made so far, by table number."""
+    rounds = {}
+    seats = Seat.objects.filter(game__tournament_table__tournament=tournament).values_list(
+        "game__tournament_table__round", "game__tournament_table__number", "user_id")
+    tables = {}
+    for round_number, number, user_id in seats:
+        tables.setdefault((round_number, number), []).append(user_id)
+    for (round_number, _number), players in sorted(tables.items()):
+        rounds.setdefault(round_number, []).append(players)
+    return rounds
+
+
+def ranking(tournament):
+    """The standings (pairing.Standing, best first) of every entrant, withdrawn ones marked."""
+    entrants = list(tournament.entrants.all())
+    players = [entrant.user_id for entrant in entrants]
+    withdrawn = {entrant.user_id for entrant in entrants if entrant.withdrawn_at is not None}
+    played = [result for _round, result in results(tournament)]
+    if tournament.format == Tournament.Format.GROUPS and tournament.status == Tournament.Status.FINISHED:
+        return _groups_final_ranking(tournament, players, played, withdrawn)
+    return pairing.standings(players, played, tournament.points, withdrawn)
+
+
+def _groups_final_ranking(tournament, players, played, withdrawn):
+    """After the final: its table first, in its order; then everyone else by their standings."""
+    overall = pairing.standings(players, played, tournament.points, withdrawn)
+    final = [result for _round, result in results(tournament, [tournament.rounds])]
+    if not final:
+        return overall
+    final_order = pairing.standings(final[0].players, final, tournament.points)
+    at_final = {standing.player for standing in final_order}
+    ordered = [next(s for s in overall if s.player == f.player) for f in final_order]
+    for standing, in_final in zip(ordered, final_order, strict=True):
+        standing.rank = in_final.rank
+    rest = [standing for standing in overall if standing.player not in at_final]
+    for index, standing in enumerate(rest):
+        standing.rank = len(ordered) + index + 1
+    return ordered + rest
+
+
+def _make_round(tournament):
+    """Seat the next round and open its games; False when too few players are left to seat."""
+    number = tournament.current_round + 1
+    active = list(tournament.entrants.filter(withdrawn_at__isnull=True).values_list("user_id", flat=True))
+    try:
+        tables = _seating(tournament, number, active)
+    except pairing.PairingError:
+        return False
+    tables = [table for table in tables if len(table) >= pairing.SMALLEST_TABLE]
+    if not tables:
+        return False
+    users = {user.pk: user for user in type(tournament.organiser).objects.filter(pk__in=active)}
+    made = []
+    for index, players in enumerate(tables, start=1):
+        game = game_services.create_game(users[players[0]], num_players=len(players), **tournament.game_options())
+        for user_id in players[1:]:
+            game = game_services.join_game(game, users[user_id])
+        made.append(Table.objects.create(tournament=tournament, round=number, number=index, game=game))
+    tournament.current_round = number
+    tournament.save()
+    table_ids = [table.pk for table in made]
+    transaction.on_commit(lambda: mail.tables_made(table_ids), robust=True)
+    return True
+
+
+def _ratings(tournament, players):
+    if tournament.first_round != Tournament.FirstRound.RATING:
+        return None
+    return dict(
+        Rating.objects.filter(user_id__in=players, ladder=tournament.table_size).values_list("user_id", "ordinal")
+    )
+
+
+def _seating(tournament, number, active):
+    size, seed = tournament.table_size, f"{tournament.seed}-{number}"
+    if number == 1:
+        ratings = _ratings(tournament, active)
+        if tournament.format == Tournament.Format.GROUPS:
+            return pairing.groups(active, size, ratings, seed)
+        return pairing.first_round(active, size, ratings, seed)
+    history = seated(tournament)
+    if tournament.format == Tournament.Format.SWISS:
+        played = [result for _round, result in results(tournament)]
+        order = [standing.player for standing in pairing.standings(active, played, tournament.points)]
+        return pairing.swiss_round(order, size, [table for tables in history.values() for table in tables])
+    still_in = set(active)
+    groups = [[player for player in group if player in still_in] for group in history[1]]
+    if number < tournament.rounds:
+        return groups
+    played = [result for _round, result in results(tournament)]
+    group_standings = [
+        [standing.player for standing in pairing.standings(group, played, tournament.points)]
+        for group in groups
+        if group
+    ]
+    return [pairing.finalists(group_standings, size)]

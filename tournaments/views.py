@@ -1,0 +1,61 @@
+"""The tournaments' pages: the list, the new-tournament form, a tournament's page, and its buttons
+(sign up, withdraw, start). Thin: tournaments/services.py changes, tournaments/pages.py reads."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import pages, services
+from .forms import TournamentForm
+from .models import Tournament
+
+
+def tournament_list(request):
+    return render(request, "tournaments/list.html", pages.listing())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request):
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = services.create_tournament(request.user, **form.tournament_fields())
+        return redirect(tournament)
+    return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def tournament_page(request, tournament_id):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/tournament.html", pages.tournament_context(tournament, request.user))
+
+
+def _act(request, tournament_id, change):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        change(tournament)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+        return render(
+            request, "tournaments/tournament.html", pages.tournament_context(tournament, request.user),
+            status=error.status,
+        )
+    return redirect(tournament)
+
+
+@login_required
+@require_POST
+def sign_up(request, tournament_id):
+    return _act(request, tournament_id, lambda t: services.sign_up(t, request.user))
+
+
+@login_required
+@require_POST
+def withdraw(request, tournament_id):
+    return _act(request, tournament_id, lambda t: services.withdraw(t, request.user))
+
+
+@login_required
+@require_POST
+def start(request, tournament_id):
+    return _act(request, tournament_id, lambda t: services.start(t, request.user))
