@@ -52,7 +52,8 @@ export class Composer {
     if (this.kept && this.kept.key === key) composition.restore(this.kept);
     else this.kept = null;
     this.box = this.makeBox(modes);
-    map.parentNode.insertBefore(this.box, map);
+    // After the map: a wide screen shows it above (static/board.css), a phone at the window's foot.
+    map.after(this.box);
     this.key = key;
     this.composition = composition;
     map.classList.add("composing");

@@ -67,8 +67,7 @@ def page_for(view):
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<style>{styles}</style><script>{KEEP_SUBMISSIONS}</script></head><body><main>{body}</main>"
-        f'{MAP_SCRIPT}</body></html>'
-
+        f"{MAP_SCRIPT}</body></html>"
     )
 
 
