@@ -52,7 +52,7 @@ export class Composer {
     if (this.kept && this.kept.key === key) composition.restore(this.kept);
     else this.kept = null;
     this.box = this.makeBox(modes);
-    // After the map: a wide screen shows it above (static/board.css), a phone at the window's foot.
+    // After the map, sticky at the window's foot (static/board.css): it covers no part of the map's top.
     map.after(this.box);
     this.key = key;
     this.composition = composition;
