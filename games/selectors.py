@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import archive, chat, clocks, keyset
+from . import archive, chat, clocks, keyset, since_visit
 from .access import game_or_404
 from .engine import GameState, view_for, visible_events
 from .listing import games_with_seats, row
@@ -132,6 +132,8 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
         context["log_entries"] = _log(game, seats, seat, names, since)
         context["log_complete"] = since == 0
         if own is not None and shows_log:
+            # The map marks what changed since the last look, before that look moves on.
+            context["changed_areas"] = since_visit.changed_areas(game, own, view)
             _mark_new(context["log_entries"], own)
     return context
 

@@ -43,6 +43,7 @@ export class Composer {
 
   build() {
     this.composition = null;
+    document.documentElement.style.scrollPaddingBottom = "";
     const map = svg();
     if (!map) return;
     const modes = findModes(T);
@@ -205,6 +206,8 @@ export class Composer {
       this.say(hint);
     }
     this.kept = { key: this.key, ...composition.keep() };
+    // What scrolls into view (a focused area, a found one) stops above the box at the window's foot.
+    document.documentElement.style.scrollPaddingBottom = box.getBoundingClientRect().height + 8 + "px";
   }
 
   confirm() {
