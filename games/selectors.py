@@ -133,7 +133,9 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
         context["log_complete"] = since == 0
         if own is not None and shows_log:
             # The map marks what changed since the last look, before that look moves on.
-            context["changed_areas"] = since_visit.changed_areas(game, own, view)
+            context["changed_areas"] = since_visit.changed_areas(
+                game, seats, own, view, context["log_entries"]
+            )
             _mark_new(context["log_entries"], own)
     return context
 

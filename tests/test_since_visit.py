@@ -62,3 +62,22 @@ def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
     play(game, moves=6)
     game.refresh_from_db()
     assert changed(Client(), game)[0] == set()
+
+
+def test_the_position_then_is_the_replays_from_a_stored_round_start_or_without_one(start_game):
+    from games.models import Snapshot
+    from games.replays import position
+    from games.since_visit import _state_at
+
+    game = start_game(3, seed=4)
+    play(game, until=lambda state: state.round == 3)
+    game.refresh_from_db()
+    seats = list(game.seats.all())
+    versions = list(game.moves.order_by("version").values_list("version", flat=True))
+    assert not Snapshot.objects.filter(game=game).exists()
+    first = _state_at(game, seats, versions[10])  # none stored: the replay's walk, which stores them
+    assert Snapshot.objects.filter(game=game, kind=Snapshot.Kind.ROUND).count() >= 3
+    assert first.to_json() == position(game, at=11).state.to_json()
+    for at in (1, 11, len(versions) // 2, len(versions) - 1):
+        # From the nearest stored round start and the moves since.
+        assert _state_at(game, seats, versions[at - 1]).to_json() == position(game, at=at).state.to_json(), at
