@@ -116,9 +116,9 @@ CONTENT_TOP = {
 NAME_FONT = 26  # in viewBox units, as static/board.css sets it; other text is 24 (see the docstring)
 MARGIN = 6  # between an outline and what is drawn inside it
 
-COLOUR_FILLS = {"red": "#c62828", "yellow": "#f2c80f", "blue": "#1e5bb8", "green": "#2e7d32", "brown": "#7b4f2c"}
-# Dark letters on the light piece, light letters on the dark ones.
-LETTER_FILLS = {"yellow": "#222"}
+# The pieces' colours are not drawn here: each piece carries its colour's name, and static/board.css
+# holds the one palette (CSS variables) that the map, the chips, the score chart and the map's
+# script all use.
 
 PIECE_W, PIECE_H = 40, 30  # a colour's caballeros: its letter and how many
 GRANDE_W, GRANDE_H = 28, 34
@@ -293,8 +293,6 @@ def _piece(colour, letter, count, x, y):
         "h": PIECE_H,
         "text_x": x + PIECE_W / 2,
         "text_y": y + PIECE_H - 8,
-        "fill": COLOUR_FILLS.get(colour, "#888"),
-        "letter_fill": LETTER_FILLS.get(colour, "#fff"),
     }
 
 
@@ -311,8 +309,6 @@ def _grande(colour, letter, x, y):
         f"l0,{GRANDE_H - GRANDE_W / 2} z",
         "text_x": x + GRANDE_W / 2,
         "text_y": y + GRANDE_H - 6,
-        "fill": COLOUR_FILLS.get(colour, "#888"),
-        "letter_fill": LETTER_FILLS.get(colour, "#fff"),
     }
 
 
@@ -378,8 +374,6 @@ def score_track(view):
                 "r": MARKER_R,
                 "x": round(x + SPACE / 2 + dx * row * MARKER_STEP, 1),
                 "y": round(y + SPACE / 2 + dy * row * MARKER_STEP, 1),
-                "fill": COLOUR_FILLS.get(player["colour"], "#888"),
-                "letter_fill": LETTER_FILLS.get(player["colour"], "#fff"),
             }
         )
     return {"size": SIZE, "markers": markers}

@@ -166,7 +166,8 @@ def chat_context(user, game, seats, before=None):
     names = Names.for_game(game, seats)
     index_of = {seat.pk: seat.index for seat in seats}
     context["messages"] = [
-        {"pk": row.pk, "author": names.player(index_of[row.seat_id]), "text": row.text, "created_at": row.created_at}
+        {"pk": row.pk, "author": names.player(index_of[row.seat_id]), "text": row.text, "created_at": row.created_at,
+         "mine": own is not None and row.seat_id == own.pk}
         for row in reversed(rows)
     ]
     return context

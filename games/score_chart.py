@@ -1,7 +1,6 @@
 """The chart of the scores over the rounds, one line per player: the geometry, which the template
-templates/games/partials/score_chart.html draws as SVG. Only presentation lives here."""
-
-from .board_map import COLOUR_FILLS
+templates/games/partials/score_chart.html draws as SVG, each line in its player's colour from
+static/board.css's palette. Only presentation lives here."""
 
 WIDTH, HEIGHT = 640, 250
 LEFT, RIGHT, TOP, BOTTOM = 40, 96, 12, 36
@@ -29,7 +28,6 @@ def score_chart(series, num_rounds, scoring_rounds, players, current_round=None)
         lines.append(
             {
                 **player,
-                "fill": COLOUR_FILLS.get(player["colour"], "#888"),
                 "points": " ".join(f"{dot['x']},{dot['y']}" for dot in dots),
                 "dots": dots,
                 "last": dots[-1],

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from accounts import friends
 
-from . import archive, chat, clocks, keyset
+from . import archive, chat, clocks, keyset, since_visit
 from .access import game_or_404
 from .engine import GameState, view_for, visible_events
 from .listing import games_with_seats, row
@@ -134,6 +134,10 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
         context["log_entries"] = _log(game, seats, seat, names, since)
         context["log_complete"] = since == 0
         if own is not None and shows_log:
+            # The map marks what changed since the last look, before that look moves on.
+            context["changed_areas"] = since_visit.changed_areas(
+                game, seats, own, view, context["log_entries"]
+            )
             _mark_new(context["log_entries"], own)
     return context
 

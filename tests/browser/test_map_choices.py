@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from games.engine import apply_move, new_game, random_move, to_act, view_for
 from games.log_text import Names
 from games.moves_forms import DecisionPanel
+from tests.support.static_pages import open_page
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +46,10 @@ def player_colours(view):
     return [player["colour"] for player in sorted(view["players"], key=lambda player: player["seat"])]
 
 
+# The map's script, the page's last script, as the game page loads it (an ES module).
+MAP_SCRIPT = '<script type="module" src="/static/decision.js"></script>'
+
+
 def page_for(view):
     game = SimpleNamespace(pk=1, version=7)
     styles = "".join((STATIC / name).read_text() for name in ("site.css", "board.css"))
@@ -62,7 +67,7 @@ def page_for(view):
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f"<style>{styles}</style><script>{KEEP_SUBMISSIONS}</script></head><body><main>{body}</main>"
-        f"<script>{(STATIC / 'decision.js').read_text()}</script></body></html>"
+        f"{MAP_SCRIPT}</body></html>"
     )
 
 
@@ -85,7 +90,7 @@ def test_a_special_actions_region_fields_are_filled_on_the_map_and_sent_on_confi
     view = special_turn(card)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.set_content(page_for(view))
+    open_page(page, page_for(view))
     switch = page.locator(".map-compose .map-modes button", has_text="Special action")
     if switch.count():
         switch.click()

@@ -15,7 +15,8 @@ from games.engine import view_for
 from games.engine.cards import CARDS
 from games.moves_forms import read_move
 from tests.browser.test_map_choices import KEEP_SUBMISSIONS as KEPT_BY_MAP_CHOICES
-from tests.browser.test_map_choices import page_for, special_turn
+from tests.browser.test_map_choices import MAP_SCRIPT, page_for, special_turn
+from tests.support.static_pages import open_page
 from tests.test_game_page_content import position
 
 pytestmark = pytest.mark.browser
@@ -68,7 +69,7 @@ def page_without(view, script):
     script (decision.js, the page's last script), or as a browser without it sees the page."""
     html = page_for(view).replace(KEPT_BY_MAP_CHOICES, KEEP_SUBMISSIONS)
     if not script:
-        html = html[: html.rindex("<script>")] + "</body></html>"
+        html = html.replace(MAP_SCRIPT, "")
     return html
 
 
@@ -79,7 +80,7 @@ def test_no_control_sends_a_choice_the_player_did_not_make(browser, name, script
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     html = page_without(view, script)
-    page.set_content(html)
+    open_page(page, html)
     assert page.locator("#decision form").count() and page.locator("svg.map").count()
     # With the script, the map composes the panel's moves (but a court without regions to take from).
     assert page.locator("svg.map.composing").count() == (1 if script and name != "court" else 0)
@@ -88,7 +89,7 @@ def test_no_control_sends_a_choice_the_player_did_not_make(browser, name, script
     for index in range(controls):
         # Each control on a panel nobody has touched.
         if index:
-            page.set_content(html)
+            open_page(page, html)
         control = page.locator(CONTROLS).nth(index)
         text = control.inner_text()
         if control.is_disabled():

@@ -1,0 +1,49 @@
+"""The game of tests/browser/test_since_visit.py, made and played on in the live site's database by
+`manage.py shell`: three players at the first actions of a game; then the others move and talk
+while the first player is away."""
+
+import json
+import random
+
+from tests.browser.phone_games import PASSWORD
+
+
+def make(prefix):
+    """Prints {"game": id, "players": [user names by seat]}."""
+    from accounts.models import User
+    from games import services
+    from tests.helpers import play, user_at
+
+    names = [f"{prefix}{seat}" for seat in range(3)]
+    users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
+    game = services.create_game(users[0], num_players=3, veto=False)
+    type(game).objects.filter(pk=game.pk).update(seed=4)
+    for user in users[1:]:
+        services.join_game(game, user, game.invite_token)
+    game.refresh_from_db()
+    play(game, until=lambda state: state.round == 1 and state.phase == "action")
+    print(json.dumps({"game": game.pk, "players": [user_at(game, seat).username for seat in range(3)]}))
+
+
+def others_play(game_id, text):
+    """Seat 1 says `text`, then the seats play on until the caballeros seat 0 sees have changed;
+    prints the areas that changed for seat 0."""
+    from games import chat, services
+    from games.engine import random_move, to_act, view_for
+    from games.models import Game
+    from games.since_visit import _caballeros
+    from tests.helpers import state_of, user_at
+
+    game = Game.objects.get(pk=game_id)
+    chat.post_message(game, game.seats.get(index=1), text)
+    before = _caballeros(view_for(state_of(game), 0))
+    rng = random.Random(3)
+    changed = set()
+    while not changed or to_act(state_of(game))[0] != 0:
+        state = state_of(game)
+        seat = to_act(state)[0]
+        services.submit_move(game, user_at(game, seat), random_move(state, seat, rng), game.version)
+        game.refresh_from_db()
+        after = _caballeros(view_for(state_of(game), 0))
+        changed = {area for area in after if after[area] != before[area]}
+    print(json.dumps(sorted(changed)))

@@ -1,0 +1,83 @@
+"""What changed on the map since a player last looked (games/since_visit.py): the areas whose
+caballeros changed by others' moves are hatched on her game page, exactly those, as her own seat
+sees them; her own moves, a first look and a spectator mark nothing."""
+
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine import view_for
+from games.since_visit import _caballeros
+from tests.helpers import logged_in, play, state_of, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def changed(client, game):
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    return set(re.findall(r'<g class="area[^"]*\bchanged\b[^"]*" data-area="(\w+)"', html)), html
+
+
+def seen_by(game, seat):
+    return _caballeros(view_for(state_of(game), seat))
+
+
+def test_the_areas_others_changed_since_her_last_look_are_hatched_and_no_others(start_game):
+    game = start_game(3, seed=4)
+    alice = logged_in(user_at(game, 0))
+    play(game, until=lambda state: state.round == 1 and state.phase == "action")
+    game.refresh_from_db()
+    assert changed(alice, game)[0] == set(), "a first look marks nothing"
+    before = seen_by(game, 0)
+    play(game, moves=12)
+    game.refresh_from_db()
+    after = seen_by(game, 0)
+    expected = {area for area in after if after[area] != before[area]}
+    assert expected, "the moves changed something on the map"
+    marked, html = changed(alice, game)
+    assert marked == expected
+    assert "Hatched: the regions whose caballeros changed since your last visit." in html
+    assert html.count('class="changed-since"') == len(expected)
+    # Once seen, no longer new.
+    assert changed(alice, game)[0] == set()
+
+
+def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
+    from games import services
+    from games.engine import random_move, to_act
+
+    game = start_game(3, seed=4)
+    play(game, until=lambda state: state.round == 1 and state.phase == "action")
+    game.refresh_from_db()
+    state = state_of(game)
+    mover = to_act(state)[0]
+    player = logged_in(user_at(game, mover))
+    changed(player, game)
+    services.submit_move(game, user_at(game, mover), random_move(state, mover, random.Random(1)), game.version)
+    game.refresh_from_db()
+    assert changed(player, game)[0] == set()
+    play(game, moves=6)
+    game.refresh_from_db()
+    assert changed(Client(), game)[0] == set()
+
+
+def test_the_position_then_is_the_replays_from_a_stored_round_start_or_without_one(start_game):
+    from games.models import Snapshot
+    from games.replays import position
+    from games.since_visit import _state_at
+
+    game = start_game(3, seed=4)
+    play(game, until=lambda state: state.round == 3)
+    game.refresh_from_db()
+    seats = list(game.seats.all())
+    versions = list(game.moves.order_by("version").values_list("version", flat=True))
+    assert not Snapshot.objects.filter(game=game).exists()
+    first = _state_at(game, seats, versions[10])  # none stored: the replay's walk, which stores them
+    assert Snapshot.objects.filter(game=game, kind=Snapshot.Kind.ROUND).count() >= 3
+    assert first.to_json() == position(game, at=11).state.to_json()
+    for at in (1, 11, len(versions) // 2, len(versions) - 1):
+        # From the nearest stored round start and the moves since.
+        assert _state_at(game, seats, versions[at - 1]).to_json() == position(game, at=at).state.to_json(), at
