@@ -43,7 +43,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import clocks, presence, rows, tasks
+from . import clocks, presence, rows, tasks, turn_report
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view
@@ -775,6 +775,8 @@ def game_mail(kind, *, user, game, state, seat, seats):
         "time_zone": user.zone.key,
         "url": play_url(game),
     }
+    if kind.endswith("your_move"):
+        context.update(turn_report.mail_context(game, seat, seats))
     if kind == "game_finished":
         ranking = {index: place for place, index in view["ranking"]}
         context["ranking"] = sorted(
