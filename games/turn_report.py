@@ -11,7 +11,8 @@ even the reader's own. Each scoring is one table per region: who got how many po
 from dataclasses import dataclass, field
 from html import unescape
 
-from django.db.models import Max
+from django.db.models import F, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -64,6 +65,8 @@ class Report:
     cut: bool
     # The player has not moved yet: the report tells the game from its start.
     first: bool = False
+    # The version of the latest move told.
+    latest: int = 0
 
     @property
     def heading(self):
@@ -114,14 +117,14 @@ def round_title(number):
 def since_last_move(game, seat, seats):
     """The report for the player in `seat` of `game` (`seats`: the game's Seat rows with their
     users), or None when nothing happened since their last move. Their last move is the last one
-    they made themselves: one the site made for them when their time ran out is told. Two queries."""
-    last = (
-        Move.objects.filter(game=game, seat__index=seat, automatic=False).aggregate(last=Max("version"))["last"] or 0
-    )
+    they made themselves: one the site made for them when their time ran out is told. One query."""
+    own = Move.objects.filter(game=game, seat__index=seat, automatic=False).order_by("-version").values("version")
+    last = Coalesce(Subquery(own[:1]), 0)
     rows = list(
-        game.moves.filter(version__gt=last)
+        game.moves.annotate(last=last)
+        .filter(version__gt=F("last"))
         .order_by("-version")
-        .values_list("events", "automatic", "autopilot", "seat__index")[: MOST_MOVES + 1]
+        .values_list("events", "automatic", "autopilot", "seat__index", "version", "last")[: MOST_MOVES + 1]
     )
     cut = len(rows) > MOST_MOVES
     rows = rows[:MOST_MOVES][::-1]
@@ -129,7 +132,7 @@ def since_last_move(game, seat, seats):
         return None
     names = Names.for_game(game, seats)
     items = []
-    for events, automatic, autopilot, mover in rows:
+    for events, automatic, autopilot, mover, *_rest in rows:
         shown = visible_events(events, None)
         if automatic and shown:
             items.append(Line(shown[0]["round"], automatic_html(mover, names, autopilot)))
@@ -144,8 +147,10 @@ def since_last_move(game, seat, seats):
             current = item.round
             rounds.append((round_title(current), []))
         rounds[-1][1].append(item)
-    moves = sum(1 for *_, mover in rows if mover != seat)
-    return Report(rounds=rounds, moves=moves, cut=cut, first=not last) if rounds else None
+    moves = sum(1 for row in rows if row[3] != seat)
+    if not rounds:
+        return None
+    return Report(rounds=rounds, moves=moves, cut=cut, first=not rows[0][5], latest=rows[-1][4])
 
 
 def _add_points(items, event, names):
@@ -171,3 +176,14 @@ def mail_context(game, seat, seats):
         report = since_last_move(game, seat, seats.values())
         text = report.text() if report is not None else ""
     return {"report": report, "report_text": text}
+
+
+def page_context(game, own, seats, seen_before):
+    """The report at the top of the game page for its player (`own`: their Seat, `seen_before`:
+    the version they had seen before this visit): {"report", "report_open"}. Open when it tells
+    moves they have not seen yet, folded to its heading line otherwise; none for a spectator or
+    a game not under way."""
+    if own is None or game.status != game.Status.ACTIVE:
+        return {"report": None, "report_open": False}
+    report = since_last_move(game, own.index, seats)
+    return {"report": report, "report_open": report is not None and report.latest > (seen_before or 0)}

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, keyset, replay_views, selectors, services, view_cache
+from . import chat, keyset, replay_views, selectors, services, turn_report, view_cache
 from .access import game_or_404, invitation_session_key
 from .forms import NewGameForm
 from .models import Game
@@ -97,8 +97,12 @@ def game_page(request, pk):
     game = viewable_game(request, pk)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
+    own = own_seat(request, list(game.seats.all()))
+    # Read before game_context marks this version seen.
+    seen_before = own.seen_version if own is not None else None
     context = game_context(request, game)
     context["chat"] = chat.chat_context(request.user, game, context["seats"])
+    context.update(turn_report.page_context(game, context["own_seat"], context["seats"], seen_before))
     return render(request, "games/game.html", context)
 
 
