@@ -43,7 +43,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import clocks, presence, rows, tasks, turn_report
+from . import clocks, game_over_mail, presence, rows, tasks, turn_report
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view
@@ -784,6 +784,7 @@ def game_mail(kind, *, user, game, state, seat, seats):
             key=lambda row: row["place"],
         )
         context["place"] = ranking[seat]
+        context.update(game_over_mail.context(game, seat, seats, absolute))
     return render_mail(kind, user=user, game=game, context=context, subject=_subject(kind, game, view, what, context))
 
 
