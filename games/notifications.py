@@ -855,6 +855,9 @@ def render_mail(kind, *, user, game, context, subject, address=""):
         "unsubscribe_url": unsubscribe_url(kind, user, address),
         "settings_url": absolute(reverse("settings")),
         "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
+        # Mails name the site by SITE_NAME and SITE_URL, never by the host a request came to.
+        "site_name": settings.SITE_NAME,
+        "site_url": absolute("/"),
     }
     template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
     with written_for(user):
