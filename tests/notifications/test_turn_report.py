@@ -6,9 +6,9 @@ import random
 import pytest
 
 from games import services, turn_report
-from games.engine import to_act
+from games.engine import GameState, to_act
 from games.log_text import plain_cards
-from games.models import Move
+from games.models import Game, Move
 from tests.helpers import find_position, state_of
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +112,7 @@ def last_events_have(kind, but_not=()):
     )
 
 
-@pytest.mark.parametrize("secret", ["choice", "retake"])
+@pytest.mark.parametrize("secret", ["choice", "retake", "hands"])
 def test_no_report_tells_a_secret_choice_before_its_reveal_nor_a_card_taken_back(
     secret, started, committed, mailoutbox
 ):
@@ -121,8 +121,10 @@ def test_no_report_tells_a_secret_choice_before_its_reveal_nor_a_card_taken_back
     report, not even that player's, and no mail of the move tells it."""
     if secret == "choice":
         predicate = last_events_have("chosen", but_not=("reveal",))
-    else:
+    elif secret == "retake":
         predicate = last_events_have("retake_private")
+    else:
+        predicate = lambda state: state.round == 2 and state.phase == "bid"  # noqa: E731
     mailoutbox.clear()
     game, users = reached(started, committed, predicate)
     last = Move.objects.filter(game=game).order_by("-version").first()
@@ -136,9 +138,18 @@ def test_no_report_tells_a_secret_choice_before_its_reveal_nor_a_card_taken_back
         assert last.move["type"] == "choose_region"
         last.move = {**last.move, "region": "granada" if last.move["region"] != "granada" else "galicia"}
         assert any("has chosen" in text for text in before)
-    else:
+    elif secret == "retake":
         for event in last.events:
             if event["event"] == "retake_private":
                 event["card"] = event["card"] % 13 + 1
+    else:
+        # Every hand, and the face-down stacks, otherwise.
+        state = GameState.from_json(game.state)
+        for seat, hand in enumerate(state.hands):
+            state.hands[seat] = sorted((card % 13) + 1 for card in hand)
+        for stack in state.stacks:
+            stack.reverse()
+        Game.objects.filter(pk=game.pk).update(state=state.to_json())
+        game.refresh_from_db()
     last.save()
     assert reports(game) == before
