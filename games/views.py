@@ -17,12 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.emails import has_verified_email
 
-from . import chat, keyset, replay_views, selectors, services, turn_report, view_cache
+from . import chat, keyset, replay_views, selectors, services, view_cache
 from .access import game_or_404, invitation_session_key
 from .forms import NewGameForm
 from .models import Game
 from .moves_forms import UnreadableFields, read_move
 from .selectors import LARGE, game_context, game_for_move, own_seat, seat_view, vacation_spans, viewable_game
+from .turn_report import page_context as turn_report_context
 
 PARTIALS = {
     "play": "games/partials/play.html",
@@ -102,7 +103,7 @@ def game_page(request, pk):
     seen_before = own.seen_version if own is not None else None
     context = game_context(request, game)
     context["chat"] = chat.chat_context(request.user, game, context["seats"])
-    context.update(turn_report.page_context(game, context["own_seat"], context["seats"], seen_before))
+    context.update(turn_report_context(game, context["own_seat"], context["seats"], seen_before))
     return render(request, "games/game.html", context)
 
 
