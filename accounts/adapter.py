@@ -158,6 +158,15 @@ class AccountAdapter(DefaultAccountAdapter):
         from games import notifications
 
         request = context.request
+        if request is not None:
+            # allauth builds its links from the host the request came to (a proxy's
+            # 127.0.0.1:8811): on SITE_URL, as every game mail's.
+            origin = request.build_absolute_uri("/")
+            context_data = {
+                name: notifications.absolute("/" + value[len(origin):])
+                if isinstance(value, str) and value.startswith(origin) else value
+                for name, value in context_data.items()
+            }
         message = self.render_mail(
             template_prefix, email,
             {"request": request, "email": email, "current_site": notifications.mail_site(), **context_data},

@@ -6,6 +6,9 @@ action cards by their titles, power cards by number. Every string is marked for 
 every sentence is built with `format_html`, so a user name is always escaped.
 """
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -88,6 +91,19 @@ def place(location):
     return area(location)
 
 
+# Inside `plain_cards()` a card is its title alone: for mails, where a disclosure does not open.
+_plain_cards = ContextVar("plain_cards", default=False)
+
+
+@contextmanager
+def plain_cards():
+    token = _plain_cards.set(True)
+    try:
+        yield
+    finally:
+        _plain_cards.reset(token)
+
+
 def card(card_id):
     """An action card by its title, which explains itself: the card's text shows on hover (the
     title attribute) and on a tap or Enter (a <details> disclosure, which needs no script), with a
@@ -95,6 +111,8 @@ def card(card_id):
     kind = CARDS.get(card_id)
     if kind is None:
         return escape(card_id)
+    if _plain_cards.get():
+        return format_html("<em>{}</em>", card_title(kind.id))
     return card_ref(kind)
 
 

@@ -44,7 +44,7 @@ from accounts import friends
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
 
-from . import clocks, presence, rows, tasks
+from . import clocks, game_over_mail, presence, rows, tasks, turn_report
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view
@@ -71,6 +71,8 @@ LOST_AFTER = timedelta(minutes=10)
 # MailToDecide): the sweep decides them, a sweep at a time.
 MAIL_DECISION_LOST_AFTER = timedelta(minutes=2)
 MAIL_DECISION_GIVEN_UP_AFTER = timedelta(days=1)
+# A "your move" mail that waits for its player to leave the table waits this long at most.
+WAITING_GIVEN_UP_AFTER = timedelta(days=1)
 LOST_DECISIONS_PER_SWEEP = 200
 INVITATIONS_PER_GAME = 30
 # The digest goes out at this hour of the player's own day.
@@ -324,6 +326,8 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
             created += _record(user, game, "game_finished", state=state, seat=index, seats=seats, verified=verified)
             continue
         if started:
+            if _at_the_table(game, user, index, newly_acting, deferred):
+                continue
             mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
             created += mail
             if mail or Notification.objects.filter(user=user, game=game, version=game.version,
@@ -333,6 +337,17 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
         if index in newly_acting:
             created += _your_move(user, game, state, index, seats, verified, deferred)
     return created
+
+
+def _at_the_table(game, user, index, newly_acting, deferred):
+    """Whether the player had the game open when it started (or within the grace after): they saw
+    it start, so no start mail; a decision of theirs waits as a "your move" mail does."""
+    until = presence.quiet_until(game.pk, user.pk, timezone.now())
+    if until is None:
+        return False
+    if index in newly_acting:
+        deferred[index] = until
+    return True
 
 
 def _seats_with_mail():
@@ -394,6 +409,12 @@ def decide_waiting(now):
     goes, at the game's present version, to a player who still has to act and has not come back
     (then it waits again). The decisions that waited together make one mail: none goes to a player
     asked by mail since the version a row is about. Returns how many mails it recorded."""
+    # A row that waits for longer than a day (a decision that kept failing, a page open that long)
+    # ends: its reminders still go.
+    given_up = MailToDecide.objects.filter(due_at__isnull=False, created_at__lte=now - WAITING_GIVEN_UP_AFTER)
+    for game_id, version in given_up.values_list("game_id", "version"):
+        logger.warning("the waiting mails of game %s at version %s waited for a day: dropped", game_id, version)
+    given_up.delete()
     due = MailToDecide.objects.filter(due_at__lte=now).order_by("due_at", "game_id", "version")
     rows_due = list(due[:LOST_DECISIONS_PER_SWEEP])
     games = Game.objects.in_bulk([row.game_id for row in rows_due])
@@ -424,6 +445,11 @@ def decide_waiting(now):
                 MailToDecide.objects.filter(pk=row.pk).delete()
         except Exception:
             logger.exception("the waiting mails of game %s at version %s were not decided", row.game_id, row.version)
+            # Looked at again later, not at every sweep; a day on, given up (above).
+            try:
+                MailToDecide.objects.filter(pk=row.pk).update(due_at=now + MAIL_DECISION_LOST_AFTER)
+            except Exception:
+                logger.exception("the waiting mails of game %s were not put off", row.game_id)
     _queue(created)
     return len(created)
 
@@ -780,6 +806,8 @@ def game_mail(kind, *, user, game, state, seat, seats):
         "time_zone": user.zone.key,
         "url": play_url(game),
     }
+    if kind.endswith("your_move"):
+        context.update(turn_report.mail_context(game, seat, seats))
     if kind == "game_finished":
         ranking = {index: place for place, index in view["ranking"]}
         context["ranking"] = sorted(
@@ -787,6 +815,7 @@ def game_mail(kind, *, user, game, state, seat, seats):
             key=lambda row: row["place"],
         )
         context["place"] = ranking[seat]
+        context.update(game_over_mail.context(game, seat, seats, absolute))
     return render_mail(kind, user=user, game=game, context=context, subject=_subject(kind, game, view, what, context))
 
 
@@ -831,6 +860,9 @@ def render_mail(kind, *, user, game, context, subject, address=""):
         "unsubscribe_url": unsubscribe_url(kind, user, address),
         "settings_url": absolute(reverse("settings")),
         "setting_label": SETTING_LABELS[SETTING_OF_KIND[kind]],
+        # Mails name the site by SITE_NAME and SITE_URL, never by the host a request came to.
+        "site_name": settings.SITE_NAME,
+        "site_url": absolute("/"),
     }
     template = "reminder" if kind.startswith("reminder") else ("your_move" if kind.endswith("your_move") else kind)
     with written_for(user):

@@ -23,6 +23,7 @@ from .forms import NewGameForm
 from .models import Game
 from .moves_forms import UnreadableFields, read_move
 from .selectors import LARGE, game_context, game_for_move, own_seat, seat_view, vacation_spans, viewable_game
+from .turn_report import page_context as turn_report_context
 
 PARTIALS = {
     "play": "games/partials/play.html",
@@ -99,8 +100,12 @@ def game_page(request, pk):
     game = viewable_game(request, pk)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
+    own = own_seat(request, list(game.seats.all()))
+    # Read before game_context marks this version seen.
+    seen_before = own.seen_version if own is not None else None
     context = game_context(request, game)
     context["chat"] = chat.chat_context(request.user, game, context["seats"])
+    context.update(turn_report_context(game, context["own_seat"], context["seats"], seen_before))
     return render(request, "games/game.html", context)
 
 

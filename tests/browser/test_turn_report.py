@@ -1,0 +1,71 @@
+"""The turn report at the top of the game page, in Chromium at 1366x900 and 390x844: above the
+decision, open with the others' moves and a scoring table, scrolled within at most 45% of the
+screen, fitting a phone; one tap folds it, and once seen it comes back folded."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from tests.browser.conftest import MANAGE, ROOT
+from tests.browser.test_phone import fits_the_phone
+from tests.browser.turn_report_games import PASSWORD
+
+pytestmark = pytest.mark.browser
+SHOTS = os.environ.get("SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def game(site_database, live_site):
+    _, env = site_database
+    made = subprocess.run(
+        [*MANAGE, "shell", "-c", "from tests.browser.turn_report_games import make; make()"],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
+    )
+    return json.loads(made.stdout.strip().splitlines()[-1])
+
+
+def log_in(context, site, name):
+    page = context.new_page()
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=login]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+    return page
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
+def test_the_turn_report_sits_above_the_decision_then_folds(live_site, live_site_env, browser, game, viewport):
+    number, player = game
+    # Each size is a first visit: nothing of the game seen yet.
+    unseen = f"from games.models import Seat; Seat.objects.filter(game={number}).update(seen_version=0)"
+    subprocess.run([*MANAGE, "shell", "-c", unseen], cwd=ROOT, env=live_site_env, check=True)
+    context = browser.new_context(viewport=viewport)
+    page = log_in(context, live_site, player)
+    page.goto(f"{live_site}/games/{number}/")
+    page.wait_for_selector("svg.map")
+    report = page.locator("details.turn-report")
+    assert report.get_attribute("open") is not None
+    assert report.locator("> summary").text_content().startswith("Since your last move:")
+    assert report.locator("table.turn-report-scoring").count() >= 1
+    assert report.locator("li", has_text="Scores:").count() == 1
+    above = page.evaluate(
+        "document.querySelector('details.turn-report').getBoundingClientRect().bottom"
+        " <= document.querySelector('#decision-panel').getBoundingClientRect().top"
+    )
+    assert above
+    body = report.locator(".turn-report-body").bounding_box()
+    assert body["height"] <= 0.45 * viewport["height"] + 1
+    if viewport["width"] == 390:
+        fits_the_phone(page, "the game page with its turn report")
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/turn-report-{viewport['width']}.png")
+    # One click (or tap) on its heading folds it; seen, it comes back folded.
+    report.locator("> summary").click()
+    assert report.get_attribute("open") is None
+    page.reload()
+    page.wait_for_selector("svg.map")
+    assert page.locator("details.turn-report").get_attribute("open") is None
+    context.close()

@@ -1,0 +1,41 @@
+"""A game for the turn report's browser test, made in the live site's database by `manage.py shell`
+(tests/browser/test_turn_report.py): a slow 3-player game just past its first general scoring."""
+
+import json
+import random
+
+PASSWORD = "a-long-enough-Passw0rd"
+
+
+def make():
+    """Prints [game id, user name of the seat to act]."""
+    from accounts.models import User
+    from games import services, turn_report
+    from games.engine import random_move, to_act
+    from tests.helpers import find_position, state_of, user_at
+
+    seed, history = find_position(lambda state: state.round == 4 and state.phase == "bid", 3)
+    users = [User.objects.create_user(f"report{seat}", f"report{seat}@example.org", PASSWORD) for seat in range(3)]
+    game = services.create_game(users[0], num_players=3)
+    type(game).objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:]:
+        services.join_game(game, user, game.invite_token)
+    game.refresh_from_db()
+    for seat, move in history:
+        services.submit_move(game, user_at(game, seat), move, game.version)
+        game.refresh_from_db()
+    # Round 4's bids until the one to bid last moved before the general scoring: his report
+    # holds it.
+    rng = random.Random(seed)
+    state = state_of(game)
+    while True:
+        seat = to_act(state)[0]
+        seats = list(game.seats.select_related("user"))
+        report = turn_report.since_last_move(game, seat, seats)
+        if report is not None and any(item.kind == "scoring" for _, items in report.rounds for item in items):
+            break
+        services.submit_move(game, user_at(game, seat), random_move(state, seat, rng), game.version)
+        game.refresh_from_db()
+        state = state_of(game)
+        assert state.phase == "bid", "nobody's report holds the scoring"
+    print(json.dumps([game.pk, user_at(game, seat).username]))
