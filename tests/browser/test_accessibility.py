@@ -69,7 +69,6 @@ def audit(page, axe_source, url):
         page.goto(url)
         page.wait_for_load_state("load")
         found[size["width"]] = grave_violations(page, axe_source)
-    print("AXE", url, json.dumps(found))
     return found
 
 
