@@ -228,9 +228,8 @@ def computer_name(username, level):
 def seat_name(seat):
     """The name shown beside a seat on pages and in mails: a computer player's in the reader's
     words, anyone else's as `Seat.display_name` (game records keep the account's own name)."""
-    user = seat.user if seat.user_id is not None else None
-    if user is not None and user.computer_level and not user.deleted_at:
-        return computer_name(user.username, user.computer_level)
+    if seat.computer and seat.user_id is not None and not seat.user.deleted_at:
+        return computer_name(seat.user.username, seat.computer)
     return seat.display_name
 
 

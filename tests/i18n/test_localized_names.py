@@ -22,8 +22,10 @@ COMPUTERS = {
     "it": ["Computer (avido)", "Computer (forte)"],
     "fr": ["Ordinateur (glouton)", "Ordinateur (fort)"],
 }
-PLAYER = re.compile(r'<div class="player colour-(\w+)[^"]*" data-seat="\d">\s*<div class="who"><span class="chip">(\w)</span>'
-                    r" <strong>([^<]+)</strong>")
+PLAYER = re.compile(
+    r'<div class="player colour-(\w+)[^"]*" data-seat="\d">\s*'
+    r'<div class="who"><span class="chip">(\w)</span> <strong>([^<]+)</strong>'
+)
 
 
 @pytest.mark.parametrize("language", ["en", "it", "fr"])
