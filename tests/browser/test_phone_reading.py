@@ -141,3 +141,35 @@ def test_the_score_chart_fits_a_phone_with_the_end_of_the_game_and_its_legend(li
     assert all(inside for _, inside in chart["ends"]) and chart["legend"] == []
     page.locator(".score-chart").screenshot(path=f"{SHOTS}/chart-1366.png") if SHOTS else None
     context.close()
+
+
+# How many lines each value of the players' panel takes: its text boxes whose tops are more than
+# 8 px apart (a card's box and the small text beside it sit on one line).
+PANEL_LINES = """() => Array.from(document.querySelectorAll('section.players .player dl dd')).map(dd => {
+    const range = document.createRange();
+    range.selectNodeContents(dd);
+    const tops = Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => r.top).sort((a, b) => a - b);
+    let lines = tops.length ? 1 : 0;
+    for (let i = 1; i < tops.length; i++) if (tops[i] - tops[i - 1] > 8) lines += 1;
+    return [dd.previousElementSibling.textContent.trim(), dd.textContent.replace(/\\s+/g, ' ').trim(), lines];
+})"""
+
+
+def test_the_italian_player_panel_keeps_each_value_on_one_line(live_site, live_site_env, browser, games):
+    subprocess.run(
+        [*MANAGE, "shell", "-c", f"from accounts.models import User; User.objects.filter(username={games['player']!r})"
+         ".update(language='it')"],
+        cwd=ROOT, env=live_site_env, check=True,
+    )
+    for size in (DESKTOP, PHONE):
+        context = browser.new_context(viewport=size)
+        page = log_in(context, live_site, games["player"])
+        page.goto(f"{live_site}/games/{games['running']}/")
+        assert page.locator("html").get_attribute("lang") == "it"
+        values = page.evaluate(PANEL_LINES)
+        assert {label for label, _, _ in values} >= {"Corte", "Mano", "Carta"}
+        # Court, provinces, home, hand, played and bid on one line each; the card's title in two at most.
+        assert [value for value in values if value[2] > (2 if value[0] == "Carta" else 1)] == [], size
+        if SHOTS:
+            page.locator("section.players").screenshot(path=f"{SHOTS}/players-it-{size['width']}.png")
+        context.close()
