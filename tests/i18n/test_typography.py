@@ -37,3 +37,19 @@ def test_month_and_day_names_are_written_as_each_language_writes_them(language, 
     template = Template('{{ day|date:"l j F Y, D j" }} · {{ day|date:"j E" }}')
     with translation.override(language):
         assert template.render(Context({"day": day})) == expected
+
+
+# Placeholders that stand for a card's or an area's name, whose French article varies: "de
+# l'Intrigue", "d'Aragon", "du Pays basque", "au Pays basque". A sentence must not put "de", "en",
+# "du" or "au" right before one.
+NAMED = r"(?:\{(?:card|region|area|from|to|where|home|king)\}|%\((?:card|region|area|from|to|where|home|king)\)s)"
+BARE_ARTICLE = re.compile(r"\b(?:de|en|du|au)\s" + NAMED)
+
+
+def test_french_never_puts_a_bare_de_or_en_before_a_card_or_region_name():
+    wrong = [
+        (entry.msgid, text)
+        for entry in read(FRENCH) if entry.msgid and not entry.obsolete
+        for text in entry.msgstr if BARE_ARTICLE.search(text)
+    ]
+    assert wrong == [], wrong
