@@ -26,8 +26,12 @@ serve: install
 	DEBUG=$${DEBUG:-0} SERVE_STATE=$(SERVE_STATE) PROMETHEUS_MULTIPROC_DIR=$(SERVE_STATE)/metrics \
 		PATH=$(CURDIR)/$(BIN):$$PATH exec $(BIN)/supervisord --configuration deploy/supervisord.conf
 
-test: install
+test: install node_modules/.package-lock.json
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The tests' Node packages (axe-core for tests/browser/test_accessibility.py), from package-lock.json.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
 
 lint: install
 	$(BIN)/ruff check .

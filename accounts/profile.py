@@ -3,8 +3,8 @@
 from django.db.models import Q
 
 from games import archive, keyset
-from games.engine.board import COLOUR_LABELS
 from games.models import Game, Seat
+from games.texts import colour_letter, seat_name
 
 FINISHED_PER_PAGE = 25
 IN_PLAY_PER_PAGE = 25
@@ -38,9 +38,9 @@ def row(game, player):
         people.append({
             "seat": seat.index,
             "user": seat.user,
-            "username": seat.display_name,
+            "username": seat_name(seat),
             "colour": colour,
-            "label": COLOUR_LABELS.get(colour, ""),
+            "label": colour_letter(colour),
             "place": place,
             "score": score,
             "is_player": seat.user_id == player.pk,

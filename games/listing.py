@@ -5,8 +5,8 @@ stored state, which holds the whole log, is never loaded for a list."""
 
 from django.db.models import Prefetch
 
-from .engine.board import COLOUR_LABELS
 from .models import Game, Seat
+from .texts import colour_letter, seat_name
 
 
 def games_with_seats():
@@ -46,11 +46,11 @@ def _player(game, seat, user):
     colour = game.colours[seat.index] if seat.index is not None and game.colours else None
     return {
         "seat": seat.index,
-        "username": seat.display_name,
+        "username": seat_name(seat),
         # None for a player who is not a user of the site (an imported game).
         "user": seat.user,
         "colour": colour,
-        "label": COLOUR_LABELS.get(colour, ""),
+        "label": colour_letter(colour),
         "you": seat.user_id is not None and seat.user_id == user.pk,
         "to_act": seat.index is not None and seat.index in game.to_act,
         "autopilot": seat.autopilot and game.status == Game.Status.ACTIVE,

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from .engine import visible_events
 from .engine.board import AREAS
 from .engine.cards import CARDS
-from .texts import card_text, card_title
+from .texts import card_text, card_title, seat_name
 
 COLOUR_WORDS = {
     "red": gettext_lazy("red"),
@@ -63,7 +63,7 @@ class Names:
     @classmethod
     def for_game(cls, game, seats):
         """From a Game and its Seat rows (users selected with them, or None for a deleted user)."""
-        return cls(game.colours, {seat.index: seat.display_name for seat in seats})
+        return cls(game.colours, {seat.index: seat_name(seat) for seat in seats})
 
     def player(self, seat):
         colour = self.colours[seat] if 0 <= seat < len(self.colours) else None

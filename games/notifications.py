@@ -47,7 +47,7 @@ from accounts.models import User
 from . import clocks, game_over_mail, presence, rows, tasks, turn_report
 from .engine import GameState, to_act, view_for
 from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
-from .texts import fill_view
+from .texts import fill_view, seat_name
 
 logger = logging.getLogger(__name__)
 
@@ -790,7 +790,7 @@ def game_mail(kind, *, user, game, state, seat, seats):
     players = [
         {
             "label": player["label"],
-            "name": seats[player["seat"]].display_name if player["seat"] in seats else "",
+            "name": seat_name(seats[player["seat"]]) if player["seat"] in seats else "",
             "score": player["score"],
             "you": player["seat"] == seat,
         }

@@ -22,7 +22,7 @@ from .log_text import EVERYONE, Names, move_log
 from .models import Game
 from .replays import END, ROUND, SCORING, NotReplayable, position, replayable
 from .score_chart import score_chart
-from .texts import fill_view
+from .texts import fill_view, seat_name
 
 
 class BadPosition(Exception):
@@ -107,7 +107,7 @@ def _context(request, game):
     for player in view["players"]:
         seat = by_index.get(player["seat"])
         player["user"] = seat.user if seat else None
-        player["name"] = seat.display_name if seat else ""
+        player["name"] = seat_name(seat) if seat else ""
         player["autopilot"] = False
         player["vacation_until"] = None
         # The revealed view is everyone's; a player still finds himself in it.

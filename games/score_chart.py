@@ -3,8 +3,9 @@ templates/games/partials/score_chart.html draws as SVG, each line in its player'
 static/board.css's palette. Only presentation lives here."""
 
 WIDTH, HEIGHT = 640, 250
-LEFT, RIGHT, TOP, BOTTOM = 40, 96, 12, 36
+LEFT, RIGHT, TOP, BOTTOM = 50, 96, 12, 36
 LABEL_GAP = 13  # the least distance between two names at the lines' ends
+LETTER_GAP = 24  # the same for the colour letters a phone shows there instead (static/phone.css)
 
 
 def score_chart(series, num_rounds, scoring_rounds, players, current_round=None):
@@ -69,13 +70,14 @@ def _scale(top):
 
 
 def _spread_labels(lines):
-    """Where each player's name goes at the end of the line: at its last point, moved apart just
-    enough that names of equal or close scores do not overlap."""
-    placed = sorted(lines, key=lambda line: line["last"]["y"])
-    previous = None
-    for line in placed:
-        label_y = line["last"]["y"] + 4
-        if previous is not None and label_y - previous < LABEL_GAP:
-            label_y = previous + LABEL_GAP
-        line["label_y"] = round(label_y, 1)
-        previous = label_y
+    """Where each player's name (and, on a phone, colour letter) goes at the end of the line: at its
+    last point, moved apart just enough that those of equal or close scores do not overlap."""
+    for key, gap, drop in (("label_y", LABEL_GAP, 4), ("letter_y", LETTER_GAP, 7)):
+        placed = sorted(lines, key=lambda line: line["last"]["y"])
+        previous = None
+        for line in placed:
+            label_y = line["last"]["y"] + drop
+            if previous is not None and label_y - previous < gap:
+                label_y = previous + gap
+            line[key] = round(label_y, 1)
+            previous = label_y

@@ -35,7 +35,7 @@ from .listing import games_with_seats, row
 from .log_text import Names, event_html, move_log
 from .models import Game, Seat
 from .moves_forms import DecisionPanel
-from .texts import fill_view
+from .texts import fill_view, seat_name
 
 # --- the game page ----------------------------------------------------------------------------------
 
@@ -119,7 +119,7 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
         for player in view["players"]:
             seat_row = by_index.get(player["seat"])
             player["user"] = seat_row.user if seat_row else None
-            player["name"] = seat_row.display_name if seat_row else ""
+            player["name"] = seat_name(seat_row) if seat_row else ""
             player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
             player["computer"] = seat_row.computer if seat_row else ""
             player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None

@@ -194,6 +194,45 @@ CARD_TEXTS = {
 }
 assert set(CARD_TEXTS) == set(CARDS)
 
+# Each colour's letter on the chips and pieces, in the reader's language (the engine's are English).
+COLOUR_LETTERS = {
+    "red": pgettext_lazy("colour letter: red", "R"),
+    "yellow": pgettext_lazy("colour letter: yellow", "Y"),
+    "blue": pgettext_lazy("colour letter: blue", "B"),
+    "green": pgettext_lazy("colour letter: green", "G"),
+    "brown": pgettext_lazy("colour letter: brown", "N"),
+}
+
+
+def colour_letter(colour):
+    """A colour's letter in the active language ("?" for an unknown colour)."""
+    letter = COLOUR_LETTERS.get(colour)
+    return str(letter) if letter is not None else "?"
+
+
+# A computer player's name in the reader's words: its account is "Computer (greedy) 2" (games/computer.py).
+COMPUTER_LEVELS = {
+    "random": pgettext_lazy("computer player level", "random"),
+    "greedy": pgettext_lazy("computer player level", "greedy"),
+    "strong": pgettext_lazy("computer player level", "strong"),
+}
+
+
+def computer_name(username, level):
+    """"Computer (greedy) 2" in the active language: "Ordinateur (glouton) 2"."""
+    name = str(_("Computer (%(level)s)")) % {"level": COMPUTER_LEVELS.get(level, level)}
+    number = username.rsplit(") ", 1)[1] if ") " in username else ""
+    return f"{name} {number}" if number else name
+
+
+def seat_name(seat):
+    """The name shown beside a seat on pages and in mails: a computer player's in the reader's
+    words, anyone else's as `Seat.display_name` (game records keep the account's own name)."""
+    if seat.computer and seat.user_id is not None and not seat.user.deleted_at:
+        return computer_name(seat.user.username, seat.computer)
+    return seat.display_name
+
+
 def area_name(area_id):
     """An area's name in the active language (the id itself for an unknown id)."""
     name = AREA_NAMES.get(area_id)
@@ -230,9 +269,12 @@ def _fill_card(card):
 
 def fill_view(view):
     """Put the reader's words into an engine view (view_for / revealed_view), in place: each
-    region's and the Castillo's `name`, each card's `title` and `text`. Returns the view."""
+    region's and the Castillo's `name`, each card's `title` and `text`, each player's colour `label`.
+    Returns the view."""
     if view is None:
         return view
+    for player in view.get("players") or ():
+        player["label"] = colour_letter(player["colour"])
     for region in view.get("regions") or ():
         region["name"] = area_name(region["id"])
     castillo = view.get("castillo")

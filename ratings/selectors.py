@@ -4,8 +4,8 @@ the ratings' indexes, however many players and games there are."""
 from django.core.paginator import Paginator
 from django.db.models import Count, Max, Q
 
-from games.engine.board import COLOUR_LABELS
 from games.models import Seat
+from games.texts import colour_letter
 
 from . import chart
 from .models import Ladder, Rating, RatingChange
@@ -122,7 +122,7 @@ def game_changes(game, seats):
             entries.append({
                 "seat": seat,
                 "colour": colour,
-                "label": COLOUR_LABELS.get(colour, ""),
+                "label": colour_letter(colour),
                 "place": changes[0]["place"],
                 "changes": changes,
             })

@@ -107,8 +107,8 @@ def test_each_event_is_said_in_the_readers_language(event, regions, cards):
 def test_a_region_and_a_card_take_each_languages_own_words():
     expected = {
         "it": ("Antica Castiglia", "Paesi Baschi", "Intrigo: 4 tuoi", "Perdita di autorità: 3 dalla corte"),
-        "fr": ("Vieille Castille", "Pays Basque", "Intrigue : 4 à vous",
-               "Affaiblissement de l'autorité : 3 de la cour"),
+        "fr": ("Vieille Castille", "Pays Basque", "Intrigue\u00a0: 4 à vous",
+               "Affaiblissement de l'autorité\u00a0: 3 de la cour"),
         "en": ("Old Castile", "Basque Country", "Intrigue: 4 own", "Decay: 3 from court"),
     }
     for language, (old_castile, basque, intrigue, decay) in expected.items():
@@ -188,8 +188,8 @@ def test_the_map_names_lands_and_seas_in_the_readers_language():
     [
         ("it", ["Galizia", "Antica Castiglia", "Intrigo: una tua regione", "Il ritorno del Re", "Espulsione",
                 "Mazzo 1: intrigo"]),
-        ("fr", ["Galice", "Vieille Castille", "Intrigue : une de vos régions", "Le retour du roi", "Expulsion",
-                "Pile 1 : intrigue"]),
+        ("fr", ["Galice", "Vieille Castille", "Intrigue\u00a0: une de vos régions", "Le retour du roi", "Expulsion",
+                "Pile 1\u00a0: intrigue"]),
     ],
 )
 def test_the_rules_pages_card_catalogue_is_in_the_readers_language(language, words):

@@ -340,4 +340,4 @@ def test_the_site_shows_the_refusal_in_the_players_language():
     with translation.override("fr"):
         with pytest.raises(services.GameError) as info:
             services._apply(state, 0, {"type": "court", "count": 4, "from_regions": {"granada": 3}})
-    assert str(info.value) == "Vous n'avez que 0 Caballero dans cette région : Grenade."
+    assert str(info.value) == "Vous n'avez que 0 Caballero dans cette région\u00a0: Grenade."

@@ -9,6 +9,7 @@ from django.utils.translation import get_language
 
 from games import board_map as drawing
 from games import log_text, texts
+from games.board_text import board_text as board_words
 from games.engine.board import POWER_CARD_CABALLEROS
 from games.log_text import step_html
 
@@ -22,6 +23,12 @@ def board_map(view):
     return drawing.board_map(
         view, seat_colour=view.get("colour"), placeable=placeable, placing=bool(decision.get("can_place"))
     )
+
+
+@register.simple_tag
+def board_text(view):
+    """The board in words for screen readers (games/board_text.py)."""
+    return board_words(view)
 
 
 @register.simple_tag

@@ -53,6 +53,8 @@ def shoot(page, name, width):
 def test_my_rank_takes_me_to_my_highlighted_row_on_its_page(site, browser, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = log_in(context, site, "ana")
+    if page.locator("header .menu-toggle").is_visible():  # a phone: the header's links are in its menu
+        page.click("header .menu-toggle")
     page.click("header >> text=Ladders")
     page.wait_for_url(f"{site}/ladders/")
     assert page.locator(".ladder-tabs a[aria-current=page]").inner_text() == "All games"
