@@ -53,7 +53,7 @@ def test_a_returning_player_sees_what_changed_on_the_map_and_in_the_chat(live_si
     assert "changed since your last visit" in title
     assert page.evaluate(NEW_LINES) == ["Who takes the King?"], "the others' line is new, not her own"
     label = page.locator("#chat .chat-lines li.new").evaluate("li => getComputedStyle(li, '::before').content")
-    assert label == '"New"'
+    assert label == '"new"', "the word itself; CSS shows it in capitals"
     assert page.evaluate("document.documentElement.scrollWidth") == SIZES[size]["width"]
     if SHOTS:
         page.locator(".map-column").screenshot(path=f"{SHOTS}/since-visit-map-{size}.png")
