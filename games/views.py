@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -94,7 +95,12 @@ def new_game(request):
 
 @require_GET
 def game_page(request, pk):
-    game = viewable_game(request, pk)
+    position = "at" in request.GET or "back" in request.GET
+    game = viewable_game(request, pk, defer=() if position else LARGE)
+    if game.status == Game.Status.ACTIVE and not position:
+        return _cached_page(request, game)
+    if game.get_deferred_fields():
+        game.refresh_from_db(fields=LARGE)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
     context = game_context(request, game)
@@ -270,6 +276,22 @@ def _cached_play(request, game):
         context = {**game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
         entry = view_cache.render("games/partials/unlocalized.html", context, key)
     return entry
+
+
+def _cached_page(request, game):
+    """A running game's page around its play partial from the view cache (the same entry the
+    partial and the spectators' sockets get): only the page's frame and the chat are rendered per
+    request. Measured with bench/web.py (bench/README.md): the whole page rendered on each GET
+    cost about six log-in pages of CPU; this costs about one and a half."""
+    body = view_cache.fill(request, _cached_play(request, game))
+    context = {
+        "game": game,
+        "play_html": mark_safe(body),
+        # The partial's first tag says whether the reader is to act (templates/games/partials/play.html).
+        "your_move": 'data-your-move="1"' in body[: body.find(">") + 1],
+        "chat": chat.chat_context(request.user, game, list(game.seats.all())),
+    }
+    return render(request, "games/game.html", context)
 
 
 def spectators_play(game_id):
