@@ -281,8 +281,8 @@ def _cached_play(request, game):
 def _cached_page(request, game):
     """A running game's page around its play partial from the view cache (the same entry the
     partial and the spectators' sockets get): only the page's frame and the chat are rendered per
-    request. Measured with bench/web.py (bench/README.md): the whole page rendered on each GET
-    cost about six log-in pages of CPU; this costs about one and a half."""
+    request. Measured (bench/README.md, "Speed"): in one process, a page from the cache costs
+    1.1-1.3 log-in pages of CPU where the whole page rendered on each GET cost 2.2-2.4."""
     body = view_cache.fill(request, _cached_play(request, game))
     context = {
         "game": game,
