@@ -46,11 +46,16 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
-def report(name, latencies, elapsed):
+def report(name, latencies, elapsed, cpu=None):
     print(
         f"{name:<34} {len(latencies):>7} {len(latencies) / elapsed:>9.1f} "
         f"{percentile(latencies, 0.5) * 1000:>9.1f} {percentile(latencies, 0.95) * 1000:>9.1f}"
+        + (f" {cpu * 1000:>9.1f}" if cpu is not None else "")
     )
+
+
+def ratio(name, latencies, baseline, goal=1.5):
+    print(f"{name:<52} {percentile(latencies, 0.95) / percentile(baseline, 0.95):>6.2f}x (goal <= {goal}x)")
 
 
 def free_port():
@@ -183,26 +188,76 @@ def prepare(num_games, num_players, warm_moves):
     return games
 
 
+def server_cpu(servers):
+    """CPU seconds (user + system) the web processes have used so far, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for server in servers:
+        try:
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def bench_game_page(port, games, clients, seconds):
+    return bench_get(port, [(f"/games/{game_id}/", sessions) for game_id, sessions in games], clients, seconds)
+
+
+def bench_login_page(port, clients, seconds):
+    """The baseline: the log-in page, logged out (a form, the site's frame, no game)."""
+    return bench_get(port, [("/accounts/login/", {0: ""})], clients, seconds)
+
+
+def bench_get(port, pages, clients, seconds):
+    """`clients` concurrent clients GET the (path, sessions by seat) of `pages` in turn, each as
+    one of the seats, for `seconds`."""
     latencies = []
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
 
     def client(number):
-        game_id, sessions = games[number % len(games)]
-        player = Player(port, sessions[number % len(sessions)])
+        path, sessions = pages[number % len(pages)]
+        player = Player(port, list(sessions.values())[number % len(sessions)])
         mine = []
         while time.perf_counter() < stop:
             started = time.perf_counter()
-            status, _ = player.request("GET", f"/games/{game_id}/")
+            status, _ = player.request("GET", path)
             mine.append(time.perf_counter() - started)
-            assert status == 200, status
+            assert status == 200, (path, status)
         with lock:
             latencies.extend(mine)
 
     started = time.perf_counter()
     run_threads(client, clients)
     return latencies, time.perf_counter() - started
+
+
+def bench_bare_send(port, game_id, count):
+    """The baseline of a move reaching a screen: a bare channel-layer group send from this process
+    to the game's group, until it arrives on a socket of the game's page (the one hop every notice
+    takes; with Redis only: the in-memory layer lives in the server's process). Its own sockets,
+    closed after: they are told of versions far ahead of the game's."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from websockets.sync.client import connect
+
+    from games.broadcast import game_group
+
+    layer = get_channel_layer()
+    latencies = []
+    with connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}") as page:
+        page.recv()
+        for number in range(count):
+            version = 10**9 + number
+            started = time.perf_counter()
+            async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.version", "version": version})
+            while json.loads(page.recv(timeout=30))["version"] != version:
+                pass
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.02)
+    return latencies
 
 
 def bench_moves(port, games, seconds):
@@ -213,7 +268,7 @@ def bench_moves(port, games, seconds):
     from games.engine import GameState, random_move, to_act
     from games.models import Game
 
-    submit_latencies, arrival_latencies, refused = [], [], []
+    submit_latencies, arrival_latencies, screen_latencies, refused = [], [], [], []
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
 
@@ -222,10 +277,15 @@ def bench_moves(port, games, seconds):
         players = {seat: Player(port, key) for seat, key in sessions.items()}
         for player in players.values():
             player.request("GET", f"/games/{game_id}/")
-        submitted, arrived, mine = {}, {}, []
+        submitted, arrived, screens, movers, mine = {}, {}, {}, {}, []
         rng = random.Random(number)
-        # The other client is a spectator's page: a separate connection and session.
-        with connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}") as page:
+        # The other clients: a spectator's page (a separate connection and session), and another
+        # seat's page (seat 0's, as static/game.js: on each notice it fetches its play partial).
+        watcher = Player(port, sessions[0])
+        address, origin = f"ws://{HOST}:{port}/ws/games/{game_id}/", f"http://{HOST}:{port}"
+        seat_page = connect(address, origin=origin, additional_headers={"Cookie": f"sessionid={sessions[0]}"})
+        with seat_page as seat_socket, connect(address, origin=origin) as page:
+            seat_socket.recv()
             page.recv()
 
             def listen():
@@ -235,7 +295,19 @@ def bench_moves(port, games, seconds):
                 except ConnectionClosed:
                     pass
 
+            def look():
+                try:
+                    for message in seat_socket:
+                        json.loads(message)["version"]
+                        status, content = watcher.request("GET", f"/games/{game_id}/partials/play/")
+                        shown = re.search(rb'data-version="(\d+)"', content)
+                        if status == 200 and shown:
+                            screens.setdefault(int(shown.group(1)), time.perf_counter())
+                except (ConnectionClosed, OSError):
+                    pass
+
             threading.Thread(target=listen, daemon=True).start()
+            threading.Thread(target=look, daemon=True).start()
             while time.perf_counter() < stop:
                 game = Game.objects.only("state", "version", "status").get(pk=game_id)
                 if game.status != Game.Status.ACTIVE:
@@ -256,17 +328,19 @@ def bench_moves(port, games, seconds):
                     refused.append((status, content[:200]))
                     continue
                 submitted[game.version + 1] = started
+                movers[game.version + 1] = seat
             time.sleep(0.5)
         with lock:
             submit_latencies.extend(mine)
             arrival_latencies.extend(arrived[v] - t for v, t in submitted.items() if v in arrived)
+            screen_latencies.extend(screens[v] - t for v, t in submitted.items() if v in screens and movers[v] != 0)
             missing = [v for v in submitted if v not in arrived]
             if missing:
                 refused.append(("no WebSocket message for versions", missing[:5]))
 
     started = time.perf_counter()
     run_threads(driver, len(games))
-    return submit_latencies, arrival_latencies, refused, time.perf_counter() - started
+    return submit_latencies, arrival_latencies, screen_latencies, refused, time.perf_counter() - started
 
 
 def bench_socket_burst(port, games, count):
@@ -520,8 +594,10 @@ def main():
     parser.add_argument("--server", choices=["daphne", "gunicorn", "runserver"], default="daphne",
                         help="the web command: Daphne processes, the production command, or make run's server")
     parser.add_argument("--sockets", type=int, default=500, help="pages in the burst that connect and leave at once")
-    parser.add_argument("--watchers", type=int, default=500,
-                        help="spectators' pages of one game that re-fetch the play partial on each move (0: skip)")
+    parser.add_argument("--watchers", type=lambda text: [int(n) for n in text.split(",") if int(n)],
+                        default=[100, 300, 500],
+                        help="spectators' pages of one game, one round for each number of the comma-separated "
+                             "list (0: skip)")
     parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
     parser.add_argument("--fetch", action="store_true",
                         help="the watchers' pages take no views in frames and re-fetch on every notice")
@@ -558,32 +634,51 @@ def main():
               f"channel layer {'redis' if settings.REDIS_URL else 'in-memory'}, "
               f"{args.workers} {args.server} worker(s), {args.clients} clients, {args.players} players per game, "
               f"{os.cpu_count()} CPUs")
-        print(f"{'':<34} {'count':>7} {'per s':>9} {'p50 ms':>9} {'p95 ms':>9}")
+        print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+        print(f"{'':<34} {'count':>7} {'per s':>9} {'p50 ms':>9} {'p95 ms':>9} {'CPU ms':>9}")
+        # Each figure beside its baseline measured in this run (the machine may be shared).
+        cpu = server_cpu(servers)
+        logins, elapsed = bench_login_page(port, args.clients, args.seconds)
+        login_cpu, cpu = (server_cpu(servers) - cpu) / len(logins), server_cpu(servers)
+        report("log-in page GET (baseline)", logins, elapsed, login_cpu)
         latencies, elapsed = bench_game_page(port, games, args.clients, args.seconds)
-        report("game page GET", latencies, elapsed)
+        page_cpu = (server_cpu(servers) - cpu) / len(latencies)
+        report("game page GET", latencies, elapsed, page_cpu)
+        ratio("game page p95 / log-in page p95", latencies, logins)
+        print(f"{'game page CPU / log-in page CPU':<52} {page_cpu / login_cpu:>6.2f}x (goal <= 1.5x)")
         # Before the moves are measured: those may play the burst's game to its end.
         connected, delivered, left, problems = bench_socket_burst(port, games, args.sockets)
-        if args.watchers:
-            watched, worst, ways, watch_problems = bench_watchers(
-                port, *games[-1], args.watchers, args.watch_moves, args.fetch
-            )
-        submits, arrivals, refused, elapsed = bench_moves(port, games, args.seconds)
-        report("move POST", submits, elapsed)
+        watched = []
+        for count in args.watchers:
+            watched.append((count, *bench_watchers(port, *games[-1], count, args.watch_moves, args.fetch)))
+        bare = bench_bare_send(port, games[0][0], 50) if settings.REDIS_URL else []
+        cpu = server_cpu(servers)
+        submits, arrivals, screens, refused, elapsed = bench_moves(port, games, args.seconds)
+        # The whole move in the server: the POST, its notices and the other pages' fetches.
+        move_cpu = (server_cpu(servers) - cpu) / max(1, len(submits))
+        report("move POST", submits, elapsed, move_cpu)
         report("move -> other client's WebSocket", arrivals, elapsed)
+        report("move -> another seat's screen", screens, elapsed)
+        if bare:
+            report("bare group send -> socket (baseline)", bare, elapsed)
+            ratio("another seat's screen p95 / bare send p95", screens, bare, goal=2)
+        else:
+            print("bare group send -> socket: with REDIS_URL only (the in-memory layer is the server's)")
         if refused:
             print(f"{len(refused)} problem(s), e.g. {refused[:3]}; server log: {log.name}")
         print(f"{args.sockets} pages of one game at once: all connected in {connected:.2f} s, all heard a move "
               f"{delivered:.2f} s after it began, all left in {left:.2f} s")
         if problems:
             print(f"burst problems: {'; '.join(problems)}; server log: {log.name}")
-        if args.watchers:
-            print(f"{args.watchers} spectators of one game, {len(worst)} moves ({ways[0]} views came in "
+        for count, seen, worst, ways, watch_problems in watched:
+            print(f"{count} spectators of one game, {len(worst)} moves ({ways[0]} views came in "
                   f"socket frames, {ways[1]} were re-fetched): move POST start -> every "
-                  f"spectator's new view in hand p50 {percentile(watched, 0.5) * 1000:.0f} ms, "
-                  f"p95 {percentile(watched, 0.95) * 1000:.0f} ms; the last spectator of a move: "
+                  f"spectator's new view in hand p50 {percentile(seen, 0.5) * 1000:.0f} ms, "
+                  f"p95 {percentile(seen, 0.95) * 1000:.0f} ms; the last spectator of a move: "
                   f"p50 {percentile(worst, 0.5) * 1000:.0f} ms, worst {max(worst, default=float('nan')) * 1000:.0f} ms")
             if watch_problems:
                 print(f"watcher problems: {'; '.join(watch_problems)}; server log: {log.name}")
+        print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     finally:
         stop_servers(servers)
         if scratch is not None:

@@ -21,7 +21,7 @@ from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.urls import re_path  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
-from elgrande_site import metrics  # noqa: E402
+from elgrande_site import collector, metrics  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -119,3 +119,6 @@ async def application(scope, receive, send):
 # the embedded site sweeps its deadlines from then on, whether or not any request ever comes.
 if settings.DEADLINE_TICKER:
     deadlines.start_ticker()
+
+# Everything loaded by now lives as long as the process: out of the cycle collector's way.
+collector.tune()

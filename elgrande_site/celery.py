@@ -1,7 +1,7 @@
 import os
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
 
@@ -26,3 +26,12 @@ def load_the_sweep(**kwargs):
     """Import the deadline sweep, and the engine with it, before the worker starts its processes:
     they inherit it, and none pays for it in its first sweep."""
     import games.deadlines  # noqa: F401
+
+
+@worker_process_init.connect
+def tune_the_collector(**kwargs):
+    """Each worker process, once started, leaves what it inherited to the collector's frozen
+    generation (elgrande_site/collector.py)."""
+    from elgrande_site import collector
+
+    collector.tune()

@@ -106,6 +106,11 @@ class Game(models.Model):
             ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
+            # The reminders due (notifications.send_due_reminders): one range per time per move,
+            # over the running games alone.
+            models.Index(
+                fields=["time_per_move", "deadline"], condition=models.Q(status="active"), name="game_reminder_idx"
+            ),
             # A game record to import is looked for among the games played here by its seed
             # (games/game_records.py `refuse_stored_game`).
             models.Index(fields=["seed"], name="game_seed_idx"),
@@ -420,6 +425,13 @@ class Notification(models.Model):
         indexes = [
             models.Index(fields=["status", "next_attempt_at"]),
             models.Index(fields=["user", "game", "kind", "scope"]),
+            # Whether a game's reminder was decided at its version (notifications._reminded), without
+            # a walk through every mail: the reminders alone.
+            models.Index(
+                fields=["game", "version", "kind"],
+                condition=models.Q(kind__in=["reminder_half", "reminder_last"]),
+                name="notification_reminder_idx",
+            ),
         ]
 
     def __str__(self):

@@ -46,7 +46,7 @@ from accounts.models import User
 
 from . import clocks, game_over_mail, presence, rows, tasks, turn_report
 from .engine import GameState, to_act, view_for
-from .models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
+from .models import TIME_PER_MOVE_CHOICES, Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from .texts import fill_view, seat_name
 
 logger = logging.getLogger(__name__)
@@ -479,9 +479,13 @@ def send_due_reminders(now):
     cost follows the reminders it sends, not the number of running games."""
     created, passed_over = [], []
     slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=LIVE_BELOW)
+    # One branch per time per move a game can have (the forms and game records take only the
+    # choices), each a range of the partial index game_reminder_idx holding the running games
+    # alone: no scan of every running game for the times in use (bench/sweep.py, bench/README.md).
     half_due = Q(pk__in=[])
-    for seconds in slow.order_by().values_list("time_per_move", flat=True).distinct():
-        half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
+    for seconds, _label in TIME_PER_MOVE_CHOICES:
+        if seconds >= LIVE_BELOW:
+            half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
     last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
     games = list(
         slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))

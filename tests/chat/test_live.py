@@ -63,10 +63,12 @@ def test_the_game_page_and_the_chat_take_as_many_queries_with_many_messages(tabl
         return len(captured)
 
     urls = [reverse("game", args=[game.pk]), reverse("chat", args=[game.pk])]
+    players[0].get(urls[0])  # the page's play partial is rendered into the view cache once
     before = [queries(url) for url in urls]
     ChatMessage.objects.bulk_create(ChatMessage(game=game, seat=seat, text=f"line {n}") for n in range(300))
     players[0].post(reverse("chat_mute", args=[game.pk]), {"seat": 2, "muted": "1"})
     assert [queries(url) for url in urls] == before
     # The page: the session's user, the game, its seats (with the reader's mutes), vacations,
-    # the recent moves, and the chat; the chat alone: user, game, seats, messages.
+    # the chat and the turn report's moves (its play partial from the view cache); the chat alone:
+    # user, game, seats, messages.
     assert before[0] <= 6 and before[1] <= 4

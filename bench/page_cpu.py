@@ -1,0 +1,114 @@
+"""CPU per request in one process: the game page against the log-in page, and a move's POST.
+
+Plays a 4-player game 60 moves on a scratch SQLite file (never db.sqlite3), then asks through
+Django's test client, timing this process's CPU (time.process_time): the log-in page (the
+baseline), the game page of a seat at one version (from the view cache after the first) and
+rendered (the cache cleared before each), the play partial rendered, and `--moves` move POSTs as
+htmx sends them (each renders the mover's new view). Prints the mean of each, min / median / max
+over `--runs` rounds. Run from the repository root: .venv/bin/python bench/page_cpu.py
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=30, help="requests per figure and round")
+    parser.add_argument("--moves", type=int, default=20, help="move POSTs per round")
+    parser.add_argument("--runs", type=int, default=3, help="rounds")
+    args = parser.parse_args()
+    scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False).name
+    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.test import Client
+    from django.urls import reverse
+
+    from accounts.models import User
+    from games import services
+    from games.engine import GameState, random_move, to_act
+
+    try:
+        call_command("migrate", verbosity=0)
+        users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
+        game = services.create_game(users[0], num_players=4, time_per_move=604800)
+        for user in users[1:]:
+            game = services.join_game(game, user)
+        rng = random.Random(1)
+        for _ in range(60):
+            state = GameState.from_json(game.state)
+            seat = to_act(state)[0]
+            user = game.seats.get(index=seat).user
+            game = services.submit_move(game, user, random_move(state, seat, rng), game.version)
+        reader, anonymous, movers = Client(), Client(), {}
+        reader.force_login(users[0])
+        page = reverse("game", args=[game.pk])
+        play = reverse("game_partial", args=[game.pk, "play"])
+
+        def cpu(client, path, clear=False):
+            client.get(path)
+            started = time.process_time()
+            for _ in range(args.requests):
+                if clear:
+                    cache.clear()
+                assert client.get(path).status_code == 200
+            return (time.process_time() - started) / args.requests
+
+        def moves():
+            total = 0.0
+            for _ in range(args.moves):
+                game.refresh_from_db()
+                state = GameState.from_json(game.state)
+                seat = to_act(state)[0]
+                client = movers.setdefault(seat, Client())
+                client.force_login(game.seats.get(index=seat).user)
+                body = {"move": json.dumps(random_move(state, seat, rng)), "expected_version": game.version}
+                started = time.process_time()
+                response = client.post(reverse("move", args=[game.pk]), body, HTTP_HX_REQUEST="true")
+                total += time.process_time() - started
+                assert response.status_code == 200, response.content[:200]
+            return total / args.moves
+
+        figures = {name: [] for name in ("login", "page", "page rendered", "play rendered", "move")}
+        for _ in range(args.runs):
+            figures["login"].append(cpu(anonymous, "/accounts/login/"))
+            figures["page"].append(cpu(reader, page))
+            figures["page rendered"].append(cpu(reader, page, clear=True))
+            figures["play rendered"].append(cpu(reader, play, clear=True))
+            figures["move"].append(moves())
+
+        def spread(values, scale=1000):
+            values = [value * scale for value in values]
+            return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f}"
+
+        print(f"CPU per request in one process (ms, min / median / max of {args.runs} rounds; "
+              f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())})")
+        print(f"log-in page (baseline)        {spread(figures['login'])}")
+        print(f"game page of a seat           {spread(figures['page'])}")
+        print(f"game page, rendered each time {spread(figures['page rendered'])}")
+        print(f"play partial, rendered        {spread(figures['play rendered'])}")
+        print(f"move POST (htmx)              {spread(figures['move'])} (goal <= 10 ms)")
+        ratios = [page / login for page, login in zip(figures["page"], figures["login"], strict=True)]
+        print(f"game page / log-in page       {spread(ratios, 1)} x (goal <= 1.5x)")
+    finally:
+        os.unlink(scratch)
+
+
+if __name__ == "__main__":
+    main()
