@@ -13,8 +13,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from games import chat, services
 from games.models import Game, Notification
+from games.play import chat, services
 
 from .adapter import DELETED_PREFIX
 from .models import User
@@ -54,7 +54,7 @@ def delete_account(user):
     """Anonymise `user`. Refused (AccountInUse) while they play in a running game; the games they
     wait in that have not started are left, or cancelled when they created them."""
     with transaction.atomic():
-        # The account first, then its games: the order in which a join (games.services.join_game)
+        # The account first, then its games: the order in which a join (games.play.services.join_game)
         # locks them, so the two cannot deadlock. A join of this account waits for this
         # transaction and then finds the account deleted.
         user = User.objects.select_for_update().get(pk=user.pk)

@@ -2,9 +2,9 @@
 
 from django.db.models import Q
 
-from games import archive, keyset
 from games.engine.board import COLOUR_LABELS
 from games.models import Game, Seat
+from games.reading import archive, keyset
 
 FINISHED_PER_PAGE = 25
 IN_PLAY_PER_PAGE = 25
@@ -12,7 +12,7 @@ IN_PLAY_PER_PAGE = 25
 
 def in_play(player, viewer, cursor=None):
     """A page of `player`'s running games that `viewer` may see (public ones, and private ones
-    the viewer sits in too), by keyset on the time they started (games/keyset.py)."""
+    the viewer sits in too), by keyset on the time they started (games/reading/keyset.py)."""
     visible = Q(private=False)
     if viewer.is_authenticated:
         visible |= Q(pk__in=Seat.objects.filter(user=viewer).values("game"))

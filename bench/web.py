@@ -2,7 +2,7 @@
 
 Starts Daphne on 127.0.0.1 with the same settings as the site (DATABASE_URL, REDIS_URL; without
 DATABASE_URL a scratch SQLite file is used, never db.sqlite3), prepares users and games through
-games.services, then measures:
+games.play.services, then measures:
 
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
@@ -10,7 +10,7 @@ games.services, then measures:
   WebSocket of a spectator's page of that game;
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
-  socket brings with a version (a gzip frame, games/consumers.py), or re-fetch the play partial
+  socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
   when a notice comes without it (`--fetch` makes every page ask for notices only, as before);
   from the start of each of `--watch-moves` moves' POST to every page's new view in hand.
 
@@ -159,8 +159,8 @@ def prepare(num_games, num_players, warm_moves):
     from django.core.management import call_command
 
     from accounts.models import User
-    from games import services
     from games.engine import GameState, random_move, to_act
+    from games.play import services
 
     call_command("migrate", verbosity=0)
     run = f"{time.time_ns():x}"[-8:]

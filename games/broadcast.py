@@ -39,7 +39,7 @@ def user_group(user_id):
 
 def spectators_group(game_id, language):
     """The game's spectators' pages in `language` that take its view in the notice
-    (games/consumers.py): pages of visitors without a seat, shown the site's time zone, whose
+    (games/live/consumers.py): pages of visitors without a seat, shown the site's time zone, whose
     script can unpack the frame. Only the spectators' view, in that language, is ever sent to it."""
     return f"game-{game_id}-spectators-{language}"
 
@@ -185,7 +185,7 @@ def _frame(game_id, language):
     view is not to be sent (views.spectators_play) or is too large. In `language`: the words of
     the spectators of that group."""
     # Here, not above: the views import the services, which import this module.
-    from .views import spectators_play
+    from games.web.views import spectators_play
 
     try:
         with translation.override(language):
@@ -231,7 +231,7 @@ async def _groups_with_members(layer, groups):
 
 async def _group_send(notices):
     """Send each (group, message). A message to a spectators' group says its group, which the
-    spectators' hub (games/spectators.py) reads to find the pages it is for, whoever sent it."""
+    spectators' hub (games/live/spectators.py) reads to find the pages it is for, whoever sent it."""
     notices = [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
     layer = get_channel_layer()
     async with asyncio.timeout(NOTICE_SECONDS):

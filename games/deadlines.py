@@ -29,9 +29,10 @@ from django.db import connections
 from django.utils import timezone
 
 from elgrande_site import metrics
-
-from . import broadcast, notifications, services
-from .models import Game
+from games import broadcast
+from games.mail import notifications
+from games.models import Game
+from games.play import services
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,7 @@ def sweep(now=None, spread=None):
     worker's processes when there is more than one. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
-    Reminders ride on it, as a second step after the expiries (games.notifications.sweep): they
+    Reminders ride on it, as a second step after the expiries (games.mail.notifications.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """

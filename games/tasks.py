@@ -8,8 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from elgrande_site import cache
-
-from .background import EmbeddedWorker
+from games.infra.background import EmbeddedWorker
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +22,7 @@ logger = logging.getLogger(__name__)
 def sweep_deadlines(self):
     """One sweep; its batches of overdue games, when there are several, go as `expire_deadlines`
     tasks to the queue the sweep came from, for all the worker's processes to share."""
-    from . import deadlines
+    from games import deadlines
 
     queue = (self.request.delivery_info or {}).get("routing_key")
 
@@ -39,28 +38,28 @@ def sweep_deadlines(self):
 @shared_task(ignore_result=True, acks_late=False, time_limit=settings.DEADLINE_SWEEP_TIME_LIMIT)
 def expire_deadlines(batch):
     """Expire one batch of a sweep: [(game id, version)] as the sweep listed them."""
-    from . import deadlines
+    from games import deadlines
 
     return deadlines.expire([[tuple(pair) for pair in batch]])
 
 
 # ---- computer players -------------------------------------------------------------------------
 #
-# Queued with a countdown (BOT_MOVE_DELAY) by games.computer.queue_move after each commit that leaves
+# Queued with a countdown (BOT_MOVE_DELAY) by games.computer.players.queue_move after each commit that leaves
 # a computer seat to act. Keyed by the game's version: a duplicate, or a task redelivered after its
 # worker died, finds the game moved on and does nothing; retries and fallbacks happen inside.
 
 
 @shared_task(ignore_result=True)
 def play_computer_move(game_id, version):
-    from . import computer
+    from games.computer import players as computer
 
     return computer.play(game_id, version)
 
 
 # ---- mail ---------------------------------------------------------------------------------------
 #
-# Notifications are recorded first (games.notifications), then sent here after the commit. With
+# Notifications are recorded first (games.mail.notifications), then sent here after the commit. With
 # Redis a worker sends them; embedded there is no worker, so one thread in the web process sends
 # them, never the request that made the move. Either way a failed send is logged and left `failed`
 # in its row with the time of its next attempt (doubling, over a day), which the periodic sweep
@@ -69,7 +68,7 @@ def play_computer_move(game_id, version):
 
 @shared_task(ignore_result=True)
 def send_notification(notification_id):
-    from . import notifications
+    from games.mail import notifications
 
     try:
         return notifications.deliver(notification_id)
@@ -80,7 +79,7 @@ def send_notification(notification_id):
 @shared_task(ignore_result=True)
 def send_daily_digests():
     """Run hourly by Celery beat (CELERY_BEAT_SCHEDULE); each player gets one digest a day."""
-    from . import notifications
+    from games.mail import notifications
 
     return notifications.send_digests(timezone.now())
 
@@ -88,7 +87,7 @@ def send_daily_digests():
 @shared_task(ignore_result=True, acks_late=False)
 def refresh_statistics():
     """Run by Celery beat every STATISTICS_SECONDS: the statistics page's figures, off the requests."""
-    from . import statistics
+    from games.reading import statistics
 
     statistics.refresh()
 
@@ -113,7 +112,7 @@ def queue_notification(notification_id):
 def send_logged(notification_id):
     """Send one mail where nothing may be raised (the mailer thread): a failure is logged, and the
     row says when to try again."""
-    from . import notifications
+    from games.mail import notifications
 
     try:
         notifications.deliver(notification_id)

@@ -1,7 +1,7 @@
 """The rating of rated games: openskill's Plackett–Luce model over the final places.
 
 Every finished rated game changes its players' ratings on two ladders, "all games" and the one
-of its player count, in the transaction that finishes it (games.services calls
+of its player count, in the transaction that finishes it (games.play.services calls
 `rate_finished_game`). `rebuild` computes every rating again from all rated games in the order
 they finished, with the same code, and so finds the stored floats bit for bit.
 """

@@ -437,7 +437,7 @@
     if (current.type === "choice") return steps().length ? "" : T("choice");
     if (current.type === "plan") return steps().length ? "" : T("empty");
     // A region field the map has not filled is lacking: it stands on "— choose —", which the form
-    // refuses (games/moves_forms.py), folded away where the player would not see why.
+    // refuses (games/moves/moves_forms.py), folded away where the player would not see why.
     const unset = activeSelects(current).find(function (s) {
       return !selectStep(s.name) && optionValues(s).length > 0;
     });

@@ -64,9 +64,9 @@ def queued_mail(monkeypatch):
 @pytest.fixture(autouse=True)
 def queued_computer_moves(monkeypatch, settings):
     """(game id, version) of the computer players' moves queued during a test; none is made unless
-    the test makes it (`games.computer.play`) or asks for the real queue (`real_computer_moves`).
+    the test makes it (`games.computer.players.play`) or asks for the real queue (`real_computer_moves`).
     No pause between moves in tests."""
-    from games import computer
+    from games.computer import players as computer
 
     settings.BOT_MOVE_DELAY = 0
     queued = []
@@ -78,7 +78,7 @@ def queued_computer_moves(monkeypatch, settings):
 def real_computer_moves(monkeypatch, queued_computer_moves):
     """The computer players' moves go to the real queue: a Celery worker with REDIS_URL, else the
     embedded runner's thread."""
-    from games import computer
+    from games.computer import players as computer
 
     monkeypatch.setattr(computer, "queue_move", computer.real_queue_move)
 
@@ -115,8 +115,8 @@ def make_user(db, password):
 @pytest.fixture
 def start_game(make_user):
     """A started game with fresh users in every seat; `seed` fixes the engine's seed."""
-    from games import services
     from games.models import Game
+    from games.play import services
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
@@ -134,7 +134,7 @@ def start_game(make_user):
 @pytest.fixture
 def game_at(start_game):
     """A started game brought, through the services, to a position where `predicate` holds."""
-    from games import services
+    from games.play import services
 
     def build(predicate, num_players=3, **options):
         engine_options = {

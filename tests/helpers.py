@@ -46,8 +46,8 @@ def state_of(game):
 def play(game, until=None, moves=None, rng=None):
     """Play random legal moves through the services, as the users in the seats, until
     `until(state)` holds or `moves` moves were made. Returns the current state."""
-    from games import services
     from games.engine import random_move, to_act
+    from games.play import services
 
     rng = rng or random.Random(game.seed)
     users = {seat.index: seat.user for seat in game.seats.all()}

@@ -8,9 +8,10 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clocks, services
+from games import clocks
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.engine import random_move
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -284,7 +284,7 @@ def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, m
 def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     make_user, queued_computer_moves, django_capture_on_commit_callbacks
 ):
-    from games import computer
+    from games.computer import players as computer
     from tests.test_practice_games import practice, user_at_seat
 
     game, creator = practice(make_user)

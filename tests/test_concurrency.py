@@ -12,8 +12,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Move
+from games.play import services
 from tests.helpers import state_of, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,9 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from elgrande_site.celery import app as celery_app
-from games import deadlines, notifications, services, tasks
+from games import deadlines, tasks
 from games.engine import apply_move, legal_moves, to_act
+from games.mail import notifications
 from games.models import Game, Move
+from games.play import services
 from tests.helpers import find_position, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db

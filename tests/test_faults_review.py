@@ -8,7 +8,8 @@ import pytest
 from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
-from games import notifications, tasks
+from games import tasks
+from games.mail import notifications
 from games.models import Notification
 from tests.notifications.conftest import committed, mail_sent_at_once, started  # noqa: F401 - fixtures
 

@@ -13,11 +13,12 @@ from django.utils.html import strip_tags
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import notifications, services
 from games.engine import random_move, to_act, view_for, visible_events
-from games.log_text import Names, event_html
+from games.mail import notifications
 from games.models import Game, Move
-from games.texts import fill_view
+from games.play import services
+from games.words.log_text import Names, event_html
+from games.words.texts import fill_view
 from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
-from games import services
+from games.play import services
 from tests.helpers import serving, user_at
 from tests.test_channel_layer import relayed_redis, through
 from tests.test_spectators_socket import move_now

@@ -9,11 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.clocks import time_left_text
 from games.engine import new_game, view_for
 from games.engine.board import COLOUR_LABELS
 from games.models import Game
+from games.play import services
 from tests.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db

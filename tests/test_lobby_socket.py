@@ -8,8 +8,8 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from elgrande_site.asgi import application
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import HOST, ORIGIN, user_at
 from tests.test_websocket import session_cookie
 

@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import computer, services
 from games.bots import choose_move
+from games.computer import players as computer
 from games.engine import GameState, legal_moves, random_move, to_act, view_for
 from games.models import Game, Move, Notification, Seat
+from games.play import services
 from ratings.models import Rating, RatingChange
 from ratings.rating import differences
 from tests.helpers import find_position, logged_in, state_of

@@ -9,9 +9,10 @@ import time
 import pytest
 from django.db import connection
 
-from games import computer, services
+from games.computer import players as computer
 from games.engine import GameState, random_move, to_act
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.test_deadline_faults import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,7 +81,7 @@ def test_a_celery_worker_plays_the_computer_seats_to_the_end(make_user, real_com
 def test_the_embedded_worker_lives_on_when_a_connection_cannot_be_closed(monkeypatch):
     """A job's broken connection that fails even to close must not end the thread: the jobs
     queued after it still run, without waiting for another to be added."""
-    from games import background
+    from games.infra import background
 
     done = []
     closes = iter([None, RuntimeError("the connection is gone")])

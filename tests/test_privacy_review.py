@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from games import services
 from games.models import Game, Move
-from games.records import legacy_events
+from games.play import services
+from games.records.old_logs import legacy_events
 from tests.helpers import HTMX, find_position, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db

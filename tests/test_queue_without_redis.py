@@ -8,7 +8,8 @@ import time
 import pytest
 
 from elgrande_site import cache
-from games import computer, tasks
+from games import tasks
+from games.computer import players as computer
 from games.tasks import queue_notification
 
 real_queue_move = computer.real_queue_move
@@ -35,7 +36,7 @@ def test_a_computer_move_is_queued_only_while_redis_answers(with_redis, monkeypa
     queued = []
     monkeypatch.setattr(tasks.play_computer_move, "apply_async", lambda args, countdown: queued.append(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
-    with caplog.at_level(logging.WARNING, logger="games.computer"):
+    with caplog.at_level(logging.WARNING, logger="games.computer.players"):
         real_queue_move(12, 34)
     assert queued == ([] if away else [(12, 34)])
     assert ("game 12 is left to the sweep" in caplog.text) == away

@@ -1,5 +1,5 @@
 """Spectators' pages get the spectators' view of a new version over their socket, rendered once for
-them all (games/broadcast.py, games/consumers.py), so that hundreds of them fetch nothing; players'
+them all (games/broadcast.py, games/live/consumers.py), so that hundreds of them fetch nothing; players'
 pages still hear only the version and fetch their own view. Against the site's own channel layer:
 in memory, or Redis when REDIS_URL is set."""
 
@@ -22,9 +22,11 @@ from django.utils.html import strip_tags
 
 from accounts.models import User
 from elgrande_site.asgi import application
-from games import broadcast, services, views
+from games import broadcast
 from games.engine import random_move
 from games.models import Game
+from games.play import services
+from games.web import views
 from tests.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
 from tests.test_channel_layer import layer_through, relayed_redis
 from tests.test_privacy_review import hidden_retake_in_question
@@ -354,7 +356,7 @@ async def test_a_process_is_one_member_of_a_spectators_group_whatever_its_specta
 
 
 async def test_a_page_that_fails_to_take_a_notice_does_not_keep_it_from_the_others(caplog):
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     class Page:
         def __init__(self, fails=False):
@@ -456,7 +458,7 @@ class ListeningPage:
 
 
 async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     hub = Hub()
     hub.layer = FailingLayer(fail_add=True)
@@ -478,7 +480,7 @@ async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
 
 
 async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(caplog):
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     group = "game-1-spectators-en"
     hub = Hub()
@@ -503,7 +505,7 @@ async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(ca
 
 
 async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(caplog):
-    from games.spectators import RECONNECT, Hub
+    from games.live.spectators import RECONNECT, Hub
 
     hub = Hub()
     hub.layer = FailingLayer()
@@ -580,7 +582,7 @@ async def test_after_redis_was_away_the_hubs_pages_hear_the_later_moves(fault, r
     """The hub alone receives here (a real server's consumers receive too, and which of them sees
     Redis fail first is chance): Redis through a relay that refuses, or holds its connections
     without a word, for a few seconds."""
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     group = "game-1-spectators-en"
     game = {"version": 1}

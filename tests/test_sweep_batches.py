@@ -13,9 +13,11 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from games import broadcast, deadlines, rows, services
+from games import broadcast, deadlines
 from games.engine import random_move
+from games.infra import rows
 from games.models import Game, MailToDecide, Move, Seat
+from games.play import services
 from tests.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.

@@ -9,12 +9,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.engine import random_move, to_act
 from games.engine.board import AREAS, COLOURS, REGION_NAMES
 from games.engine.cards import CARDS
-from games.log_text import Names, event_html
-from games.texts import card_text, card_title
+from games.play import services
+from games.words.log_text import Names, event_html
+from games.words.texts import card_text, card_title
 from tests.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db

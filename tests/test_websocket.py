@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from elgrande_site.asgi import application
-from games import services
+from games.play import services
 from tests.helpers import HOST, ORIGIN, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -218,7 +218,7 @@ async def test_a_players_open_page_keeps_their_your_move_mails_back_and_closing_
     from django.core.cache import cache
     from django.utils import timezone
 
-    from games import presence
+    from games.infra import presence
 
     # A short grace, so that the page refreshes its presence every half second.
     settings.YOUR_MOVE_GRACE_SECONDS = 1.5

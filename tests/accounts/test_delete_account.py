@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User, Vacation
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -134,8 +134,8 @@ def test_a_deleted_account_cannot_create_a_game(make_user):
 
 
 def test_deleting_blanks_the_players_table_talk_and_stored_mails(client, start_game):
-    from games import chat
     from games.models import ChatMessage, Notification
+    from games.play import chat
 
     game = start_game(2, short_game=True)
     user, opponent = user_at(game, 0), user_at(game, 1)

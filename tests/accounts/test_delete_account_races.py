@@ -17,8 +17,8 @@ from django.db import connection
 from accounts import deletion
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.play import services
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

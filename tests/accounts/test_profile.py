@@ -5,8 +5,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ from allauth.account.models import EmailAddress
 from django.urls import reverse
 
 from accounts.emails import has_verified_email, wants_mail
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import archive
 from games.models import Game, Result
+from games.reading import archive
 from tests.archive.factory import finished_game
 from tests.helpers import logged_in, play
 
@@ -514,7 +514,7 @@ def test_every_archive_query_can_be_answered_from_an_index(make_user):
 def test_an_imported_game_is_in_the_archive_and_its_statistics(client, tmp_path):
     from django.core.management import call_command
 
-    from games import statistics
+    from games.reading import statistics
     from tests.records.records import a_record
 
     path = tmp_path / "record.json"

@@ -6,8 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors, services
 from games.models import Game
+from games.play import services
+from games.reading import selectors
 from tests.archive.factory import finished_game
 from tests.helpers import HTMX, logged_in
 

@@ -23,9 +23,9 @@ def _last_round_with_our_cards(state):
 def make(prefix="map"):
     """Prints {"game": id, "players": [user names by seat], "plan_card": an Intrigue's id}."""
     from accounts.models import User
-    from games import services
     from games.engine.cards import CARDS
     from games.engine.cards.intrigue import MoveCaballeros
+    from games.play import services
     from tests.helpers import find_position, state_of, user_at
 
     seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)

@@ -46,7 +46,7 @@ POSITIONS = {
 def make(prefix="one"):
     """Prints {position: [game id, user name of the seat to act]}."""
     from accounts.models import User
-    from games import services
+    from games.play import services
     from tests.helpers import find_position, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}

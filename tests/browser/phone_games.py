@@ -33,8 +33,8 @@ PHASES = {
 def make():
     """Prints {phase: [game id, user name of the seat to act (seat 0 at the end)]}."""
     from accounts.models import User
-    from games import services
     from games.engine import to_act
+    from games.play import services
     from tests.helpers import find_position, play, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}

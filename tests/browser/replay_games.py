@@ -10,7 +10,7 @@ PASSWORD = "a-long-enough-Passw0rd"
 def make():
     """Prints {"finished": id, "running": id, "player": username in the running game's seat 0}."""
     from accounts.models import User
-    from games import services
+    from games.play import services
     from tests.helpers import play, user_at
 
     def game(names, moves=None, **options):

@@ -141,7 +141,8 @@ def test_signing_up_keeps_the_language_of_the_pages_the_player_read(client, pass
 def test_each_player_gets_the_start_mail_in_their_own_language(
     make_user, queued_mail, django_capture_on_commit_callbacks
 ):
-    from games import notifications, services
+    from games.mail import notifications
+    from games.play import services
 
     players = [make_user() for _ in range(3)]
     for user, language in zip(players, ("it", "fr", ""), strict=True):

@@ -25,8 +25,8 @@ def committed(django_capture_on_commit_callbacks):
 @pytest.fixture
 def started(make_user, committed):
     """A game started through the services with its after-commit hooks run: (game, users by seat)."""
-    from games import services
     from games.models import Game
+    from games.play import services
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]

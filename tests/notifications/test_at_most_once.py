@@ -1,4 +1,4 @@
-"""A mail goes to its recipient at most once (games.notifications.deliver), through a real SMTP server
+"""A mail goes to its recipient at most once (games.mail.notifications.deliver), through a real SMTP server
 (aiosmtpd, started by the test): one the server took while the database was cut, or whose answer
 never came, is left `unknown` for an operator and never sent again by the retries; one the server
 refused, before the handover or with its answer to the message, is retried as before."""
@@ -14,7 +14,8 @@ from aiosmtpd.controller import Controller
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from games import notifications, tasks
+from games import tasks
+from games.mail import notifications
 from games.models import Notification
 from tests.accounts.test_mail_over_smtp import mail_through
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
@@ -129,7 +130,7 @@ def test_a_mail_whose_answer_never_came_is_left_unknown_and_not_sent_again(one_m
     mail_id, address = one_mail
     mailbox = serve(SilentMailbox(delay=2))
     settings.EMAIL_TIMEOUT = 0.5
-    with caplog.at_level(logging.ERROR, logger="games.notifications"):
+    with caplog.at_level(logging.ERROR, logger="games.mail.notifications"):
         tasks.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert mail.status == Notification.Status.UNKNOWN

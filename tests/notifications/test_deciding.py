@@ -11,9 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import vacations
-from games import deadlines, notifications, services
+from games import deadlines
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.mail import notifications
 from games.models import Game, Move, Notification
+from games.play import services
 from tests.helpers import find_position, logged_in, state_of
 
 pytestmark = pytest.mark.django_db

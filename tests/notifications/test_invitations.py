@@ -8,8 +8,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import notifications, services
+from games.mail import notifications
 from games.models import Game, MailOptOut, Notification
+from games.play import services
 from tests.accounts.mail import links
 from tests.helpers import logged_in
 
@@ -118,7 +119,7 @@ def test_a_bad_invitation_is_refused_with_a_400_and_sends_nothing(private_game, 
 
 
 def test_inviting_a_computer_player_says_how_computer_players_take_seats(private_game, mailoutbox):
-    from games import computer
+    from games.computer import players as computer
 
     game, creator = private_game
     name = computer.computer_user("greedy").username

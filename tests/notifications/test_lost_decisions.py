@@ -14,9 +14,12 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import deadlines, notifications, rows, services
+from games import deadlines
 from games.engine import apply_move, legal_moves, random_move, to_act
+from games.infra import rows
+from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
+from games.play import services
 from tests.helpers import state_of
 from tests.test_deadline_faults import ROOT, environment
 

@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import notifications, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.mail import notifications
 from games.models import Notification
+from games.play import services
 from tests.helpers import logged_in, state_of
 from tests.test_game_page_content import hidden_variant
 

@@ -1,5 +1,5 @@
 """No "your move" mail while the player has the game open, nor within YOUR_MOVE_GRACE_SECONDS after
-they closed it (games/presence.py); the sweep mails a decision still theirs once the grace is over,
+they closed it (games/infra/presence.py); the sweep mails a decision still theirs once the grace is over,
 one mail for the decisions that waited together."""
 
 import random
@@ -9,9 +9,11 @@ from datetime import UTC, datetime
 import pytest
 from django.core.cache import cache
 
-from games import notifications, presence, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.infra import presence
+from games.mail import notifications
 from games.models import MailToDecide, Notification
+from games.play import services
 from tests.helpers import find_position, state_of
 from tests.notifications.test_deciding import a_turn_that_comes_back_to_its_player, play_until, sent_to
 

@@ -15,9 +15,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from elgrande_site.email_url import email_settings
-from games import notifications, services, tasks
+from games import tasks
 from games.engine import legal_moves, to_act
+from games.mail import notifications
 from games.models import Game, Notification
+from games.play import services
 from tests.helpers import state_of
 
 pytestmark = pytest.mark.django_db

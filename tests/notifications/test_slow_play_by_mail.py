@@ -15,9 +15,10 @@ from django.urls import reverse
 
 from accounts.emails import has_verified_email
 from accounts.models import User
-from games import notifications, services
 from games.engine import legal_moves, new_game, to_act
+from games.mail import notifications
 from games.models import Game
+from games.play import services
 from tests.accounts.mail import path_of_link
 from tests.accounts.test_mail_over_smtp import body
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)

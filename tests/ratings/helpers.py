@@ -1,7 +1,7 @@
 """Rated games played to their end through the services, for the ratings' tests."""
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import play
 
 

@@ -13,9 +13,9 @@ from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.engine import random_move, to_act
 from games.engine.state import GameState
+from games.play import services
 from ratings.models import Ladder, Rating
 
 PASSWORD = "a-long-enough-Passw0rd"

@@ -9,8 +9,8 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from games import services
 from games.engine import apply_move, random_move, to_act
+from games.play import services
 from ratings import rating
 from ratings.models import Ladder, Rating, RatingChange
 from tests.helpers import state_of

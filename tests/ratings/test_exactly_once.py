@@ -8,9 +8,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, services
+from games import deadlines
 from games.engine import random_move, to_act
 from games.models import Game
+from games.play import services
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import rate_finished_game
 from tests.helpers import play, state_of, user_at

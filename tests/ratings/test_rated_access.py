@@ -5,8 +5,8 @@ are tested in tests/accounts/test_rated_games.py.)"""
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in
 from tests.ratings.helpers import open_rated
 

@@ -10,9 +10,9 @@ def finish_game():
     """Play a started game to its end through the services: random legal moves by the players,
     and now and then a deadline let pass, so that the site moves for a seat (automatic moves, and
     autopilot after two in a row)."""
-    from games import services
     from games.engine import random_move, to_act
     from games.models import Game
+    from games.play import services
     from tests.helpers import state_of
 
     def finish(game, late_every=9):

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.access import invitation_session_key
+from games.play import services
 from tests.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from games import services
 from games.models import Game, Move, Snapshot
-from games.records import legacy_events
+from games.play import services
+from games.records.old_logs import legacy_events
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
 from tests.replays.helpers import engine_positions, log_items, replay_url, section
 
