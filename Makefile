@@ -31,6 +31,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

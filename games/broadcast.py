@@ -179,17 +179,29 @@ def _in_memory_layer():
     return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
+def _no_spectators_view(game_id):
+    return None
+
+
+# What renders the spectators' view of a game, (version, body) or None: set by the pages' room when
+# the app is ready (games/apps.py), since this module sends notices and renders nothing itself.
+_spectators_view = _no_spectators_view
+
+
+def render_spectators_with(function):
+    """Have the spectators' frames rendered by `function(game_id)`."""
+    global _spectators_view
+    _spectators_view = function
+
+
 def _frame(game_id, language):
     """The notice that carries the spectators' view of the game as it stands:
     {"type": "game.play", "version", "frame": gzip of {"version", "play": the body}}; None when the
-    view is not to be sent (views.spectators_play) or is too large. In `language`: the words of
+    view is not to be sent (`render_spectators_with`) or is too large. In `language`: the words of
     the spectators of that group."""
-    # Here, not above: the views import the services, which import this module.
-    from games.web.views import spectators_play
-
     try:
         with translation.override(language):
-            found = spectators_play(game_id)
+            found = _spectators_view(game_id)
     except Exception:
         logger.exception("the spectators' view of game %s could not be rendered", game_id)
         return None

@@ -201,7 +201,7 @@ class Result(models.Model):
 
     The game's date and options are copied here, so that a player's games come from one index in
     the archive's order (newest first) with the filters read from the index itself. Written once,
-    in the transaction that finishes the game (games/reading/archive.py, record_results)."""
+    in the transaction that finishes the game (games/play/results.py, record_results)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
     # Mirrors the seat's user; None for a player who is not a user of the site (an imported game).

@@ -284,13 +284,13 @@ def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, m
 def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     make_user, queued_computer_moves, django_capture_on_commit_callbacks
 ):
-    from games.computer import players as computer
+    from games.play import computer_moves
     from tests.test_practice_games import practice, user_at_seat
 
     game, creator = practice(make_user)
     seat = user_at_seat(game, creator)
     while seat not in game.to_act:
-        assert computer.play(game.pk, game.version)
+        assert computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
         services.hand_seat_to_computer(game, creator, game.version)
@@ -300,7 +300,7 @@ def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     assert queued_computer_moves[-1] == (game.pk, game.version)
     for _ in range(20):
         made = Move.objects.filter(game=game, seat__index=seat).count()
-        assert computer.play(game.pk, game.version)
+        assert computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
         if Move.objects.filter(game=game, seat__index=seat).count() > made:
             break

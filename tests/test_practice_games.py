@@ -17,7 +17,7 @@ from games.bots import choose_move
 from games.computer import players as computer
 from games.engine import GameState, legal_moves, random_move, to_act, view_for
 from games.models import Game, Move, Notification, Seat
-from games.play import services
+from games.play import computer_moves, services
 from ratings.models import Rating, RatingChange
 from ratings.rating import differences
 from tests.helpers import find_position, logged_in, state_of
@@ -35,7 +35,7 @@ def practice(make_user, levels=("greedy", "greedy"), num_players=None, **options
 
 
 def play_out(game, creator, rng, queued=None, most=5000):
-    """Play the game to its end: the queued computer moves through `computer.play` (as the
+    """Play the game to its end: the queued computer moves through `computer_moves.play` (as the
     worker would), the creator's with random legal moves. Returns how many computer moves."""
     made = 0
     for _ in range(most):
@@ -47,7 +47,7 @@ def play_out(game, creator, rng, queued=None, most=5000):
         if human in to_act(state):
             services.submit_move(game, creator, random_move(state, human, rng), game.version)
         else:
-            assert computer.play(game.pk, game.version), "a computer seat should have acted"
+            assert computer_moves.play(game.pk, game.version), "a computer seat should have acted"
             made += 1
     raise AssertionError("the game did not end")
 
@@ -183,8 +183,8 @@ def test_a_computer_move_is_made_once_and_a_duplicate_task_does_nothing(
         assert game.version == 1
     version = game.version
     assert not queued_computer_moves or queued_computer_moves[-1] == (game.pk, version)
-    assert computer.play(game.pk, version)
-    assert not computer.play(game.pk, version), "the same task again must change nothing"
+    assert computer_moves.play(game.pk, version)
+    assert not computer_moves.play(game.pk, version), "the same task again must change nothing"
     assert Move.objects.filter(game=game, version__gt=version).count() == 1
     move = Move.objects.get(game=game, version=version + 1)
     assert move.seat.computer and not move.automatic
@@ -264,7 +264,7 @@ def test_a_persons_decision_keeps_the_games_time_per_move(make_user):
     game, creator = practice(make_user, ("greedy",), num_players=2, time_per_move=86400)
     state = state_of(game)
     if all(Seat.objects.get(game=game, index=index).computer for index in to_act(state)):
-        computer.play(game.pk, game.version)
+        computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
     assert game.deadline >= timezone.now() + timedelta(hours=23)
 
@@ -365,7 +365,7 @@ def test_a_seat_taken_back_from_the_autopilot_while_a_computer_acts_queues_its_m
         if computers_act and Move.objects.filter(game=game).exists():
             break
         if computers_act:
-            computer.play(game.pk, game.version)
+            computer_moves.play(game.pk, game.version)
         else:
             human = user_at_seat(game, creator)
             services.submit_move(game, creator, random_move(state, human, rng), game.version)
@@ -374,4 +374,4 @@ def test_a_seat_taken_back_from_the_autopilot_while_a_computer_acts_queues_its_m
     with django_capture_on_commit_callbacks(execute=True):
         game = services.take_back_seat(game, creator)
     assert queued_computer_moves == [(game.pk, game.version)]
-    assert computer.play(game.pk, game.version)
+    assert computer_moves.play(game.pk, game.version)

@@ -11,6 +11,7 @@ from django.db import connection
 
 from games.computer import players as computer
 from games.engine import GameState, random_move, to_act
+from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import services
 from tests.test_deadline_faults import environment, processes, start_worker  # noqa: F401
@@ -44,8 +45,9 @@ def play_against_the_computers(game, creator, timeout):
 @pytest.fixture
 def embedded(settings, real_computer_moves):
     settings.REDIS_URL = ""
-    yield computer.embedded_runner
-    computer.embedded_runner.idle.wait(10)
+    runner = work.embedded_worker(computer.PLAY_COMPUTER_MOVE)
+    yield runner
+    runner.idle.wait(10)
 
 
 def test_the_embedded_runner_plays_the_computer_seats_to_the_end(make_user, embedded):

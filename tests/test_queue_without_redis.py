@@ -10,23 +10,21 @@ import pytest
 from elgrande_site import cache
 from games import tasks
 from games.computer import players as computer
-from games.tasks import queue_notification
-
-real_queue_move = computer.real_queue_move
+from games.mail import notifications
 
 
 @pytest.fixture
-def with_redis(settings):
+def with_redis(settings, real_mail_queue, real_computer_moves):
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @pytest.mark.parametrize("away", [False, True], ids=["redis up", "redis just found away"])
 def test_a_mail_is_queued_only_while_redis_answers(with_redis, monkeypatch, caplog, away):
     queued = []
-    monkeypatch.setattr(tasks.send_notification, "delay", queued.append)
+    monkeypatch.setattr(tasks.send_notification, "apply_async", lambda args, countdown: queued.extend(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
-    with caplog.at_level(logging.WARNING, logger="games.tasks"):
-        queue_notification(7)
+    with caplog.at_level(logging.WARNING, logger="games.infra.work"):
+        notifications.queue_notification(7)
     assert queued == ([] if away else [7])
     assert ("mail 7 is left to the sweep" in caplog.text) == away
 
@@ -36,8 +34,8 @@ def test_a_computer_move_is_queued_only_while_redis_answers(with_redis, monkeypa
     queued = []
     monkeypatch.setattr(tasks.play_computer_move, "apply_async", lambda args, countdown: queued.append(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
-    with caplog.at_level(logging.WARNING, logger="games.computer.players"):
-        real_queue_move(12, 34)
+    with caplog.at_level(logging.WARNING, logger="games.infra.work"):
+        computer.queue_move(12, 34)
     assert queued == ([] if away else [(12, 34)])
     assert ("game 12 is left to the sweep" in caplog.text) == away
 

@@ -8,9 +8,9 @@ two seats of the same level seats two such users, "Computer (greedy)" and "Compu
 (a user has one seat per game).
 
 Its moves: after every commit that leaves a computer seat to act (services._tell_after_commit),
-`queue_move(game_id, version)` has `play(game_id, version)` run after BOT_MOVE_DELAY seconds, by
-a Celery worker with REDIS_URL (games.tasks.play_computer_move), else by one thread of the web
-process (`embedded_runner`). `play` reads the position, decides with only the seat's view
+`queue_move(game_id, version)` has games.play.computer_moves.play(game_id, version) run after
+BOT_MOVE_DELAY seconds, by a Celery worker with REDIS_URL (games.tasks.play_computer_move), else by
+one thread of the web process (games.infra.work). `play` reads the position, decides with only the seat's view
 (`view_for`), and submits through `services.submit_move` against that version: a duplicate or
 late task finds the game moved on and does nothing, so a move is made exactly once. A decision
 that crashes is tried again (BOT_RETRIES times), then by the greedy player, then the random one,
@@ -26,11 +26,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
-from elgrande_site import cache, metrics
 from games.bots import LEVELS, choose_move
-from games.engine import GameState, apply_move, random_move, to_act, view_for
-from games.infra.background import EmbeddedWorker
-from games.models import Game, Seat
+from games.engine import apply_move, random_move, to_act, view_for
+from games.infra import work
+from games.models import Seat
 
 logger = logging.getLogger(__name__)
 
@@ -110,59 +109,22 @@ def greedy_default(state, seat, rng):
         return random_move(state, seat, rng)
 
 
-def play(game_id, version):
-    """Make the move of one computer seat that must act in `game_id` at `version`, through the
-    same path as a person's move. Does nothing when the game moved on (a duplicate or late task)
-    or no computer seat must act. Returns whether it moved."""
-    from games.play import services
-
-    game = Game.objects.filter(pk=game_id, version=version, status=Game.Status.ACTIVE).first()
-    if game is None:
-        return False
-    state = GameState.from_json(game.state)
-    seats = {seat.index: seat for seat in game.seats.select_related("user")}
-    computers = [index for index in to_act(state) if seats[index].computer]
-    if not computers:
-        return False
-    seat = seats[computers[0]]
-    move = decide(state, seat.index, seat.computer, f"{game.seed}-computer-{version}")
-    try:
-        services.submit_move(game, seat.user, move, version, seat_index=seat.index)
-    except services.StaleVersion:
-        return False  # moved meanwhile (a duplicate task, the sweep): the new version's task decides
-    except services.GameError as error:
-        logger.warning("computer move %r refused in game %s at version %s: %s", move, game_id, version, error.message)
-        return False
-    metrics.COMPUTER_MOVES.inc()
-    return True
-
-
 # ---- running them off the requests ---------------------------------------------------------------
+
+
+# The Celery task that makes a computer seat's move (games/tasks.py; games/play/computer_moves.py).
+PLAY_COMPUTER_MOVE = "games.tasks.play_computer_move"
 
 
 def queue_move(game_id, version):
     """Have a computer seat's move at `version` made in BOT_MOVE_DELAY seconds, off the caller's
     path. A failure to queue is logged; the decision's short deadline has the sweep play it."""
-    delay = settings.BOT_MOVE_DELAY
-    if settings.REDIS_URL:
-        from games.tasks import play_computer_move
-
-        if cache.unreachable():
-            # As for mails (games.tasks.queue_notification): not held for the broker's timeouts.
-            logger.warning("Redis unreachable: the computer move of game %s is left to the sweep", game_id)
-            return
-        try:
-            play_computer_move.apply_async((game_id, version), countdown=delay)
-        except Exception:
-            logger.exception("could not queue the computer move of game %s; the sweep will play it", game_id)
-    else:
-        embedded_runner.add(game_id, version, delay=delay)
+    work.enqueue(
+        PLAY_COMPUTER_MOVE,
+        game_id,
+        version,
+        delay=settings.BOT_MOVE_DELAY,
+        label=f"the computer move of game {game_id}",
+    )
 
 
-# What `queue_move` is (the tests put a list in its place, and this back where they need it).
-real_queue_move = queue_move
-
-
-# The embedded site's computer players: one thread making their moves in order, each once its
-# pause is over (the counterpart of the Celery worker; games.infra.background).
-embedded_runner = EmbeddedWorker("computer-players", lambda game_id, version: play(game_id, version))

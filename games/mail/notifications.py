@@ -42,9 +42,9 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from accounts.emails import NOTIFICATION_FIELDS, has_verified_email, verified_email, wants_mail
 from accounts.models import User
-from games import clocks, tasks
+from games import clocks
 from games.engine import GameState, to_act, view_for
-from games.infra import presence, rows
+from games.infra import presence, rows, work
 from games.models import Game, MailOptOut, MailToDecide, Move, Notification, Seat
 from games.words.texts import fill_view
 
@@ -869,7 +869,30 @@ def _store(*, user, game, version, kind, subject, text, html, scope="", address=
 
 def _queue(ids):
     for notification_id in ids:
-        tasks.queue_notification(notification_id)
+        queue_notification(notification_id)
+
+
+# The Celery task that sends one mail (games/tasks.py).
+SEND_MAIL = "games.tasks.send_notification"
+
+
+def queue_notification(notification_id):
+    """Have the notification sent soon, off the caller's path (a Celery worker with Redis, else the
+    embedded mailer thread); a failure to queue is logged and left to the sweep, never raised
+    into a move."""
+    work.enqueue(SEND_MAIL, notification_id, label=f"mail {notification_id}")
+
+
+def send_logged(notification_id):
+    """Send one mail where nothing may be raised (a mailer thread): a failure is logged, and the
+    row says when to try again."""
+    try:
+        deliver(notification_id)
+    except SendFailed:
+        pass  # recorded and logged by deliver(); the sweep sends it again when its time comes
+    except Exception:
+        # Anything else (the database away) leaves the row for the sweep too.
+        logger.exception("mail %s was not sent", notification_id)
 
 
 # ---- sending ------------------------------------------------------------------------------------

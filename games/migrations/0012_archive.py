@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import games.fields
-from games.reading.archive import seat_summaries
+from games.play.results import seat_summaries
 
 
 def fill_results(apps, schema_editor):

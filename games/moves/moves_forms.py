@@ -29,7 +29,8 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.moves import move_shapes
-from games.web.forms import FiniteJSONDecoder, MoveField, unstorable_message, unstorable_text
+from games.moves.move_field import FiniteJSONDecoder, MoveField, unstorable_message, unstorable_text
+from games.words.log_text import COLOUR_WORDS
 from games.words.texts import area_name
 
 # The first option of a select the player must choose in: it posts nothing (moves_forms' explicit
@@ -799,8 +800,6 @@ def area_names(view):
 
 def player_name(player):
     """"alice (green)", or the colour alone when the seat's user is gone."""
-    from games.words.log_text import COLOUR_WORDS
-
     # The colour in the reader's words, as the log says it.
     word = str(COLOUR_WORDS.get(player["colour"], player["colour"]))
     user = player.get("user")

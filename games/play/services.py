@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from accounts.emails import has_verified_email
 from accounts.models import User
 from games import broadcast, clocks
+from games.bots import LEVELS
 from games.computer import players as computer
 from games.engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from games.engine.rounds import final_ranking
@@ -30,7 +31,7 @@ from games.infra import rows
 from games.mail import notifications
 from games.models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
 from games.moves import move_shapes
-from games.reading import archive
+from games.play import results
 from games.words.refusals import refusal_message
 from ratings.rating import rate_finished_game
 
@@ -106,8 +107,6 @@ def create_game(
 
 
 def _check_computers(computers, num_players, rated):
-    from games.bots import LEVELS
-
     if any(level not in LEVELS for level in computers):
         raise GameError(gettext("A computer player plays at one of these levels: %s.") % ", ".join(LEVELS))
     if len(computers) >= num_players:
@@ -515,7 +514,7 @@ def _finish_expired(game, seats):
     rate_finished_game(game, seats)
     if game.finished_at != finished_at:
         rows.update(Game, [game.pk], {"finished_at": game.finished_at})
-    archive.record_results(game, seats)
+    results.record_results(game, seats)
 
 
 # What _save writes of a game after a move, and what the sweep reads besides.
@@ -795,7 +794,7 @@ def _store_imported(replayed):
         for row, move in zip(made, replayed.moves):
             row.created_at = move.time
         Move.objects.bulk_update(made, ["created_at"], batch_size=500)
-        archive.record_results(game, {seat.index: seat for seat in seats})
+        results.record_results(game, {seat.index: seat for seat in seats})
     return game
 
 
@@ -893,7 +892,7 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
         _set_state(game, state, previous_to_act, seats, vacations)
     game.save()
     if state is not None and state.is_over:
-        archive.record_results(game, seats)
+        results.record_results(game, seats)
     _tell_after_commit(game, state, previous_to_act, seats, also_tell)
 
 

@@ -6,6 +6,7 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from games import clocks
 from games.words import texts
+from games.words.log_text import COLOUR_WORDS
 
 register = template.Library()
 
@@ -63,6 +64,4 @@ def phase_in_words(phase):
 @register.filter
 def colour_in_words(colour):
     """A player's colour in the reader's words, as the log says it (games/words/log_text.py)."""
-    from games.words.log_text import COLOUR_WORDS
-
     return COLOUR_WORDS.get(colour, colour)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from games.engine.board import COLOURS
 from games.models import Game, Move, Seat
-from games.reading import archive
+from games.play import results
 
 REGIONS = ("galicia", "basque", "aragon", "catalonia", "old_castile")
 _times = itertools.count()
@@ -55,7 +55,7 @@ def finished_game(
             )
     game.version = next(version)
     game.save(update_fields=["version"])
-    archive.record_results(game)
+    results.record_results(game)
     return game
 
 

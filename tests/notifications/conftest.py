@@ -5,10 +5,10 @@ import pytest
 def mail_sent_at_once(monkeypatch, settings):
     """Queued notifications are sent at once in the test's own thread (and its transaction), by
     what the mailer thread runs for each; the thread itself is tested in test_sending.py."""
-    from games import tasks
+    from games.mail import notifications
 
     settings.SITE_URL = "https://elgrande.example.org"
-    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
 
 
 @pytest.fixture

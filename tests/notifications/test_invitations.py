@@ -170,7 +170,7 @@ def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(priva
 
     game, creator = private_game
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     invite(logged_in(creator), game, "friend@example.net")
     services.cancel_game(game, creator)
     tasks.send_notification(queued[0])
@@ -254,11 +254,10 @@ def test_an_account_sends_a_bounded_number_of_invitations_a_day(private_game, se
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="invitations sent at once need PostgreSQL's row locks")
 def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeypatch, settings):
-    from games import tasks
     from tests.test_concurrency import race
 
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     settings.INVITATIONS_PER_DAY = 1000
     creator = make_user("carmen")
     game = services.create_game(creator, num_players=3, private=True)

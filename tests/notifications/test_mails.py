@@ -108,7 +108,7 @@ def test_a_mail_still_queued_when_its_kind_is_switched_off_is_not_sent(started, 
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     game, users = started(3)
     assert len(queued) == 3
     for user in users.values():
@@ -124,7 +124,7 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
 
     game, users = started(3)
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)

@@ -24,7 +24,7 @@ from tests.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 
-REAL_QUEUE = tasks.queue_notification
+REAL_QUEUE = notifications.queue_notification
 
 
 def closed_port():
@@ -44,7 +44,7 @@ def mail_server_back(settings):
 
 def test_running_the_send_task_twice_sends_one_mail(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     game, users = started(2)
     first = queued[0]
     tasks.send_notification(first)
@@ -94,7 +94,7 @@ def failing_mail(started, settings, tmp_path, monkeypatch):
     """(the id of a mail recorded at a game's start while the mail server is down, the list the
     mails queued from then on go to instead of being sent)."""
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     mail_server_down(settings, tmp_path)
     return queued[0], queued
@@ -107,7 +107,7 @@ def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(fai
         Notification.objects.filter(pk=notification_id).exclude(next_attempt_at=None).update(
             next_attempt_at=timezone.now()
         )
-        tasks.send_logged(notification_id)
+        notifications.send_logged(notification_id)
     notification = Notification.objects.get(pk=notification_id)
     assert notification.status == Notification.Status.GAVE_UP and notification.next_attempt_at is None
     assert notification.attempts == notifications.MAX_ATTEMPTS
@@ -155,12 +155,12 @@ def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_u
 
 def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     # One task was never delivered by the broker; the other's worker died mid-send.
     lost, stuck = queued
     Notification.objects.filter(pk=stuck).update(status=Notification.Status.SENDING)
-    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
     assert notifications.retry_due(timezone.now()) == 0
     # LOST_AFTER later:
     Notification.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
@@ -168,13 +168,15 @@ def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, m
     assert len(mailoutbox) == 2
 
 
-def test_queueing_with_a_broker_that_is_down_is_logged_and_raises_nothing(settings, monkeypatch, caplog):
+def test_queueing_with_a_broker_that_is_down_is_logged_and_raises_nothing(
+    settings, monkeypatch, caplog, real_mail_queue
+):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
 
-    def refuse(*args):
+    def refuse(*args, **kwargs):
         raise ConnectionRefusedError("no broker")
 
-    monkeypatch.setattr(tasks.send_notification, "delay", refuse)
+    monkeypatch.setattr(tasks.send_notification, "apply_async", refuse)
     REAL_QUEUE(12345)
     assert any("could not queue mail 12345" in record.getMessage() for record in caplog.records)
 
@@ -200,11 +202,13 @@ def wait_for(mailbox, count, seconds=20):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(settings, tmp_path, monkeypatch, password):
+def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(
+    settings, tmp_path, monkeypatch, password, real_mail_queue
+):
     """No broker: a move whose mail takes the server 2 s answers at once; the mail follows."""
     from allauth.account.models import EmailAddress
 
-    monkeypatch.setattr(tasks, "queue_notification", REAL_QUEUE)
+    monkeypatch.setattr(notifications, "queue_notification", REAL_QUEUE)
     settings.REDIS_URL = ""
     port = closed_port()
     mailbox = SlowMailbox(delay=2)
@@ -243,7 +247,7 @@ def test_the_admin_lists_failed_mails_with_their_error(started, settings, tmp_pa
     mail_server_down(settings, tmp_path)
     failed = Notification.objects.first()
     Notification.objects.filter(pk=failed.pk).update(status=Notification.Status.PENDING)
-    tasks.send_logged(failed.pk)
+    notifications.send_logged(failed.pk)
     response = admin_client.get("/admin/games/notification/?status=failed")
     assert response.status_code == 200
     assert list(response.context["cl"].result_list) == [Notification.objects.get(pk=failed.pk)]
