@@ -55,3 +55,25 @@ def test_a_move_s_notices_go_to_the_channel_layer_only_while_redis_answers(with_
         broadcast.send_version(5, 9)
     assert sent == ([] if away else [("game-5", {"type": "game.version", "version": 9})])
     assert ("notices not sent" in caplog.text) == away
+
+
+def test_the_tasks_keep_the_names_queued_messages_and_the_beat_schedule_use(settings):
+    from celery import current_app
+
+    names = {
+        f"games.tasks.{name}"
+        for name in [
+            "sweep_deadlines",
+            "expire_deadlines",
+            "play_computer_move",
+            "send_notification",
+            "send_daily_digests",
+            "refresh_statistics",
+        ]
+    }
+    assert names <= set(current_app.tasks)
+    assert {task.name for task in vars(tasks).values() if hasattr(task, "apply_async")} == names
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
+    assert {notifications.SEND_MAIL, computer.PLAY_COMPUTER_MOVE} <= names
+    # Signed into the unsubscribe links of mails already sent.
+    assert notifications.UNSUBSCRIBE_SALT == "games.notifications.unsubscribe"
