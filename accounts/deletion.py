@@ -75,9 +75,9 @@ def delete_account(user):
             raise AccountInUse(playing)
         for game in waiting:
             if game.creator_id == user.pk:
-                services.cancel_game(game, user)
+                services.cancel_game(game, user=user)
             else:
-                services.leave_game(game, user)
+                services.leave_game(game, user=user)
         forget_mails_of(user)
         chat.forget_messages_of(user)
         EmailAddress.objects.filter(user=user).delete()

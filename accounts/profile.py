@@ -18,7 +18,7 @@ def in_play(player, viewer, cursor=None):
         visible |= Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
     playing = Seat.objects.filter(user=player).values("game")
     games = Game.objects.filter(visible, status=Game.Status.ACTIVE, pk__in=playing)
-    found = keyset.keys(games, cursor, IN_PLAY_PER_PAGE + 1, "started_at", "id")
+    found = keyset.page_keys(games, cursor, IN_PLAY_PER_PAGE + 1, "started_at", "id")
     return keyset.page_of(found, cursor, IN_PLAY_PER_PAGE, viewer, "started_at")
 
 

@@ -62,13 +62,15 @@ def play_game(num_players, rng, moves=None, run=""):
     users = [User.objects.create_user(f"replay-{run}-{rng.random():.12f}-{seat}") for seat in range(num_players)]
     game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
     for user in users[1:]:
-        game = services.join_game(game, user)
+        game = services.join_game(game, user=user)
     by_index = {seat.index: seat.user for seat in game.seats.all()}
     made = 0
     state = GameState.from_json(game.state)
     while not state.is_over and (moves is None or made < moves):
         seat = to_act(state)[0]
-        game = services.submit_move(game, by_index[seat], random_move(state, seat, rng), game.version)
+        game = services.submit_move(
+            game, user=by_index[seat], move=random_move(state, seat, rng), expected_version=game.version
+        )
         state = GameState.from_json(game.state)
         made += 1
     return game, made

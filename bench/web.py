@@ -172,12 +172,14 @@ def prepare(num_games, num_players, warm_moves):
         ]
         game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
         for user in users[1:]:
-            game = services.join_game(game, user)
+            game = services.join_game(game, user=user)
         for _ in range(warm_moves):
             state = GameState.from_json(game.state)
             seat = to_act(state)[0]
             user = game.seats.get(index=seat).user
-            game = services.submit_move(game, user, random_move(state, seat, rng), game.version)
+            game = services.submit_move(
+                game, user=user, move=random_move(state, seat, rng), expected_version=game.version
+            )
         sessions = {seat.index: login_session(seat.user) for seat in game.seats.all()}
         games.append((game.pk, sessions))
     return games

@@ -24,7 +24,7 @@ from elgrande_site import cache
 
 logger = logging.getLogger(__name__)
 
-# The notices of `held()`: [(group, message)], or None outside of it.
+# The notices of `notices_sent_together()`: [(group, message)], or None outside of it.
 _held = ContextVar("held_notices", default=None)
 
 
@@ -80,7 +80,7 @@ def send_lobby_changed(user_ids):
 
 
 @contextmanager
-def held():
+def notices_sent_together():
     """Hold the notices sent inside, and send them together when it ends (also when it ends in an
     error: they are about commits already made). For the deadline sweep, which commits many games
     in a row: one hop to the event loop for them all instead of two per game, and one "changed"

@@ -54,7 +54,7 @@ def sweep_deadlines(self):
 )
 def expire_deadlines(batch):
     """Expire one batch of a sweep: [(game id, version)] as the sweep listed them."""
-    return deadlines.expire([[tuple(pair) for pair in batch]])
+    return deadlines.play_overdue_batches([[tuple(pair) for pair in batch]])
 
 
 # ---- computer players -------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def start_game(make_user):
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user, game.invite_token)
+            services.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game
 
@@ -173,7 +173,7 @@ def game_at(start_game):
         seed, history = find_position(predicate, num_players, **engine_options)
         game = start_game(num_players, seed=seed, **options)
         for seat, move in history:
-            services.submit_move(game, user_at(game, seat), move, game.version)
+            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         assert predicate(state_of(game))
         return game

@@ -55,7 +55,7 @@ def play(game, until=None, moves=None, rng=None):
     state = state_of(game)
     while not state.is_over and not (until and until(state)) and (moves is None or made < moves):
         seat = to_act(state)[0]
-        services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+        services.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
         state = state_of(game)
         made += 1
     return state

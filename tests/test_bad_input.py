@@ -522,5 +522,10 @@ def test_the_services_store_a_move_as_its_shape_and_refuse_anything_more(start_g
     seat = game.to_act[0]
     before = snapshot(game)
     with pytest.raises(services.GameError, match="'note'"):
-        services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 9, "note": TOO_BIG}, game.version)
+        services.submit_move(
+            game,
+            user=user_at(game, seat),
+            move={"type": "bid", "card": 9, "note": TOO_BIG},
+            expected_version=game.version,
+        )
     assert snapshot(game) == before

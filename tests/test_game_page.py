@@ -102,7 +102,7 @@ def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(start_game):
     seed, history = find_position(someone_just_retook_a_hidden_card, 3)
     game = start_game(3, seed=seed)
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     secret = Move.objects.filter(game=game).order_by("version").last().events
@@ -421,7 +421,7 @@ def test_a_move_made_when_time_ran_out_is_marked_in_the_log(start_game):
     game = start_game(3)
     late = game.to_act[0]
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-    assert services.apply_default_moves(game.pk, game.version)
+    assert services.apply_default_moves(game.pk, version=game.version)
     user = user_at(game, late)
     log = strip_tags(Client().get(reverse("game_partial", args=[game.pk, "log"])).content.decode())
     marker = f"Time ran out: the site chose for {user.username} ({game.colours[late]})."
@@ -461,7 +461,7 @@ def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start
 def test_every_partial_of_a_game_not_started_or_cancelled_renders(client, make_user, name):
     waiting = services.create_game(make_user(), num_players=3)
     creator = make_user()
-    cancelled = services.cancel_game(services.create_game(creator, num_players=3), creator)
+    cancelled = services.cancel_game(services.create_game(creator, num_players=3), user=creator)
     for game in (waiting, cancelled):
         response = client.get(reverse("game_partial", args=[game.pk, name]), **HTMX)
         assert response.status_code == 200

@@ -81,7 +81,9 @@ def open_page(port, game):
 
 async def bid(game):
     mover = await database_sync_to_async(user_at)(game, game.to_act[0])
-    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    await database_sync_to_async(services.submit_move)(
+        game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
+    )
 
 
 async def test_an_idle_page_stays_connected_for_30_seconds_and_still_hears_the_next_move(site, start_game):

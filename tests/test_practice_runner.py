@@ -32,7 +32,9 @@ def play_against_the_computers(game, creator, timeout):
         state = GameState.from_json(game.state)
         if human in to_act(state):
             try:
-                services.submit_move(game, creator, random_move(state, human, rng), game.version)
+                services.submit_move(
+                    game, user=creator, move=random_move(state, human, rng), expected_version=game.version
+                )
                 made += 1
             except services.StaleVersion:
                 pass  # a computer player answered the same simultaneous choice meanwhile

@@ -94,7 +94,7 @@ def move_now(game, seat=None, choice=None):
     """A move (a random legal one unless `choice`) through the services, as a page would post it."""
     seat = game.to_act[0] if seat is None else seat
     choice = choice or random_move(state_of(game), seat, random.Random(game.version))
-    services.submit_move(game, user_at(game, seat), choice, game.version)
+    services.submit_move(game, user=user_at(game, seat), move=choice, expected_version=game.version)
     game.refresh_from_db()
 
 
@@ -244,11 +244,11 @@ async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, 
     game = await database_sync_to_async(services.create_game)(creator, num_players=3)
     spectator = await opened(page(game), game.version)
     joiner = await database_sync_to_async(make_user)()
-    await database_sync_to_async(services.join_game)(game, joiner)
+    await database_sync_to_async(services.join_game)(game, user=joiner)
     await database_sync_to_async(game.refresh_from_db)()
     # An open game's page has forms of its reader's own (join, leave): never sent.
     assert await heard(spectator) == {"version": game.version}
-    await database_sync_to_async(services.cancel_game)(game, creator)
+    await database_sync_to_async(services.cancel_game)(game, user=creator)
     await database_sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.CANCELLED
     assert await heard(spectator) == {"version": game.version}
@@ -269,7 +269,7 @@ async def test_the_deadline_sweeps_held_notices_send_one_view_of_the_latest_vers
     spectator = await opened(page(game), game.version)
 
     def two_moves_held():
-        with broadcast.held():
+        with broadcast.notices_sent_together():
             for _ in range(2):
                 move_now(game)
 

@@ -78,7 +78,12 @@ def play_to_the_end(game, django_capture_on_commit_callbacks):
             return game
         seat = to_act(state)[0]
         with django_capture_on_commit_callbacks(execute=True):
-            services.submit_move(game, game.seats.get(index=seat).user, random_move(state, seat, rng), game.version)
+            services.submit_move(
+                game,
+                user=game.seats.get(index=seat).user,
+                move=random_move(state, seat, rng),
+                expected_version=game.version,
+            )
 
 
 def test_the_game_under_way_plays_to_its_end_and_is_rated(stored, django_capture_on_commit_callbacks):
@@ -145,7 +150,7 @@ def test_the_computer_plays_on_in_the_practice_game(stored):
 def test_the_open_game_starts_when_its_seats_are_taken(stored, make_user):
     game = stored["open"]
     for _ in range(game.num_players - game.seats.count()):
-        services.join_game(game, make_user())
+        services.join_game(game, user=make_user())
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 

@@ -71,7 +71,7 @@ def take_seats(game, levels):
     return seats
 
 
-def acting(seats, state):
+def computer_must_act(seats, state):
     """Whether a computer seat of `seats` ({index: Seat}) must act in `state`."""
     return not state.is_over and any(seats[index].computer for index in to_act(state) if index in seats)
 

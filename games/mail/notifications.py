@@ -50,7 +50,7 @@ from games.words.texts import fill_view
 
 logger = logging.getLogger(__name__)
 
-# The decisions of `held()`: [(game, state, previous_to_act)], or None outside of it.
+# The decisions of `mail_decided_together()`: [(game, state, previous_to_act)], or None outside of it.
 _held = ContextVar("held_mail_decisions", default=None)
 
 # Games with less time per move than this are live: players are at the table.
@@ -134,7 +134,7 @@ def is_live(game):
 def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
     saved Game, the engine state that made it, and the seats that had to act before (None when
-    unknown: every seat to act now then has a new decision). Inside `held()`, only noted."""
+    unknown: every seat to act now then has a new decision). Inside `mail_decided_together()`, only noted."""
     decisions = _held.get()
     if decisions is None:
         games_saved([(game, state, previous_to_act)])
@@ -143,7 +143,7 @@ def game_saved(game, state, previous_to_act):
 
 
 @contextmanager
-def held():
+def mail_decided_together():
     """Hold the decisions of `game_saved` made inside, and make them together when it ends: for
     the deadline sweep, one query for the seats and players of a batch of games instead of one
     per game. They are about commits already made: a failure is logged, never raised, and the

@@ -28,7 +28,7 @@ def play(game_id, version):
     seat = seats[computers[0]]
     move = decide(state, seat.index, seat.computer, f"{game.seed}-computer-{version}")
     try:
-        services.submit_move(game, seat.user, move, version, seat_index=seat.index)
+        services.submit_move(game, user=seat.user, move=move, expected_version=version, seat_index=seat.index)
     except services.StaleVersion:
         return False  # moved meanwhile (a duplicate task, the sweep): the new version's task decides
     except services.GameError as error:

@@ -115,19 +115,19 @@ def _check_computers(computers, num_players, rated):
         raise GameError(gettext("A game with computer players is a practice game: it cannot be rated."))
 
 
-def invitation_valid(game, token):
+def invitation_valid(game, *, token):
     # As bytes: compare_digest refuses str with non-ASCII characters (a forged link's token).
     return bool(game.invite_token) and secrets.compare_digest(game.invite_token.encode(), (token or "").encode())
 
 
-def join_game(game, user, token=""):
+def join_game(game, *, user, token=""):
     """Take a seat; the game starts when this was the last one."""
     with transaction.atomic():
         _lock_player(user)
         game = _lock(game)
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game is no longer open for players."))
-        if game.private and not invitation_valid(game, token):
+        if game.private and not invitation_valid(game, token=token):
             raise NotAllowed(_("This game is private: you need its invitation link to join."))
         if game.rated:
             _check_may_play_rated(user)
@@ -145,7 +145,7 @@ def join_game(game, user, token=""):
     return game
 
 
-def leave_game(game, user):
+def leave_game(game, *, user):
     """Give up a seat before the game starts. The creator cancels instead."""
     with transaction.atomic():
         game = _lock(game)
@@ -161,7 +161,7 @@ def leave_game(game, user):
     return game
 
 
-def check_may_cancel(game, user):
+def check_may_cancel(game, *, user):
     """Raise the reason why `user` may not cancel `game`, if there is one."""
     if game.creator_id != user.pk:
         raise NotAllowed(_("Only the creator can cancel this game."))
@@ -169,17 +169,17 @@ def check_may_cancel(game, user):
         raise Conflict(_("Only a game that has not started can be cancelled."))
 
 
-def cancel_game(game, user):
+def cancel_game(game, *, user):
     with transaction.atomic():
         game = _lock(game)
-        check_may_cancel(game, user)
+        check_may_cancel(game, user=user)
         game.status = Game.Status.CANCELLED
         game.version += 1
         _save(game)
     return game
 
 
-def submit_move(game, user, move, expected_version, seat_index=None, seats=None):
+def submit_move(game, *, user, move, expected_version, seat_index=None, seats=None):
     """Apply `user`'s move if it was made against the current version; else change nothing.
     Returns the saved game.
 
@@ -235,7 +235,7 @@ def submit_move(game, user, move, expected_version, seat_index=None, seats=None)
     return game
 
 
-def hand_seat_to_computer(game, user, expected_version):
+def hand_seat_to_computer(game, *, user, expected_version):
     """The player of a seat lets the computer play it, at once and until he takes it back: his
     seat goes on autopilot as after two timeouts, and when it must act the autopilot moves for it
     in this transaction, through the path a move takes (`_play_autopilot`). A post made against an
@@ -281,7 +281,7 @@ def hand_seat_to_computer(game, user, expected_version):
     return game
 
 
-def take_back_seat(game, user):
+def take_back_seat(game, *, user):
     """The player of a seat on autopilot plays himself again: the site stops moving for him at
     once, and his next decisions get deadlines as before. No version is asked for: whatever the
     autopilot played meanwhile, the player wants his seat back (a second post finds it back and is
@@ -309,7 +309,7 @@ def take_back_seat(game, user):
     return game
 
 
-def apply_default_moves(game_id, version):
+def apply_default_moves(game_id, *, version):
     """On a deadline: make a default move for every seat still to act in `version`. A late player
     whose turn it is has the rest of that turn played out too (the court move, the card, the
     placement and special action), instead of waiting a whole deadline per step; any later
@@ -325,10 +325,10 @@ def apply_default_moves(game_id, version):
     vacations), nobody is played for: the deadline moves to the end of the vacation plus the
     time that was left when it began (games/clocks.py).
     """
-    return expire([(game_id, version)]) == 1
+    return play_overdue_games([(game_id, version)]) == 1
 
 
-def expire(pairs):
+def play_overdue_games(pairs):
     """`apply_default_moves` for each (game id, version) of `pairs`, each game in a transaction of
     its own: the deadline sweep's batches. Returns how many games it changed.
 
@@ -446,7 +446,7 @@ def _expire(game, seats, vacations, now):
     version = game.version
     state = GameState.from_json(game.state)
     late = to_act(state)
-    postponed = clocks.deadline_after_vacations(game, clocks.away(seats.values(), late, vacations))
+    postponed = clocks.deadline_after_vacations(game, clocks.vacations_of_acting(seats.values(), late, vacations))
     if postponed is not None:
         game.deadline = postponed
         game.version += 1
@@ -457,7 +457,7 @@ def _expire(game, seats, vacations, now):
     for index in late:
         made = len(moves)
         while index in to_act(state):
-            move = default_move(state, index, rng, greedy=bool(seats[index].computer))
+            move = default_move(state, seat=index, rng=rng, greedy=bool(seats[index].computer))
             state = apply_move(state, index, move)
             game.version += 1
             moves.append(_move_row(game, seats[index], move, state, automatic=True))
@@ -614,7 +614,7 @@ def _play_autopilot(game, state, seats, moves):
             fresh = True
         ahead = [index for index in acting if answered_ahead(state, seats[index])]
         if autopilot:
-            move = default_move(state, autopilot[0], rng, greedy=True)
+            move = default_move(state, seat=autopilot[0], rng=rng, greedy=True)
             state = apply_move(state, autopilot[0], move)
             game.version += 1
             moves.append(_move_row(game, seats[autopilot[0]], move, state, automatic=True, autopilot=True))
@@ -656,7 +656,7 @@ def _read_answers_ahead(seats):
         seat.answers_ahead = flags.get(seat.pk, False)
 
 
-def set_answers_ahead(game, user, on, seat_index=None):
+def set_answers_ahead(game, *, user, on, seat_index=None):
     """The player of a seat in a running game with veto cards sets (`on`) or takes back his
     standing "allow" to every veto question. Set while such a question waits for him, it answers
     it at once, as his own move; else nothing of the game changes, and nobody else is told."""
@@ -702,7 +702,7 @@ def _site_event(kind, seat, state):
     return {"event": kind, "seat": seat, "round": state.round}
 
 
-def default_move(state, seat, rng, greedy=False):
+def default_move(state, *, seat, rng, greedy=False):
     """What the site plays for a seat whose time ran out, or that is on autopilot: "allow" in a
     veto window; else, with `greedy` (a seat on autopilot, or a computer seat the sweep stands
     in for), the greedy computer player's move (from the seat's view only), and for a person's
@@ -716,7 +716,7 @@ def default_move(state, seat, rng, greedy=False):
     return random_move(state, seat, rng)
 
 
-def replay(game, upto=None):
+def replay(game, *, upto=None):
     """Rebuild the position after the moves up to version `upto` (all moves when None)."""
     state = new_game(**game.engine_options())
     moves = game.moves.select_related("seat").order_by("version")
@@ -937,7 +937,7 @@ def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
         transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
-    if game.practice and (state is None or seats is None or computer.acting(seats, state)):
+    if game.practice and (state is None or seats is None or computer.computer_must_act(seats, state)):
         # A computer seat to act: its move is made in the background, after a pause. Also after a
         # change of version without a new position (a seat taken back from the autopilot): the
         # task queued for the version before finds the game moved on, and this one's task plays
@@ -976,7 +976,7 @@ def _deadline(game, acting, previous_to_act, before, seats=None, vacations=None)
         return now + timedelta(seconds=game.time_per_move)
     if seats is None:
         seats, vacations = _seats_and_vacations(game, now)
-    return clocks.new_deadline(game, clocks.away(seats.values(), acting, vacations), now)
+    return clocks.new_deadline(game, clocks.vacations_of_acting(seats.values(), acting, vacations), now)
 
 
 def _decision(position):

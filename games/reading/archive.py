@@ -78,15 +78,15 @@ def page(viewer, filters=Filters(), cursor=None, size=None):
 def _public_keys(filters, cursor, limit):
     if filters.players:
         results = _with_players(Result.objects.filter(user=filters.players[0], private=False), filters.players[1:])
-        return keyset.keys(filters.apply(results), cursor, limit, "finished_at", "game_id")
+        return keyset.page_keys(filters.apply(results), cursor, limit, "finished_at", "game_id")
     games = Game.objects.filter(status=Game.Status.FINISHED, private=False)
-    return keyset.keys(filters.apply(games), cursor, limit, "finished_at", "id")
+    return keyset.page_keys(filters.apply(games), cursor, limit, "finished_at", "id")
 
 
 def _private_keys(viewer, filters, cursor, limit):
     others = [player for player in filters.players if player.pk != viewer.pk]
     results = _with_players(Result.objects.filter(user=viewer, private=True), others)
-    return keyset.keys(filters.apply(results), cursor, limit, "finished_at", "game_id")
+    return keyset.page_keys(filters.apply(results), cursor, limit, "finished_at", "game_id")
 
 
 def _with_players(results, players):

@@ -69,7 +69,7 @@ class Page:
     older: Cursor | None = None
 
 
-def keys(queryset, cursor, limit, time_field, id_field):
+def page_keys(queryset, cursor, limit, time_field, id_field):
     """[(time, game id)] of up to `limit` rows of `queryset` from `cursor` on (None: the newest),
     in the page's direction: newest first going to older games, oldest first going back."""
     if cursor is None or cursor.older:
@@ -87,7 +87,7 @@ def keys(queryset, cursor, limit, time_field, id_field):
 
 
 def page_of(found, cursor, size, viewer, time_field):
-    """The page of up to `size` games out of `found`, keys from one or more `keys()` calls with
+    """The page of up to `size` games out of `found`, keys from one or more `page_keys()` calls with
     `limit` size + 1 each: its rows (games loaded with their seats, two queries) and its links."""
     backwards = cursor is not None and not cursor.older
     found = sorted(found, reverse=not backwards)

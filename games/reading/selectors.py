@@ -252,7 +252,7 @@ def open_games(user, cursor=None):
     games = Game.objects.filter(private=False, status=Game.Status.OPEN)
     if user.is_authenticated:
         games = games.exclude(seats__user=user)
-    found = keyset.keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
+    found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
     return keyset.page_of(found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at")
 
 

@@ -93,7 +93,7 @@ def render(template, context, cache_key):
     return entry
 
 
-def fill(request, entry):
+def body_for_reader(request, entry):
     """The body of a cached `entry` as `request`'s reader gets it now. Without a request (the
     spectators' body sent over their sockets) the clock is filled in as of now, and a body with
     a form, which would need its reader's CSRF token, gives None."""

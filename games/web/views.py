@@ -130,7 +130,7 @@ def game_partial(request, pk, name):
 def invitation(request, pk, token):
     # A game that does not exist answers as a wrong link does: the link is all a stranger has.
     game = Game.objects.defer("state", "first_events").filter(pk=pk).first()
-    if game is None or not services.invitation_valid(game, token):
+    if game is None or not services.invitation_valid(game, token=token):
         raise Http404(_("This invitation link is not valid."))
     # The session remembers the invitation, so the page's partials and WebSocket work too.
     request.session[invitation_session_key(pk)] = True
@@ -143,14 +143,14 @@ def join(request, pk):
         return redirect_to_login(reverse("game", args=[pk]))
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
-    return _act(request, lambda: services.join_game(game, request.user, token), game)
+    return _act(request, lambda: services.join_game(game, user=request.user, token=token), game)
 
 
 @login_required
 @require_POST
 def leave(request, pk):
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
-    return _act(request, lambda: services.leave_game(game, request.user), game)
+    return _act(request, lambda: services.leave_game(game, user=request.user), game)
 
 
 @login_required
@@ -161,9 +161,9 @@ def cancel(request, pk):
     form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
-        return _act(request, lambda: services.cancel_game(game, request.user), game)
+        return _act(request, lambda: services.cancel_game(game, user=request.user), game)
     try:
-        services.check_may_cancel(game, request.user)
+        services.check_may_cancel(game, user=request.user)
     except services.GameError as error:
         messages.error(request, error.message)
         return redirect(game)
@@ -180,14 +180,16 @@ def hand_seat_to_computer(request, pk):
     except ValueError:
         messages.error(request, _("This request could not be read: it names no version of the game."))
         return redirect(game)
-    return _act(request, lambda: services.hand_seat_to_computer(game, request.user, version), game)
+    return _act(request, lambda: services.hand_seat_to_computer(
+        game, user=request.user, expected_version=version
+    ), game)
 
 
 @login_required
 @require_POST
 def take_back_seat(request, pk):
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
-    return _act(request, lambda: services.take_back_seat(game, request.user), game)
+    return _act(request, lambda: services.take_back_seat(game, user=request.user), game)
 
 
 @login_required
@@ -200,7 +202,9 @@ def answers_ahead(request, pk):
     if on not in ("0", "1") or not seat.isdigit():
         messages.error(request, _("This form could not be read: reload the page and try again."))
         return redirect(game)
-    return _act(request, lambda: services.set_answers_ahead(game, request.user, on == "1", int(seat)), game)
+    return _act(request, lambda: services.set_answers_ahead(
+        game, user=request.user, on=on == "1", seat_index=int(seat)
+    ), game)
 
 
 def _act(request, change, game):
@@ -240,9 +244,9 @@ def move(request, pk):
     try:
         game = services.submit_move(
             game,
-            request.user,
-            form.move(),
-            form.cleaned_data["expected_version"],
+            user=request.user,
+            move=form.move(),
+            expected_version=form.cleaned_data["expected_version"],
             seat_index=form.cleaned_data["seat"],
             seats=seats,
         )
@@ -263,7 +267,7 @@ def _play(request, game):
     who may not see the game has had his 404 before any cache lookup."""
     if not view_cache.cacheable(game):
         return _render_partial(request, "play", game_context(request, game))
-    return HttpResponse(view_cache.fill(request, _cached_play(request, game)))
+    return HttpResponse(view_cache.body_for_reader(request, _cached_play(request, game)))
 
 
 def _cached_play(request, game):
@@ -292,7 +296,7 @@ def spectators_play(game_id):
     if game is None or not view_cache.cacheable(game):
         return None
     with timezone.override(None):
-        body = view_cache.fill(None, _cached_play(None, game))
+        body = view_cache.body_for_reader(None, _cached_play(None, game))
     return None if body is None else (game.version, body)
 
 

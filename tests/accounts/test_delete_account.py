@@ -78,7 +78,7 @@ def test_deleting_leaves_waiting_games_and_cancels_those_created(make_user):
     user, other = make_user(), make_user()
     created = services.create_game(user, num_players=3)
     joined = services.create_game(other, num_players=3)
-    services.join_game(joined, user)
+    services.join_game(joined, user=user)
     delete_account(user)
     created.refresh_from_db()
     assert created.status == Game.Status.CANCELLED
@@ -121,7 +121,7 @@ def test_a_deleted_account_cannot_take_a_seat(make_user):
     game = services.create_game(creator, num_players=3)
     delete_account(user)
     with pytest.raises(services.NotAllowed, match="This account has been deleted"):
-        services.join_game(game, user)
+        services.join_game(game, user=user)
     assert not game.seats.filter(user=user).exists()
 
 

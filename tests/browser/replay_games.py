@@ -17,7 +17,7 @@ def make():
         users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
         started = services.create_game(users[0], num_players=len(users), **options)
         for user in users[1:]:
-            services.join_game(started, user)
+            services.join_game(started, user=user)
         started.refresh_from_db()
         play(started, moves=moves, rng=random.Random(started.pk))
         return started

@@ -152,7 +152,7 @@ def test_each_player_gets_the_start_mail_in_their_own_language(
     with translation.override("it"), django_capture_on_commit_callbacks(execute=True):
         game = services.create_game(players[0], num_players=3)
         for user in players[1:]:
-            services.join_game(game, user, game.invite_token)
+            services.join_game(game, user=user, token=game.invite_token)
     from games.models import Notification
 
     subjects = {n.user_id: n.subject for n in Notification.objects.filter(game=game, kind="game_started")}

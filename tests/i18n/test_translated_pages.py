@@ -87,11 +87,11 @@ def test_a_game_waiting_for_players_and_a_cancelled_one_are_translated(make_user
 
     creator, other = make_user(), make_user()
     game = services.create_game(creator, num_players=3, private=True)
-    services.join_game(game, other, game.invite_token)
+    services.join_game(game, user=other, token=game.invite_token)
     for reader in (Reader(creator), Reader(other), Reader()):
         assert_translated(reader, reverse("game", args=[game.pk]), at_least=3)
     assert_translated(Reader(creator), reverse("cancel", args=[game.pk]), at_least=3)
-    services.cancel_game(game, creator)
+    services.cancel_game(game, user=creator)
     assert_translated(Reader(creator), reverse("game", args=[game.pk]), at_least=2)
 
 

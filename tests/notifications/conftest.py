@@ -34,7 +34,7 @@ def started(make_user, committed):
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            committed(services.join_game, game, user, game.invite_token)
+            committed(services.join_game, game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game, {seat.index: seat.user for seat in game.seats.select_related("user")}
 

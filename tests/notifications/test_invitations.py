@@ -32,7 +32,7 @@ def test_the_creator_sees_the_invitation_form_on_a_private_open_game(private_gam
     form_action = f'action="{reverse("invite", args=[game.pk])}"'
     assert form_action in logged_in(creator).get(reverse("game", args=[game.pk])).content.decode()
     guest = make_user()
-    services.join_game(game, guest, game.invite_token)
+    services.join_game(game, user=guest, token=game.invite_token)
     assert form_action not in logged_in(guest).get(reverse("game", args=[game.pk])).content.decode()
 
 
@@ -172,7 +172,7 @@ def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(priva
     queued = []
     monkeypatch.setattr(notifications, "queue_notification", queued.append)
     invite(logged_in(creator), game, "friend@example.net")
-    services.cancel_game(game, creator)
+    services.cancel_game(game, user=creator)
     tasks.send_notification(queued[0])
     assert mailoutbox == []
     assert Notification.objects.get(pk=queued[0]).status == Notification.Status.DROPPED
@@ -192,7 +192,7 @@ def test_inviting_by_username_or_by_address_tells_the_inviter_nothing_of_whose_a
     client = logged_in(creator)
     diego = make_user("diego")
     seated = make_user("seated")
-    services.join_game(game, seated, game.invite_token)
+    services.join_game(game, user=seated, token=game.invite_token)
     quiet = make_user("quiet")
     quiet.notify_invitation = False
     quiet.save()

@@ -28,7 +28,13 @@ def your_move_mail(mailoutbox, started, committed):
     mailoutbox.clear()
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     (message,) = mailoutbox
     seat = to_act(state_of(game))[0]
     return game, users, seat, message
@@ -79,7 +85,7 @@ def test_one_click_unsubscribe_by_post_needs_no_login_nor_csrf_and_stops_that_ki
     # The next decision of that player is not mailed; the others' still are.
     mailoutbox.clear()
     state = state_of(game)
-    committed(services.submit_move, game, user, legal_moves(state, seat)[0], game.version)
+    committed(services.submit_move, game, user=user, move=legal_moves(state, seat)[0], expected_version=game.version)
     next_seat = to_act(state_of(game))[0]
     assert [m.to for m in mailoutbox] == ([[users[next_seat].email]] if next_seat != seat else [])
 
@@ -127,11 +133,17 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
     monkeypatch.setattr(notifications, "queue_notification", queued.append)
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     (notification_id,) = queued
     state = state_of(game)
     second = to_act(state)[0]
-    services.submit_move(game, users[second], legal_moves(state, second)[0], game.version)
+    services.submit_move(game, user=users[second], move=legal_moves(state, second)[0], expected_version=game.version)
     mailoutbox.clear()
     tasks.send_notification(notification_id)
     assert mailoutbox == []

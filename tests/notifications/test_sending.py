@@ -64,7 +64,13 @@ def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_of
     state = state_of(game)
     bidder = to_act(state)[0]
     before = timezone.now()
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     game.refresh_from_db()
     assert game.version == Game.objects.get(pk=game.pk).version and bidder not in game.to_act
 
@@ -224,13 +230,18 @@ def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(
             users.append(user)
         game = services.create_game(users[0], num_players=2)
         began = time.monotonic()
-        services.join_game(game, users[1])
+        services.join_game(game, user=users[1])
         assert time.monotonic() - began < 1.5
         wait_for(mailbox, 1)
         state = state_of(game)
         bidder = to_act(state)[0]
         began = time.monotonic()
-        services.submit_move(game, game.seats.get(index=bidder).user, legal_moves(state, bidder)[0], game.version)
+        services.submit_move(
+            game,
+            user=game.seats.get(index=bidder).user,
+            move=legal_moves(state, bidder)[0],
+            expected_version=game.version,
+        )
         assert time.monotonic() - began < 1.5
         wait_for(mailbox, 2)
         assert [m["Subject"] for m in mailbox.messages] == [f"[El Grande] Game {game.pk}, round 1: your bid"] * 2

@@ -24,10 +24,12 @@ def finish_game():
             made += 1
             if made % late_every == 0:
                 Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-                assert services.apply_default_moves(game.pk, game.version)
+                assert services.apply_default_moves(game.pk, version=game.version)
             else:
                 seat = to_act(state)[0]
-                services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+                services.submit_move(
+                    game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version
+                )
             state = state_of(game)
         return game
 

@@ -154,7 +154,7 @@ def test_a_game_not_started_or_cancelled_has_no_replay_and_says_so(make_user):
     creator = make_user()
     open_game = services.create_game(creator, num_players=3)
     cancelled = services.create_game(creator, num_players=3)
-    services.cancel_game(cancelled, creator)
+    services.cancel_game(cancelled, user=creator)
     for game in (open_game, cancelled):
         page = Client().get(replay_url(game, 0))
         assert page.status_code == 409 and "has not started" in page.content.decode()

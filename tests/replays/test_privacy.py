@@ -116,7 +116,7 @@ def recorded(start_game, make_user):
             }
         seat = to_act(state)[0]
         move = random_move(state, seat, rng)
-        services.submit_move(game, users[seat], move, game.version)
+        services.submit_move(game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
         state = apply_move(state, seat, move)
         position += 1

@@ -54,17 +54,17 @@ def play(game, moves=None):
             return game
         seat = to_act(state)[0]
         user = game.seats.get(index=seat).user
-        services.submit_move(game, user, random_move(state, seat, rng), game.version)
+        services.submit_move(game, user=user, move=random_move(state, seat, rng), expected_version=game.version)
         made += 1
 
 # A rated game played to its end: results, ratings, mails.
 finished = services.create_game(users[0], num_players=2, short_game=True, rated=True)
-services.join_game(finished, users[1])
+services.join_game(finished, user=users[1])
 play(finished)
 # A rated game of three under way, its players mailed.
 under_way = services.create_game(users[1], num_players=3, rated=True)
-services.join_game(under_way, users[2])
-services.join_game(under_way, users[3])
+services.join_game(under_way, user=users[2])
+services.join_game(under_way, user=users[3])
 play(under_way, moves=12)
 # Its next player has the page open: the commit's MailToDecide waits for the sweep.
 under_way.refresh_from_db()
