@@ -39,7 +39,7 @@ def ladders_of(num_players):
 
 def rate_finished_game(game, seats=None):
     """Rate `game`, a rated game being finished in the current transaction: its status,
-    finished_at and standings already set, its row not yet written. `seats`: {index: Seat} when
+    finished_at and standings already set (games.play.services._record_finished). `seats`: {index: Seat} when
     the caller has them. Does nothing for an unrated game or one already rated.
 
     The players' rating rows are locked (in one order, so two games finishing at once wait for

@@ -468,7 +468,7 @@ def _expire(game, seats, vacations, now):
             timed_out.append(seats[index])
     state = _play_autopilot(game, state, seats, moves)
     # The ratings of a game this finishes are written in its transaction (`_store_expired`).
-    _set_state(game, state, seats=seats, vacations=vacations, rate=False)
+    _set_state(game, state, seats=seats, vacations=vacations)
     return state, moves, timed_out
 
 
@@ -490,7 +490,7 @@ def _store_expired(game, version, now, state, moves, timed_out, seats):
             _save_counters(timed_out)
             rows.insert(moves)
             if state is not None and state.is_over:
-                _finish_expired(game, seats)
+                _record_finished(game, seats)
             # No `previous_to_act`: every seat of the expired decision has been played for, so
             # whatever is pending now is a new decision with a full deadline of its own.
             _tell_after_commit(game, state, seats=seats)
@@ -507,8 +507,9 @@ def _counter_updates(timed_out):
             for (timeouts, autopilot), pks in _counters(timed_out).items()]
 
 
-def _finish_expired(game, seats):
-    """In the transaction of a game a deadline finished, once its row and moves are stored: its
+def _record_finished(game, seats):
+    """The one place a game is finished, whichever change finished it (a move, a deadline): in
+    the transaction that stores its last position, once its row and moves are written, its
     ratings (which may move `finished_at` just after the players' last rated game) and results."""
     finished_at = game.finished_at
     rate_finished_game(game, seats)
@@ -888,18 +889,19 @@ def _save(game, state=None, previous_to_act=None, seats=None, vacations=None, al
     deadline sweep, games/deadlines.py, finds it there), then after commit notify the game's pages
     and the lobbies of its players (and of `also_tell`). `seats` ({index: Seat}) and
     `vacations` (clocks.vacation_spans of their users), when the caller has them."""
+    finishing = state is not None and state.is_over and game.status != Game.Status.FINISHED
     if state is not None:
         _set_state(game, state, previous_to_act, seats, vacations)
     game.save()
-    if state is not None and state.is_over:
-        results.record_results(game, seats)
+    if finishing:
+        _record_finished(game, seats)
     _tell_after_commit(game, state, previous_to_act, seats, also_tell)
 
 
-def _set_state(game, state, previous_to_act=None, seats=None, vacations=None, rate=True):
+def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
     """Set the fields of `game` that follow from its new `state`, the deadline of what is now
-    pending among them; nothing is stored but the ratings of a rated game it finishes (unless
-    `rate` is false: the caller rates it then, in the transaction that stores it)."""
+    pending among them; nothing is stored (a game it finishes is rated and recorded once stored:
+    `_record_finished`)."""
     before = game.state
     game.state = state.to_json()
     acting = [] if state.is_over else to_act(state)
@@ -911,10 +913,6 @@ def _set_state(game, state, previous_to_act=None, seats=None, vacations=None, ra
     if state.is_over and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        # In the transaction that finishes the game, before its row is written: the rating
-        # may move finished_at after the players' last rated game (ratings/rating.py).
-        if rate:
-            rate_finished_game(game, seats)
 
 
 def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_tell=(), mail_to_decide=True):
