@@ -30,7 +30,8 @@ LOST = notifications.MAIL_DECISION_LOST_AFTER
 KILLED_BEFORE_THE_MAILS = """
 import os, signal, django
 django.setup()
-from games import deadlines, notifications
+from games import deadlines
+from games.mail import notifications
 
 def killed(saved):
     print("killed with", len(saved), "games to decide", flush=True)
