@@ -51,7 +51,7 @@ def bid(game, users, committed=None, highest=False):
     state = state_of(game)
     seat = to_act(state)[0]
     bids = sorted(legal_moves(state, seat), key=lambda move: move["card"])
-    (committed or (lambda change, *args: change(*args)))(
+    (committed or (lambda change, *args, **kwargs: change(*args, **kwargs)))(
         services.submit_move,
         game,
         user=users[seat],
