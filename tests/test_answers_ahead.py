@@ -245,9 +245,7 @@ def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(star
     set_ahead(game, holder, True)
     default = services.default_move
     monkeypatch.setattr(
-        services, "default_move", lambda state, index, rng, greedy=False: move if index == seat else default(
-            state, index, rng, greedy
-        )
+        services, "default_move", lambda state, **given: move if given["seat"] == seat else default(state, **given)
     )
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     before = game.version
