@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games import broadcast
 from games.models import ChatMessage, ChatMute, Game, Seat
-from games.play.services import Conflict, GameError, NotAllowed
+from games.play.errors import Conflict, GameError, NotAllowed
 from games.words.log_text import Names
 
 # The chat shows this many messages at a time; older ones a page at a time by id (keyset).

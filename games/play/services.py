@@ -32,33 +32,11 @@ from games.mail import notifications
 from games.models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
 from games.moves import move_shapes
 from games.play import results
+from games.play.errors import Conflict, GameError, NotAllowed, StaleVersion
 from games.words.refusals import refusal_message
 from ratings.rating import rate_finished_game
 
 logger = logging.getLogger(__name__)
-
-
-class GameError(Exception):
-    """A request the game cannot accept. `message` is safe to show to the requester;
-    `status` is the HTTP status a view should answer with."""
-
-    status = 400
-
-    def __init__(self, message):
-        super().__init__(message)
-        self.message = message
-
-
-class NotAllowed(GameError):
-    status = 403
-
-
-class Conflict(GameError):
-    status = 409
-
-
-class StaleVersion(Conflict):
-    pass
 
 
 def create_game(

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.access import game_or_404
 from games.models import ChatMessage, Game
 from games.play import chat
-from games.play.services import GameError
+from games.play.errors import GameError
 
 # Beyond what a BigAutoField holds, an id cannot be stored: refused rather than sent to the database.
 LARGEST_ID = 2**63 - 1

@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.play.services import GameError
+from games.play.errors import GameError
 from games.records import game_records
 
 
