@@ -35,6 +35,7 @@ node_modules/.package-lock.json: package-lock.json
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

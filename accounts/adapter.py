@@ -18,6 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.mail import notifications
+
 from . import usernames
 
 logger = logging.getLogger(__name__)
@@ -78,9 +80,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def format_email_subject(self, subject):
         """The site's name (SITE_NAME) before the subject, as in every game mail: allauth's default
         names the host the request came to."""
-        from games.notifications import subject_prefix
-
-        return subject_prefix() + force_str(subject)
+        return notifications.subject_prefix() + force_str(subject)
 
     def authenticate(self, request, **credentials):
         """allauth's log-in, and a lock per account: five wrong passwords within five minutes by
@@ -136,9 +136,7 @@ class AccountAdapter(DefaultAccountAdapter):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
         gets an HTML part too, the same words (escaped) with its links made links. Its Message-ID
         names the site's domain, as every other mail's does."""
-        from games.notifications import message_id
-
-        headers = {"Message-ID": message_id(), **(headers or {})}
+        headers = {"Message-ID": notifications.message_id(), **(headers or {})}
         message = super().render_mail(template_prefix, email, context, headers=headers)
         if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
             linked = LINK.sub(lambda found: f'<a href="{found[0]}">{found[0]}</a>', escape(message.body))
@@ -152,11 +150,9 @@ class AccountAdapter(DefaultAccountAdapter):
         """Account mails are sent while the player waits, as allauth sends them. A mail server
         that does not take one must not turn the page into an error: the failure is logged and
         the player is told. An address confirmation is kept and tried again on the back-off of
-        every other mail (over a day, by the deadline sweep: games.notifications.keep_account_mail);
+        every other mail (over a day, by the deadline sweep: notifications.keep_account_mail);
         a password reset is not (its link would open the account to whoever reads it in the
         database meanwhile): the player asks for it again."""
-        from games import notifications
-
         request = context.request
         if request is not None:
             # allauth builds its links from the host the request came to (a proxy's

@@ -108,7 +108,7 @@ class TooManySearches(Exception):
 
 def count_search(user):
     """Count one name search of `user` in the current window; raise TooManySearches past it. In
-    Django's cache, as the table talk's limit (games/chat.py)."""
+    Django's cache, as the table talk's limit (games/play/chat.py)."""
     key = f"player-search-{user.pk}"
     cache.add(key, 0, timeout=SEARCH_WINDOW)
     try:

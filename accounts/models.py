@@ -50,7 +50,7 @@ class User(AbstractUser):
     # Set when the player deleted the account: the row stays (their finished games keep their
     # seat), but nothing personal is left on it.
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # A computer player's account (games/computer.py): the level it plays at ("random", "greedy",
+    # A computer player's account (games/computer/players.py): the level it plays at ("random", "greedy",
     # "strong"), "" for a person. It cannot log in, has no address, gets no mail, never takes a
     # vacation; it has a profile and ratings like anyone.
     computer_level = models.CharField(max_length=8, blank=True, default="", editable=False)

@@ -2,9 +2,9 @@
 
 from django.db.models import Q
 
-from games import archive, keyset
 from games.models import Game, Seat
-from games.texts import colour_letter, seat_name
+from games.reading import archive, keyset
+from games.words.texts import colour_letter, seat_name
 
 FINISHED_PER_PAGE = 25
 IN_PLAY_PER_PAGE = 25
@@ -12,13 +12,13 @@ IN_PLAY_PER_PAGE = 25
 
 def in_play(player, viewer, cursor=None):
     """A page of `player`'s running games that `viewer` may see (public ones, and private ones
-    the viewer sits in too), by keyset on the time they started (games/keyset.py)."""
+    the viewer sits in too), by keyset on the time they started (games/reading/keyset.py)."""
     visible = Q(private=False)
     if viewer.is_authenticated:
         visible |= Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
     playing = Seat.objects.filter(user=player).values("game")
     games = Game.objects.filter(visible, status=Game.Status.ACTIVE, pk__in=playing)
-    found = keyset.keys(games, cursor, IN_PLAY_PER_PAGE + 1, "started_at", "id")
+    found = keyset.page_keys(games, cursor, IN_PLAY_PER_PAGE + 1, "started_at", "id")
     return keyset.page_of(found, cursor, IN_PLAY_PER_PAGE, viewer, "started_at")
 
 

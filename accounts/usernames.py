@@ -15,6 +15,7 @@ import unicodedata
 from functools import cache
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -79,9 +80,8 @@ def refuse_address(username):
 
 def refuse_lookalike(username, user=None):
     """The same name in another case is left to the check that it is not taken."""
-    from .models import User
-
-    alike = User.objects.filter(
+    # The user model through Django, not accounts.models: that module imports this one.
+    alike = get_user_model().objects.filter(
         Q(username_skeleton=skeleton(username)) | Q(username_lower_skeleton=lower_skeleton(username))
     ).exclude(username__iexact=username)
     if user is not None and user.pk is not None:

@@ -15,7 +15,7 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from elgrande_site import cache
-from games import keyset
+from games.reading import keyset
 
 from . import deletion, friends, profile, vacations
 from .emails import has_verified_email

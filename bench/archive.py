@@ -150,8 +150,8 @@ JSON = "JSON, 100 games"
 def scenarios(users):
     from django.db.models import Count
 
-    from games.keyset import Cursor
     from games.models import Game, Result
+    from games.reading.keyset import Cursor
 
     ranked = list(
         Result.objects.values("user__username").annotate(games=Count("pk")).order_by("-games").values_list(
@@ -228,7 +228,7 @@ def main():
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from games import statistics as game_statistics
+    from games.reading import statistics as game_statistics
 
     if connection.vendor == "sqlite":
         call_command("migrate", verbosity=0)

@@ -1,5 +1,5 @@
 """The cost of drawing the board: rendering the board partial (games/partials/board.html, the map
-of games/board_map.py with its tracks, the players, the cards) for a seat, as the game page and its
+of games/words/board_map.py with its tracks, the players, the cards) for a seat, as the game page and its
 partials do (number localisation off), at positions of complete random 5-player games.
 
 Each timing is the best of --repeat renders at that position, so that a stray pause of a shared

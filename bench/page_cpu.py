@@ -41,21 +41,23 @@ def main():
     from django.urls import reverse
 
     from accounts.models import User
-    from games import services
     from games.engine import GameState, random_move, to_act
+    from games.play import services
 
     try:
         call_command("migrate", verbosity=0)
         users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
         game = services.create_game(users[0], num_players=4, time_per_move=604800)
         for user in users[1:]:
-            game = services.join_game(game, user)
+            game = services.join_game(game, user=user)
         rng = random.Random(1)
         for _ in range(60):
             state = GameState.from_json(game.state)
             seat = to_act(state)[0]
             user = game.seats.get(index=seat).user
-            game = services.submit_move(game, user, random_move(state, seat, rng), game.version)
+            game = services.submit_move(
+                game, user=user, move=random_move(state, seat, rng),
+                expected_version=game.version)
         reader, anonymous, movers = Client(), Client(), {}
         reader.force_login(users[0])
         page = reverse("game", args=[game.pk])

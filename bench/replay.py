@@ -1,6 +1,6 @@
 """The replay's speed: how long the game page takes to show one position of a finished game.
 
-Plays finished 9-round games of 5 players through games.services (random moves), then asks for
+Plays finished 9-round games of 5 players through games.play.services (random moves), then asks for
 every position of each, in a random order, as a spectator would: the whole page (GET
 /games/<id>/?at=N) and the replay area that the controls swap in (the partial). The first request
 of a game plays it through once and stores its snapshots; it is reported apart. For comparison, it
@@ -56,19 +56,21 @@ def clocked(work):
 def play_game(num_players, rng, moves=None, run=""):
     """A game of `num_players` played with random moves: to its end, or `moves` moves."""
     from accounts.models import User
-    from games import services
     from games.engine import GameState, random_move, to_act
+    from games.play import services
 
     users = [User.objects.create_user(f"replay-{run}-{rng.random():.12f}-{seat}") for seat in range(num_players)]
     game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
     for user in users[1:]:
-        game = services.join_game(game, user)
+        game = services.join_game(game, user=user)
     by_index = {seat.index: seat.user for seat in game.seats.all()}
     made = 0
     state = GameState.from_json(game.state)
     while not state.is_over and (moves is None or made < moves):
         seat = to_act(state)[0]
-        game = services.submit_move(game, by_index[seat], random_move(state, seat, rng), game.version)
+        game = services.submit_move(
+            game, user=by_index[seat], move=random_move(state, seat, rng), expected_version=game.version
+        )
         state = GameState.from_json(game.state)
         made += 1
     return game, made
@@ -110,8 +112,8 @@ def main():
     from django.test import Client
     from django.urls import reverse
 
-    from games import services
     from games.models import Move
+    from games.play import services
 
     try:
         call_command("migrate", verbosity=0)

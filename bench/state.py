@@ -4,10 +4,10 @@ Plays complete 9-round 5-player random games and, at every position, measures:
 
 - the stored state's size: bytes of json.dumps(state.to_json()) (goal: under 8 KB everywhere);
 - to_json + from_json of that state (goal: under 100 µs everywhere; max and p99 printed);
-- per move, what the site does around the engine (games/services.py and the state's model field,
+- per move, what the site does around the engine (games/play/services.py and the state's model field,
   games/fields.py): load (decode the stored text, GameState.from_json), then save (to_json, encode
   the state and the move's events for its Move row), against the engine's own apply_move, as a
-  ratio (goal: at most 3); with the site's codec (games/json_codec.py, orjson) and, for
+  ratio (goal: at most 3); with the site's codec (games/infra/json_codec.py, orjson) and, for
   comparison, with Python's json module, which Django's JSONField uses.
 
 Each timing is the best of --repeat runs at that point, so that a stray pause of a shared machine
@@ -24,10 +24,10 @@ from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games import json_codec  # noqa: E402
 from games.engine import GameState, apply_move, new_game, random_move, to_act  # noqa: E402
+from games.infra import json_codec  # noqa: E402
 
-CODECS = {"site (games.json_codec)": json_codec, "Python's json": json}
+CODECS = {"site (games.infra.json_codec)": json_codec, "Python's json": json}
 
 KB = 1024
 GOAL_SIZE = 8 * KB

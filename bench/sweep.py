@@ -208,7 +208,8 @@ def sweep_here():
     """One sweep in this process, as the embedded site's ticker thread runs it. Returns its time."""
     from django.db import connection
 
-    from games import deadlines, notifications
+    from games import deadlines
+    from games.mail import notifications
     from games.models import Move
 
     # The sweep's second step, the mails due (reminders, retries), timed on its own: in this

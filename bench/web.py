@@ -2,7 +2,7 @@
 
 Starts Daphne on 127.0.0.1 with the same settings as the site (DATABASE_URL, REDIS_URL; without
 DATABASE_URL a scratch SQLite file is used, never db.sqlite3), prepares users and games through
-games.services, then measures:
+games.play.services, then measures:
 
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
@@ -10,7 +10,7 @@ games.services, then measures:
   WebSocket of a spectator's page of that game;
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
-  socket brings with a version (a gzip frame, games/consumers.py), or re-fetch the play partial
+  socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
   when a notice comes without it (`--fetch` makes every page ask for notices only, as before);
   from the start of each of `--watch-moves` moves' POST to every page's new view in hand.
 
@@ -164,8 +164,8 @@ def prepare(num_games, num_players, warm_moves):
     from django.core.management import call_command
 
     from accounts.models import User
-    from games import services
     from games.engine import GameState, random_move, to_act
+    from games.play import services
 
     call_command("migrate", verbosity=0)
     run = f"{time.time_ns():x}"[-8:]
@@ -177,12 +177,14 @@ def prepare(num_games, num_players, warm_moves):
         ]
         game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
         for user in users[1:]:
-            game = services.join_game(game, user)
+            game = services.join_game(game, user=user)
         for _ in range(warm_moves):
             state = GameState.from_json(game.state)
             seat = to_act(state)[0]
             user = game.seats.get(index=seat).user
-            game = services.submit_move(game, user, random_move(state, seat, rng), game.version)
+            game = services.submit_move(
+                game, user=user, move=random_move(state, seat, rng), expected_version=game.version
+            )
         sessions = {seat.index: login_session(seat.user) for seat in game.seats.all()}
         games.append((game.pk, sessions))
     return games

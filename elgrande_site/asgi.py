@@ -23,7 +23,7 @@ from django.utils.http import is_same_domain  # noqa: E402
 
 from elgrande_site import collector, metrics  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 
 class Refusal(WebsocketDenier):

@@ -223,7 +223,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
-# The invitations to private games one account may mail in a day (games.notifications.invite).
+# The invitations to private games one account may mail in a day (games.mail.notifications.invite).
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 50, least=0)
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
@@ -331,7 +331,7 @@ CELERY_TASK_ACKS_LATE = True
 # Any task still running after this long is killed, its worker process replaced: one that hangs on
 # a connection gone silent (a mail, a computer's move) would otherwise hold its process for good,
 # and with every process held no sweep would run. What it was doing is not lost: the sweep sends a
-# mail left unsent again (games.notifications.LOST_AFTER), a computer's move has its deadline
+# mail left unsent again (games.mail.notifications.LOST_AFTER), a computer's move has its deadline
 # (BOT_STALL_SECONDS). The sweep's own tasks have DEADLINE_SWEEP_TIME_LIMIT.
 CELERY_TASK_TIME_LIMIT = 300
 # Processes of one Celery worker (`make serve`, deploy/systemd): sweeps' batches, mails and computer
@@ -391,7 +391,7 @@ if not _site_ok:
     )
 
 # The site's name in its mails, whatever host a request came to: their subjects' prefix ("[El
-# Grande] ", accounts.adapter and games.notifications) and allauth's "Hello from El Grande!".
+# Grande] ", accounts.adapter and games.mail.notifications) and allauth's "Hello from El Grande!".
 SITE_NAME = os.environ.get("SITE_NAME", "").strip() or "El Grande"
 
 # --- HTTPS in production --------------------------------------------------------------------------
@@ -410,7 +410,7 @@ if env_flag("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # --- end of HTTPS --------------------------------------------------------------------------------
 
-# --- "Your move" mails (games/presence.py) -----------------------------------------------------
+# --- "Your move" mails (games/infra/presence.py) -----------------------------------------------------
 # No "your move" mail goes to a player who has the game open, nor within this many seconds after
 # they last had it open: if the decision is still theirs then, the deadline sweep sends it.
 try:
@@ -449,7 +449,7 @@ DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100, least=1)
 # (where the first request to find them older computes them again).
 STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600, least=1)
 
-# --- Computer players (games/computer.py) -----------------------------------------------------
+# --- Computer players (games/computer/players.py) -----------------------------------------------------
 # Seconds between a change that leaves a computer player to act and its move, so a person can
 # follow; the strong player's CPU seconds per decision; how often a crashed decision is tried again
 # before the greedy, then the random player decides; and how long after its pause a computer
@@ -477,7 +477,7 @@ CELERY_BEAT_SCHEDULE = {
     # The daily digest goes out at 07:00 in each player's own time zone, so it is looked for every
     # hour; a player gets one a day however often it runs.
     "daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 60 * 60},
-    # The statistics page's figures (games/statistics.py), computed off the requests.
+    # The statistics page's figures (games/reading/statistics.py), computed off the requests.
     "refresh-statistics": {
         "task": "games.tasks.refresh_statistics",
         "schedule": STATISTICS_SECONDS,

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils import timezone
 
-from .models import ChatMessage, Game, MailToDecide, Move, Notification, Seat
+from games.models import ChatMessage, Game, MailToDecide, Move, Notification, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -50,7 +50,7 @@ class NotificationAdmin(admin.ModelAdmin):
 @admin.register(MailToDecide)
 class MailToDecideAdmin(admin.ModelAdmin):
     """Commits whose mails are not decided yet: a row older than a few minutes is one the sweep
-    is deciding again (games.notifications.decide_lost), and the log says why it failed; one with a
+    is deciding again (games.mail.notifications.decide_lost), and the log says why it failed; one with a
     due time waits for its players to leave the game (notifications.decide_waiting)."""
 
     list_display = ["game", "version", "started", "previous_to_act", "created_at", "waiting_for", "due_at"]

@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self):
+        # The tasks registered with Celery in every process, so that games.infra.work can queue or
+        # run them by name.
+        from games import broadcast, tasks  # noqa: F401
+        from games.web import views
+
+        # The spectators' frames are the pages' rendering (games/web/views.py), looked up at each
+        # frame; broadcast, below every room, only sends them.
+        broadcast.render_spectators_with(lambda game_id: views.spectators_play(game_id))

@@ -24,7 +24,7 @@ from elgrande_site import cache
 
 logger = logging.getLogger(__name__)
 
-# The notices of `held()`: [(group, message)], or None outside of it.
+# The notices of `notices_sent_together()`: [(group, message)], or None outside of it.
 _held = ContextVar("held_notices", default=None)
 
 
@@ -39,7 +39,7 @@ def user_group(user_id):
 
 def spectators_group(game_id, language):
     """The game's spectators' pages in `language` that take its view in the notice
-    (games/consumers.py): pages of visitors without a seat, shown the site's time zone, whose
+    (games/live/consumers.py): pages of visitors without a seat, shown the site's time zone, whose
     script can unpack the frame. Only the spectators' view, in that language, is ever sent to it."""
     return f"game-{game_id}-spectators-{language}"
 
@@ -80,7 +80,7 @@ def send_lobby_changed(user_ids):
 
 
 @contextmanager
-def held():
+def notices_sent_together():
     """Hold the notices sent inside, and send them together when it ends (also when it ends in an
     error: they are about commits already made). For the deadline sweep, which commits many games
     in a row: one hop to the event loop for them all instead of two per game, and one "changed"
@@ -179,17 +179,29 @@ def _in_memory_layer():
     return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
+def _no_spectators_view(game_id):
+    return None
+
+
+# What renders the spectators' view of a game, (version, body) or None: set by the pages' room when
+# the app is ready (games/apps.py), since this module sends notices and renders nothing itself.
+_spectators_view = _no_spectators_view
+
+
+def render_spectators_with(function):
+    """Have the spectators' frames rendered by `function(game_id)`."""
+    global _spectators_view
+    _spectators_view = function
+
+
 def _frame(game_id, language):
     """The notice that carries the spectators' view of the game as it stands:
     {"type": "game.play", "version", "frame": gzip of {"version", "play": the body}}; None when the
-    view is not to be sent (views.spectators_play) or is too large. In `language`: the words of
+    view is not to be sent (`render_spectators_with`) or is too large. In `language`: the words of
     the spectators of that group."""
-    # Here, not above: the views import the services, which import this module.
-    from .views import spectators_play
-
     try:
         with translation.override(language):
-            found = spectators_play(game_id)
+            found = _spectators_view(game_id)
     except Exception:
         logger.exception("the spectators' view of game %s could not be rendered", game_id)
         return None
@@ -231,7 +243,7 @@ async def _groups_with_members(layer, groups):
 
 async def _group_send(notices):
     """Send each (group, message). A message to a spectators' group says its group, which the
-    spectators' hub (games/spectators.py) reads to find the pages it is for, whoever sent it."""
+    spectators' hub (games/live/spectators.py) reads to find the pages it is for, whoever sent it."""
     notices = [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
     layer = get_channel_layer()
     async with asyncio.timeout(NOTICE_SECONDS):

@@ -92,7 +92,7 @@ def deadline_after_vacations(game, away):
     return max(pushed, default=None)
 
 
-def away(seats, acting, spans):
+def vacations_of_acting(seats, acting, spans):
     """The vacation spans, out of `spans` (`vacation_spans`: by user id), of those of `seats`
     whose index is in `acting`: what `new_deadline`, `deadline_after_vacations` and
     `deadline_shown` take as `away`."""
@@ -103,7 +103,7 @@ def deadline_shown(game, seats, spans):
     """The deadline a page counts down to and reminders go by: the stored one, or the later one
     where the vacations of the game's seats to act move it (`spans`: `vacation_spans` of some of
     `seats`' players), which the sweep stores only once the stored one has passed."""
-    postponed = deadline_after_vacations(game, away(seats, game.to_act, spans))
+    postponed = deadline_after_vacations(game, vacations_of_acting(seats, game.to_act, spans))
     return max(game.deadline, postponed) if postponed else game.deadline
 
 

@@ -4,7 +4,7 @@ Nothing about a deadline lives anywhere but in the game's row, so nothing is los
 dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
 (status, deadline) keeps that cheap) and moves them on, each in a transaction of its own keyed by
 the game's id and version, a batch at a time: what the games of a batch share is read once
-before, and their notices go out together after (`services.expire`). A sweep that is lost,
+before, and their notices go out together after (`services.play_overdue_games`). A sweep that is lost,
 killed half-way, run twice at once or met by a database outage costs at most one interval plus
 the outage: the next sweep finds what is still overdue.
 
@@ -29,9 +29,10 @@ from django.db import connections
 from django.utils import timezone
 
 from elgrande_site import metrics
-
-from . import broadcast, notifications, services, signals
-from .models import Game
+from games import broadcast, signals
+from games.mail import notifications
+from games.models import Game
+from games.play import services
 
 logger = logging.getLogger(__name__)
 
@@ -44,14 +45,14 @@ SWEEP_BATCH = settings.DEADLINE_SWEEP_BATCH
 def sweep(now=None, spread=None):
     """One pass over the clocks: the default moves of every game whose deadline is at or before
     `now`, in batches of SWEEP_BATCH games, each game in a transaction of its own
-    (`services.expire`). Returns how many games moved on in this process.
+    (`services.play_overdue_games`). Returns how many games moved on in this process.
 
     `spread`, when given, is a function that has the batches (lists of (game id, version))
     expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
     worker's processes when there is more than one. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
-    Reminders ride on it, as a second step after the expiries (games.notifications.sweep): they
+    Reminders ride on it, as a second step after the expiries (games.mail.notifications.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """
@@ -63,7 +64,7 @@ def sweep(now=None, spread=None):
     if spread is not None and len(batches) > 1:
         spread(batches)
     elif batches:
-        moved = expire(batches)
+        moved = play_overdue_batches(batches)
     notifications.sweep(now)
     signals.send_robustly(signals.swept, now=now)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
@@ -85,9 +86,9 @@ def _done(seconds, *, overdue, moved, spread):
         )
 
 
-def expire(batches):
+def play_overdue_batches(batches):
     """Expire the overdue games of `batches` (lists of (game id, version)), one batch at a time,
-    each game in a transaction of its own (`services.expire`).
+    each game in a transaction of its own (`services.play_overdue_games`).
 
     A game whose moves fail, or whose rows the database refuses, is logged and left for the next
     sweep, so that one broken game cannot hold up the others. A lost database connection ends
@@ -105,8 +106,8 @@ def _expire_batches(batches):
     for batch in batches:
         # What the batch's commits tell pages and players (notices, mails) goes out together
         # once the last of them is made, or the batch is broken off.
-        with without_cycle_collection(), broadcast.held(), notifications.held():
-            moved += services.expire(batch)
+        with without_cycle_collection(), broadcast.notices_sent_together(), notifications.mail_decided_together():
+            moved += services.play_overdue_games(batch)
     return moved
 
 

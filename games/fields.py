@@ -1,10 +1,10 @@
-"""A JSONField read and written with games.json_codec instead of Python's json module: the state
+"""A JSONField read and written with games.infra.json_codec instead of Python's json module: the state
 and events are loaded and saved on every move, and the codec was the bulk of that cost."""
 
 from django.db import models
 from django.db.models.fields.json import KeyTransform
 
-from . import json_codec
+from games.infra import json_codec
 
 
 class FastJSONField(models.JSONField):

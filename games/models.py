@@ -5,8 +5,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .engine.state import num_rounds
-from .fields import FastJSONField
+from games.engine.state import num_rounds
+from games.fields import FastJSONField
 
 TIME_PER_MOVE_CHOICES = [
     (int(timedelta(minutes=2).total_seconds()), _("Live: 2 minutes")),
@@ -35,7 +35,7 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
-    # None for an imported game (games/game_records.py), whose players need not be users here.
+    # None for an imported game (games/records/game_records.py), whose players need not be users here.
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="created_games"
     )
@@ -81,7 +81,7 @@ class Game(models.Model):
     # rated, no deadlines, no mail. `record_digest` identifies the game it records (its options,
     # seed and moves), so that the same game is imported once.
     imported = models.BooleanField(default=False)
-    # A practice game: at least one seat is a computer player's (games/computer.py). Never rated
+    # A practice game: at least one seat is a computer player's (games/computer/players.py). Never rated
     # for its human players; the computer players are rated from it (ratings/rating.py).
     practice = models.BooleanField(default=False)
     record_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
@@ -112,7 +112,7 @@ class Game(models.Model):
                 fields=["time_per_move", "deadline"], condition=models.Q(status="active"), name="game_reminder_idx"
             ),
             # A game record to import is looked for among the games played here by its seed
-            # (games/game_records.py `refuse_stored_game`).
+            # (games/records/game_records.py `refuse_stored_game`).
             models.Index(fields=["seed"], name="game_seed_idx"),
         ]
         constraints = [
@@ -206,7 +206,7 @@ class Result(models.Model):
 
     The game's date and options are copied here, so that a player's games come from one index in
     the archive's order (newest first) with the filters read from the index itself. Written once,
-    in the transaction that finishes the game (games/archive.py, record_results)."""
+    in the transaction that finishes the game (games/play/results.py, record_results)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
     # Mirrors the seat's user; None for a player who is not a user of the site (an imported game).
@@ -289,7 +289,7 @@ class Move(models.Model):
 
 class Snapshot(models.Model):
     """A stored position of a game, so that a replay rebuilds any position by replaying at most one
-    round of moves (games/replays.py). Written the first time a replay needs it; a position once
+    round of moves (games/reading/replays.py). Written the first time a replay needs it; a position once
     reached never changes, so a snapshot is never updated.
 
     `position` counts the moves made (0: the setup); `version` is the version of the last of those
@@ -365,7 +365,7 @@ class Notification(models.Model):
     message is rendered when the row is made, from the state of that version, and stored, so a
     retry days later sends what was true then. `status` moves pending → sending → unknown → sent:
     `sending` is claimed by one task, `unknown` is handed to the mail server, and stays so when
-    its outcome was never recorded (games.notifications.deliver: never sent again by itself). A
+    its outcome was never recorded (games.mail.notifications.deliver: never sent again by itself). A
     send that the server refused goes back to `failed` with `next_attempt_at` set, for the sweep
     to retry.
     """
@@ -441,11 +441,11 @@ class Notification(models.Model):
 class MailToDecide(models.Model):
     """A commit whose mails are still to be decided: written in the very transaction that stores
     the game's new version, deleted once the mails it calls for are recorded (as Notification
-    rows, which are then safe: games.notifications.retry_due sends those that were lost).
+    rows, which are then safe: games.mail.notifications.retry_due sends those that were lost).
 
     The mails are decided after the commit, from the state it made; a process killed or a
     database lost in between would lose them. This row outlives that: the sweep decides the
-    commits whose row is still here after MAIL_DECISION_LOST_AFTER (games.notifications)."""
+    commits whose row is still here after MAIL_DECISION_LOST_AFTER (games.mail.notifications)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     version = models.PositiveIntegerField()
@@ -455,7 +455,7 @@ class MailToDecide(models.Model):
     # Whether this version started the game (its state's events, which are not stored, said so).
     started = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
-    # A decision whose "your move" mails wait (games/presence.py): the seats whose players had the
+    # A decision whose "your move" mails wait (games/infra/presence.py): the seats whose players had the
     # game open, or just closed it, and when to look again. The sweep decides these
     # (notifications.decide_waiting), not as lost ones.
     waiting_for = FastJSONField(default=list, blank=True)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import archive_views, chat_views, finding_views, mail_views, record_views, rules_views, views
+from games.web import archive_views, chat_views, finding_views, mail_views, record_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

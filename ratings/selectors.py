@@ -5,7 +5,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Max, Q
 
 from games.models import Seat
-from games.texts import colour_letter
+from games.words.texts import colour_letter
 
 from . import chart
 from .models import Ladder, Rating, RatingChange

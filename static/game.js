@@ -1,7 +1,7 @@
 // Keeps a game page current: a WebSocket says which version exists, and when it is newer than
 // the one shown, the page fetches its own view (with its own session) and swaps it in. It also
 // says when the table talk has something new: the page then fetches the chat its reader may read.
-// A spectator's socket (games/consumers.py) may bring the spectators' view of the new version
+// A spectator's socket (games/live/consumers.py) may bring the spectators' view of the new version
 // itself, as a gzip frame: the page swaps that in and fetches nothing. Whatever arrives, only a
 // version newer than the one shown is applied. A page that has heard nothing for a while opens a
 // new socket, which is told the version (a lost notice leaves it behind for a minute at most).

@@ -51,36 +51,64 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def queued_mail(monkeypatch):
+def queued_work(monkeypatch):
+    """What each task queued during a test goes to: {task name: handler(*args, delay)}. The
+    fixtures below fill it; a task that no fixture handles goes to the real queue."""
+    from games.infra import work
+
+    real = work.enqueue
+    handlers = {}
+
+    def enqueue(task, *args, delay=0, label=None):
+        handler = handlers.get(task)
+        if handler is None:
+            return real(task, *args, delay=delay, label=label)
+        return handler(*args, delay=delay)
+
+    monkeypatch.setattr(work, "enqueue", enqueue)
+    return handlers
+
+
+@pytest.fixture(autouse=True)
+def queued_mail(queued_work):
     """Ids of the notifications queued for sending during a test; none is sent unless the test
     asks (tests/notifications use `mail_sent_at_once`). The real queue is tested on its own."""
-    from games import tasks
+    from games.mail import notifications
 
     ids = []
-    monkeypatch.setattr(tasks, "queue_notification", ids.append)
+    queued_work[notifications.SEND_MAIL] = lambda notification_id, delay: ids.append(notification_id)
     return ids
 
 
 @pytest.fixture(autouse=True)
-def queued_computer_moves(monkeypatch, settings):
+def queued_computer_moves(queued_work, settings):
     """(game id, version) of the computer players' moves queued during a test; none is made unless
-    the test makes it (`games.computer.play`) or asks for the real queue (`real_computer_moves`).
-    No pause between moves in tests."""
-    from games import computer
+    the test makes it (`games.play.computer_moves.play`) or asks for the real queue
+    (`real_computer_moves`). No pause between moves in tests."""
+    from games.computer import players as computer
 
     settings.BOT_MOVE_DELAY = 0
     queued = []
-    monkeypatch.setattr(computer, "queue_move", lambda game_id, version: queued.append((game_id, version)))
+    queued_work[computer.PLAY_COMPUTER_MOVE] = lambda game_id, version, delay: queued.append((game_id, version))
     return queued
 
 
 @pytest.fixture
-def real_computer_moves(monkeypatch, queued_computer_moves):
-    """The computer players' moves go to the real queue: a Celery worker with REDIS_URL, else the
-    embedded runner's thread."""
-    from games import computer
+def real_mail_queue(queued_work, queued_mail):
+    """The notifications go to the real queue: a Celery worker with REDIS_URL, else the embedded
+    mailer's thread."""
+    from games.mail import notifications
 
-    monkeypatch.setattr(computer, "queue_move", computer.real_queue_move)
+    del queued_work[notifications.SEND_MAIL]
+
+
+@pytest.fixture
+def real_computer_moves(queued_work, queued_computer_moves):
+    """The computer players' moves go to the real queue: a Celery worker with REDIS_URL, else the
+    embedded worker's thread."""
+    from games.computer import players as computer
+
+    del queued_work[computer.PLAY_COMPUTER_MOVE]
 
 
 @pytest.fixture(autouse=True)
@@ -115,8 +143,8 @@ def make_user(db, password):
 @pytest.fixture
 def start_game(make_user):
     """A started game with fresh users in every seat; `seed` fixes the engine's seed."""
-    from games import services
     from games.models import Game
+    from games.play import services
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
@@ -124,7 +152,7 @@ def start_game(make_user):
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user, game.invite_token)
+            services.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game
 
@@ -134,7 +162,7 @@ def start_game(make_user):
 @pytest.fixture
 def game_at(start_game):
     """A started game brought, through the services, to a position where `predicate` holds."""
-    from games import services
+    from games.play import services
 
     def build(predicate, num_players=3, **options):
         engine_options = {
@@ -145,7 +173,7 @@ def game_at(start_game):
         seed, history = find_position(predicate, num_players, **engine_options)
         game = start_game(num_players, seed=seed, **options)
         for seat, move in history:
-            services.submit_move(game, user_at(game, seat), move, game.version)
+            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         assert predicate(state_of(game))
         return game

@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.engine import random_move
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def time_out(game):
     """The deadline passes for the seats to act, and the sweep plays for them."""
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.apply_default_moves(game.pk, game.version)
+    assert services.apply_default_moves(game.pk, version=game.version)
     game.refresh_from_db()
 
 
@@ -27,7 +27,9 @@ def others_move_until_only(game, seat, rng):
     while game.to_act != [seat]:
         assert game.status == Game.Status.ACTIVE
         other = next(s for s in game.to_act if s != seat)
-        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
+        )
         game.refresh_from_db()
 
 
@@ -70,7 +72,9 @@ def test_a_move_of_his_own_between_two_timeouts_starts_the_count_again(start_gam
     seat = game.to_act[0]
     time_out(game)
     others_move_until_only(game, seat, rng)
-    services.submit_move(game, user_at(game, seat), random_move(state_of(game), seat, rng), game.version)
+    services.submit_move(
+        game, user=user_at(game, seat), move=random_move(state_of(game), seat, rng), expected_version=game.version
+    )
     game.refresh_from_db()
     assert seat_of(game, seat).timeouts == 0
     others_move_until_only(game, seat, rng)
@@ -86,7 +90,9 @@ def test_a_seat_on_autopilot_moves_at_once_whenever_it_must_act(start_game):
             break
         assert seat not in game.to_act
         other = game.to_act[0]
-        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
+        )
         game.refresh_from_db()
     autopiloted = Move.objects.filter(game=game, seat__index=seat)[before:]
     assert autopiloted and all(move.automatic and move.autopilot for move in autopiloted)
@@ -99,7 +105,12 @@ def test_a_move_of_the_player_takes_his_seat_off_autopilot(start_game):
     game = start_game(3)
     seat = game.to_act[0]
     Seat.objects.filter(game=game, index=seat).update(autopilot=True, timeouts=2)
-    services.submit_move(game, user_at(game, seat), random_move(state_of(game), seat, random.Random(0)), game.version)
+    services.submit_move(
+        game,
+        user=user_at(game, seat),
+        move=random_move(state_of(game), seat, random.Random(0)),
+        expected_version=game.version,
+    )
     assert (seat_of(game, seat).timeouts, seat_of(game, seat).autopilot) == (0, False)
     move = Move.objects.get(game=game, seat__index=seat)
     assert not move.automatic
@@ -129,9 +140,9 @@ def test_only_a_seat_on_autopilot_can_be_taken_back_and_only_by_its_player(start
     game, seat, _ = on_autopilot(start_game)
     other = next(index for index in range(3) if index != seat and not seat_of(game, index).autopilot)
     with pytest.raises(services.Conflict):
-        services.take_back_seat(game, user_at(game, other))
+        services.take_back_seat(game, user=user_at(game, other))
     with pytest.raises(services.NotAllowed):
-        services.take_back_seat(game, make_user())
+        services.take_back_seat(game, user=make_user())
     assert seat_of(game, seat).autopilot
     client = logged_in(user_at(game, other))
     response = client.post(reverse("take_back_seat", args=[game.pk]), follow=True)
@@ -180,7 +191,7 @@ def test_a_seat_to_act_handed_to_the_computer_is_played_at_once(start_game):
     game = start_game(3, seed=7)
     seat = game.to_act[0]
     version = game.version
-    services.hand_seat_to_computer(game, user_at(game, seat), version)
+    services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
     game.refresh_from_db()
     assert seat_of(game, seat).autopilot and seat_of(game, seat).timeouts == 0
     played = Move.objects.filter(game=game, seat__index=seat)
@@ -196,12 +207,14 @@ def test_a_seat_handed_over_out_of_turn_is_played_when_it_must_act(start_game):
     rng = random.Random(2)
     seat = next(index for index in range(3) if index not in game.to_act)
     version = game.version
-    services.hand_seat_to_computer(game, user_at(game, seat), version)
+    services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
     game.refresh_from_db()
     assert game.version == version + 1 and not Move.objects.filter(game=game).exists()
     while not Move.objects.filter(game=game, seat__index=seat).exists():
         other = next(s for s in game.to_act if s != seat)
-        services.submit_move(game, user_at(game, other), random_move(state_of(game), other, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
+        )
         game.refresh_from_db()
     assert all(move.autopilot for move in Move.objects.filter(game=game, seat__index=seat))
     assert seat not in game.to_act
@@ -231,7 +244,7 @@ def test_only_a_seated_player_may_hand_over_only_his_own_seat(start_game, make_u
     game = start_game(3, seed=7)
     version = game.version
     with pytest.raises(services.NotAllowed):
-        services.hand_seat_to_computer(game, make_user(), version)
+        services.hand_seat_to_computer(game, user=make_user(), expected_version=version)
     spectator = logged_in(make_user())
     page = spectator.get(reverse("game", args=[game.pk])).content.decode()
     assert "Let the computer play my seat" not in page
@@ -251,7 +264,7 @@ def test_a_stale_or_unreadable_post_hands_nothing_over(start_game):
     seat = next(index for index in range(3) if index not in game.to_act)
     stale = game.version - 1
     with pytest.raises(services.StaleVersion):
-        services.hand_seat_to_computer(game, user_at(game, seat), stale)
+        services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=stale)
     client = logged_in(user_at(game, seat))
     response = client.post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": stale}, follow=True)
     assert "The game has moved on" in response.content.decode()
@@ -265,17 +278,17 @@ def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, m
     creator = make_user()
     waiting = services.create_game(creator, num_players=3)
     with pytest.raises(services.Conflict, match="not started"):
-        services.hand_seat_to_computer(waiting, creator, waiting.version)
+        services.hand_seat_to_computer(waiting, user=creator, expected_version=waiting.version)
     assert not Seat.objects.get(game=waiting, user=creator).autopilot
     game, seat, _ = on_autopilot(start_game)
     game.refresh_from_db()
     with pytest.raises(services.Conflict, match="already"):
-        services.hand_seat_to_computer(game, user_at(game, seat), game.version)
+        services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=game.version)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     other = next(index for index in range(3) if index != seat)
     version = game.version
     with pytest.raises(services.Conflict, match="over"):
-        services.hand_seat_to_computer(game, user_at(game, other), version)
+        services.hand_seat_to_computer(game, user=user_at(game, other), expected_version=version)
     assert not seat_of(game, other).autopilot
     game.refresh_from_db()
     assert game.version == version
@@ -284,23 +297,23 @@ def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, m
 def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     make_user, queued_computer_moves, django_capture_on_commit_callbacks
 ):
-    from games import computer
+    from games.play import computer_moves
     from tests.test_practice_games import practice, user_at_seat
 
     game, creator = practice(make_user)
     seat = user_at_seat(game, creator)
     while seat not in game.to_act:
-        assert computer.play(game.pk, game.version)
+        assert computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_seat_to_computer(game, creator, game.version)
+        services.hand_seat_to_computer(game, user=creator, expected_version=game.version)
     game.refresh_from_db()
     assert seat not in game.to_act and Move.objects.filter(game=game, seat__index=seat, autopilot=True).exists()
     # The computer players' move is queued, and when made the autopilot answers for the seat too.
     assert queued_computer_moves[-1] == (game.pk, game.version)
     for _ in range(20):
         made = Move.objects.filter(game=game, seat__index=seat).count()
-        assert computer.play(game.pk, game.version)
+        assert computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
         if Move.objects.filter(game=game, seat__index=seat).count() > made:
             break
@@ -314,7 +327,7 @@ def test_the_others_in_a_simultaneous_choice_keep_their_deadline_when_a_seat_is_
 
     game = game_at(lambda state: len(to_act(state)) >= 2, num_players=4)
     deadline, waiting = game.deadline, list(game.to_act)
-    services.hand_seat_to_computer(game, user_at(game, waiting[0]), game.version)
+    services.hand_seat_to_computer(game, user=user_at(game, waiting[0]), expected_version=game.version)
     game.refresh_from_db()
     assert waiting[0] not in game.to_act and set(game.to_act) < set(waiting)
     assert game.deadline == deadline

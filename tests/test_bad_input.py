@@ -126,7 +126,7 @@ def test_a_row_number_that_is_no_ascii_number_names_no_row(game_at, row):
 def test_rows_numbered_up_to_999_are_still_read():
     from django.http import QueryDict
 
-    from games.moves_forms import read_move
+    from games.moves.moves_forms import read_move
 
     special = {"action": "move_caballeros", "sources": ["aragon"], "destinations": ["galicia"], "colours": ["red"],
                "most": 5, "own": [0, 5], "foreign": [0, 0], "one_source": False}
@@ -360,7 +360,7 @@ def deciding(kind, special=None, stage=None):
 
     def holds(state):
         from games.engine import to_act, view_for
-        from games.move_shapes import special_action
+        from games.moves.move_shapes import special_action
 
         if state.is_over or not to_act(state):
             return False
@@ -516,11 +516,16 @@ def to_act_of(state):
 def test_the_services_store_a_move_as_its_shape_and_refuse_anything_more(start_game):
     """Whoever calls submit_move (the page, a program, a test), the move stored is the cleaned one:
     a field the engine would ignore is refused there too, and nothing changes."""
-    from games import services
+    from games.play import services
 
     game = start_game(3)
     seat = game.to_act[0]
     before = snapshot(game)
     with pytest.raises(services.GameError, match="'note'"):
-        services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 9, "note": TOO_BIG}, game.version)
+        services.submit_move(
+            game,
+            user=user_at(game, seat),
+            move={"type": "bid", "card": 9, "note": TOO_BIG},
+            expected_version=game.version,
+        )
     assert snapshot(game) == before

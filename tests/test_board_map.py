@@ -6,11 +6,11 @@ from itertools import combinations
 
 import pytest
 
-from games import board_map
-from games.board_map import OUTLINES
 from games.engine import new_game, view_for
 from games.engine.board import COLOURS, NEIGHBOURS, REGION_NAMES, REGIONS, SCOREBOARDS
-from games.texts import fill_view
+from games.words import board_map
+from games.words.board_map import OUTLINES
+from games.words.texts import fill_view
 
 
 def edges(polygon):

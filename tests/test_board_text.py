@@ -1,4 +1,4 @@
-"""The board in words for screen readers (games/board_text.py): the map's SVG is described by a
+"""The board in words for screen readers (games/words/board_text.py): the map's SVG is described by a
 visually hidden table of each player's caballeros in each region, the King, the Castillo and the
 scores, which reads as the position stands and says nothing the seat may not see."""
 
@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games.engine.board import CASTILLO_INDEX, REGIONS
-from games.texts import area_name
+from games.words.texts import area_name
 from tests.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db

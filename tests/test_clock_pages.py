@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.clocks import time_left_text
+from games.play import services
 from tests.helpers import HTMX, logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Move
+from games.play import services
 from tests.helpers import state_of, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,7 +49,9 @@ def test_simultaneous_submissions_apply_exactly_one(start_game):
     bids = [13, 12, 11, 10, 9, 8]
 
     outcomes = race(
-        [lambda card=card: services.submit_move(game, user, {"type": "bid", "card": card}, version) for card in bids]
+        [lambda card=card: services.submit_move(
+            game, user=user, move={"type": "bid", "card": card}, expected_version=version
+        ) for card in bids]
     )
 
     applied = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]

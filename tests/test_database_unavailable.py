@@ -10,7 +10,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 
 from accounts.middleware import UserTimeZoneMiddleware
-from games import selectors
+from games.reading import selectors
 
 pytestmark = pytest.mark.django_db
 

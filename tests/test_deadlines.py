@@ -15,9 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from elgrande_site.celery import app as celery_app
-from games import deadlines, notifications, services, tasks
+from games import deadlines, tasks
 from games.engine import apply_move, legal_moves, to_act
+from games.mail import notifications
 from games.models import Game, Move
+from games.play import services
 from tests.helpers import find_position, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +53,7 @@ def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_whe
         seen.append(gc.isenabled())
         raise OperationalError("the database went away")
 
-    monkeypatch.setattr(services, "expire", failing_expire)
+    monkeypatch.setattr(services, "play_overdue_games", failing_expire)
     assert gc.isenabled()
     with pytest.raises(OperationalError):
         deadlines.sweep()
@@ -62,10 +64,12 @@ def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_whe
 def test_an_expiry_does_nothing_once_the_game_moved_on(start_game):
     game = overdue(start_game(3))
     version = game.version
-    services.submit_move(game, user_at(game, game.to_act[0]), {"type": "bid", "card": 5}, version)
+    services.submit_move(
+        game, user=user_at(game, game.to_act[0]), move={"type": "bid", "card": 5}, expected_version=version
+    )
     game = overdue(game)
     state = game.state
-    assert services.apply_default_moves(game.pk, version) is False
+    assert services.apply_default_moves(game.pk, version=version) is False
     game.refresh_from_db()
     assert game.state == state and game.version == version + 1
 
@@ -85,17 +89,17 @@ def test_a_game_whose_deadline_has_not_passed_is_left_alone(start_game):
     game = start_game(3)
     before = snapshot(game)
     assert deadlines.sweep() == 0
-    assert services.apply_default_moves(game.pk, game.version) is False
+    assert services.apply_default_moves(game.pk, version=game.version) is False
     assert snapshot(game) == before
 
 
 def test_a_finished_or_missing_game_is_left_alone(start_game):
-    assert services.apply_default_moves(424242, 1) is False
+    assert services.apply_default_moves(424242, version=1) is False
     game = overdue(start_game(2))
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     before = snapshot(game)
     assert deadlines.sweep() == 0
-    assert services.apply_default_moves(game.pk, game.version) is False
+    assert services.apply_default_moves(game.pk, version=game.version) is False
     assert snapshot(game) == before
 
 
@@ -127,7 +131,7 @@ def test_the_others_in_a_simultaneous_choice_keep_their_running_deadline(game_at
     first = game.to_act[0]
     state = state_of(game)
     move = legal_moves(state, first)[0]
-    services.submit_move(game, user_at(game, first), move, game.version)
+    services.submit_move(game, user=user_at(game, first), move=move, expected_version=game.version)
     game.refresh_from_db()
     assert set(game.to_act) < set(to_act(state))
     assert game.deadline == deadline
@@ -137,7 +141,9 @@ def test_a_new_decision_gets_the_full_time_per_move(start_game):
     game = start_game(3, time_per_move=300)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=10))
     game.refresh_from_db()
-    services.submit_move(game, user_at(game, game.to_act[0]), {"type": "bid", "card": 5}, game.version)
+    services.submit_move(
+        game, user=user_at(game, game.to_act[0]), move={"type": "bid", "card": 5}, expected_version=game.version
+    )
     game.refresh_from_db()
     assert timedelta(seconds=290) < game.deadline - timezone.now() <= timedelta(seconds=300)
 
@@ -150,7 +156,7 @@ def _followed_by_some_of_its_seats(state):
         return False
     rng = random.Random(0)
     for seat in waiting:
-        state = apply_move(state, seat, services.default_move(state, seat, rng))
+        state = apply_move(state, seat, services.default_move(state, seat=seat, rng=rng))
     return 0 < len(to_act(state)) and set(to_act(state)) < set(waiting)
 
 
@@ -174,14 +180,14 @@ def test_fewer_seats_to_act_in_a_different_decision_get_a_full_deadline(start_ga
     seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
     game = start_game(4, seed=seed, time_per_move=300)
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     choice = state_of(game)
     state, rng = choice, random.Random(seed)
     while not (to_act(state) and set(to_act(state)) < set(to_act(choice)) and state.phase != choice.phase):
         assert not state.is_over, "no such later decision in this game"
         seat = to_act(state)[0]
-        state = apply_move(state, seat, services.default_move(state, seat, rng))
+        state = apply_move(state, seat, services.default_move(state, seat=seat, rng=rng))
     stale = timezone.now() - timedelta(seconds=5)
     game.deadline = stale
     with transaction.atomic():
@@ -237,7 +243,7 @@ def test_a_sweep_with_somewhere_to_spread_its_batches_sends_them_all_there(start
     assert not Move.objects.exists()
     # Disjoint batches of at most SWEEP_BATCH games, the longest overdue first.
     assert sent == [[(game.pk, game.version) for game in games[start:start + 2]] for start in (0, 2, 4)]
-    assert deadlines.expire(sent) == 5
+    assert deadlines.play_overdue_batches(sent) == 5
     assert Move.objects.filter(automatic=True).values("game").distinct().count() == 5
 
 
@@ -322,7 +328,7 @@ def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(sta
         tried.append([game_id for game_id, _ in pairs])
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(services, "expire", expire)
+    monkeypatch.setattr(services, "play_overdue_games", expire)
     with pytest.raises(OperationalError):
         deadlines.sweep()
     assert tried == [[first.pk]]

@@ -8,14 +8,15 @@ import pytest
 from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
-from games import notifications, tasks
+from games.infra import background
+from games.mail import notifications
 from games.models import Notification
 from tests.notifications.conftest import committed, mail_sent_at_once, started  # noqa: F401 - fixtures
 
 
 def test_a_due_mail_is_queued_once_per_lost_after_not_again_by_every_sweep(started, monkeypatch):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     pending, stuck = list(queued)
     # The mailer has not reached one yet; the other's worker died mid-send.
@@ -33,7 +34,7 @@ def test_a_due_mail_is_queued_once_per_lost_after_not_again_by_every_sweep(start
 
 def test_a_mail_lost_in_sending_and_requeued_is_sent_once(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     stuck = queued[0]
     Notification.objects.filter(pk=stuck).update(status=Notification.Status.SENDING)
@@ -59,8 +60,7 @@ def test_the_embedded_mailer_starts_a_new_thread_when_its_thread_has_died(monkey
             raise error  # kills the thread: _run catches Exception only
         sent.put(notification_id)
 
-    monkeypatch.setattr(tasks, "send_logged", send)
-    mailer = tasks.EmbeddedMailer()
+    mailer = background.EmbeddedWorker("mailer", send)
     mailer.add(1)
     mailer._thread.join(timeout=5)
     assert not mailer._thread.is_alive()
@@ -70,7 +70,7 @@ def test_the_embedded_mailer_starts_a_new_thread_when_its_thread_has_died(monkey
 
 def test_an_early_celery_retry_of_a_failed_mail_spends_no_attempt(started, monkeypatch, settings):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     first = queued[0]
     settings.EMAIL_BACKEND = "tests.test_faults_review.RefusingBackend"

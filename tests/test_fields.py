@@ -1,4 +1,4 @@
-"""The state and events are stored through games.json_codec: what is read back is what was saved,
+"""The state and events are stored through games.infra.json_codec: what is read back is what was saved,
 the database holds ordinary JSON, and a missing state is still SQL NULL."""
 
 import json
@@ -33,7 +33,7 @@ def test_a_stored_state_and_events_read_back_as_saved_and_as_plain_json(start_ga
 
 
 def test_a_game_without_a_state_stores_sql_null(make_user):
-    from games import services
+    from games.play import services
 
     game = services.create_game(make_user(), num_players=3)
     assert raw_json("games_game", "state", game.pk) is None

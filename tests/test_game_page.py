@@ -13,11 +13,12 @@ from django.utils.html import strip_tags
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import notifications, services
 from games.engine import random_move, to_act, view_for, visible_events
-from games.log_text import Names, event_html
+from games.mail import notifications
 from games.models import Game, Move
-from games.texts import fill_view
+from games.play import services
+from games.words.log_text import Names, event_html
+from games.words.texts import fill_view
 from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,7 @@ def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(start_game):
     seed, history = find_position(someone_just_retook_a_hidden_card, 3)
     game = start_game(3, seed=seed)
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     secret = Move.objects.filter(game=game).order_by("version").last().events
@@ -139,14 +140,14 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     at_start = queries()
     play(game, moves=60)
     assert Move.objects.filter(game=game).count() == 60
-    # A new version is rendered (games/view_cache.py): the game's large columns, the recent moves,
+    # A new version is rendered (games/reading/view_cache.py): the game's large columns, the recent moves,
     # and one UPDATE when there is something new in the log: the version its reader has now seen.
     assert queries() == at_start + 3
     # Rendered once more, unmarked (the seen version is in the key), then served from the cache.
     assert queries() == at_start + 2
     assert queries() == at_start
     # From the cache: the session's user, the game, its seats, vacations, the chat's messages, and
-    # the moves since the reader's last (the turn report, games/turn_report.py).
+    # the moves since the reader's last (the turn report, games/mail/turn_report.py).
     assert at_start == 6
 
 
@@ -424,7 +425,7 @@ def test_a_move_made_when_time_ran_out_is_marked_in_the_log(start_game):
     game = start_game(3)
     late = game.to_act[0]
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-    assert services.apply_default_moves(game.pk, game.version)
+    assert services.apply_default_moves(game.pk, version=game.version)
     user = user_at(game, late)
     log = strip_tags(Client().get(reverse("game_partial", args=[game.pk, "log"])).content.decode())
     marker = f"Time ran out: the site chose for {user.username} ({game.colours[late]})."
@@ -464,7 +465,7 @@ def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start
 def test_every_partial_of_a_game_not_started_or_cancelled_renders(client, make_user, name):
     waiting = services.create_game(make_user(), num_players=3)
     creator = make_user()
-    cancelled = services.cancel_game(services.create_game(creator, num_players=3), creator)
+    cancelled = services.cancel_game(services.create_game(creator, num_players=3), user=creator)
     for game in (waiting, cancelled):
         response = client.get(reverse("game_partial", args=[game.pk, name]), **HTMX)
         assert response.status_code == 200

@@ -17,11 +17,11 @@ from games.engine import GameState, IllegalMove, apply_move, legal_moves, new_ga
 from games.engine.board import CASTILLO_INDEX, REGION_NAMES
 from games.engine.cards import CARDS
 from games.engine.random_play import random_share, random_special
-from games.log_text import Names, step_html
 from games.models import Game
-from games.moves_forms import SPECIAL_FORMS, read_move
-from games.refusals import refusal_message
-from games.texts import fill_view
+from games.moves.moves_forms import SPECIAL_FORMS, read_move
+from games.words.log_text import Names, step_html
+from games.words.refusals import refusal_message
+from games.words.texts import fill_view
 from tests.game_forms import find_form, forms_in, move_buttons, special_fields
 from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
-from games import services
+from games.play import services
 from tests.helpers import serving, user_at
 from tests.test_channel_layer import relayed_redis, through
 from tests.test_spectators_socket import move_now
@@ -81,7 +81,9 @@ def open_page(port, game):
 
 async def bid(game):
     mover = await database_sync_to_async(user_at)(game, game.to_act[0])
-    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    await database_sync_to_async(services.submit_move)(
+        game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
+    )
 
 
 async def test_an_idle_page_stays_connected_for_30_seconds_and_still_hears_the_next_move(site, start_game):

@@ -9,11 +9,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
 from games.clocks import time_left_text
 from games.engine import new_game, view_for
 from games.engine.board import COLOUR_LABELS
 from games.models import Game
+from games.play import services
 from tests.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -222,8 +222,8 @@ def test_the_migration_summarises_games_saved_before_the_summary(start_game):
 def test_finished_games_show_the_final_ranking_with_shared_places(client, make_user):
     anna, ben, carl = make_user("anna"), make_user("ben"), make_user("carl")
     game = services.create_game(anna, num_players=3, short_game=True)
-    services.join_game(game, ben)
-    services.join_game(game, carl)
+    services.join_game(game, user=ben)
+    services.join_game(game, user=carl)
     game.refresh_from_db()
     play(game)
     game.refresh_from_db()
@@ -264,7 +264,7 @@ def test_my_games_show_the_round_or_the_seats_still_free(client, make_user, star
     running = start_game(3, short_game=True)
     me = user_at(running, 0)
     waiting = services.create_game(me, num_players=4)
-    services.join_game(waiting, make_user())
+    services.join_game(waiting, user=make_user())
     client.force_login(me)
     text = lobby_text(client)
     assert f"Game {running.pk}" in text and "round 1 of 6" in text
@@ -328,7 +328,7 @@ def test_the_lobby_says_the_time_left_as_the_game_pages_clock_does(left, text, c
 def test_open_games_show_who_has_joined_and_the_seats_taken(client, make_user):
     anna, ben = make_user("anna"), make_user("ben")
     game = services.create_game(anna, num_players=4, short_game=True)
-    services.join_game(game, ben)
+    services.join_game(game, user=ben)
     client.force_login(make_user())
     text = lobby_text(client)
     assert f"Game {game.pk} anna, ben not rated yet 2 / 4 6 rounds" in text
@@ -344,8 +344,8 @@ def make_games(make_user, start_game, me, count):
         seat.user = me
         seat.save()
         mine = services.create_game(make_user(), num_players=3)
-        services.join_game(mine, me)
-        services.join_game(services.create_game(make_user(), num_players=4), make_user())
+        services.join_game(mine, user=me)
+        services.join_game(services.create_game(make_user(), num_players=4), user=make_user())
         finished = start_game(2, short_game=True)
         play(finished)
 

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import board_map
 from games.engine import apply_move, new_game, random_move, to_act, view_for
-from games.log_text import EVENT_KINDS, SITE_EVENT_KINDS, Names, event_html, step_html
-from games.texts import area_name, card_text, card_title, fill_view
+from games.words import board_map
+from games.words.log_text import EVENT_KINDS, SITE_EVENT_KINDS, Names, event_html, step_html
+from games.words.texts import area_name, card_text, card_title, fill_view
 
 NAMES = Names(["red", "blue", "green"], {0: "ana", 1: "blas", 2: "cris"})
 SHIFT = {"seat": 1, "from": "galicia", "to": "provinces", "count": 2}
@@ -200,7 +200,7 @@ def test_the_rules_pages_card_catalogue_is_in_the_readers_language(language, wor
 
 
 def test_the_cached_statistics_are_named_in_the_readers_language():
-    from games.statistics import named
+    from games.reading.statistics import named
 
     snapshot = {"homes": [{"region": "seville", "name": "Seville"}],
                 "cards": [{"card": "eviction", "title": "Eviction"}]}

@@ -1,4 +1,4 @@
-"""The log in words (games/log_text.py): every event kind and step of real games has a sentence
+"""The log in words (games/words/log_text.py): every event kind and step of real games has a sentence
 that names players by name and colour, areas and cards by their names, and escapes user names."""
 
 import functools
@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 from games.engine import apply_move, new_game, random_move, to_act
 from games.engine.board import AREAS, COLOURS
 from games.engine.cards import CARDS
-from games.log_text import EVENT_KINDS, Names, automatic_html, event_html, step_html
+from games.words.log_text import EVENT_KINDS, Names, automatic_html, event_html, step_html
 
 # Random games that between them reach every event kind, the rare ones included (a veto vetoed, a
 # veto that stands, a King's return share with nothing to send, a keep-veto step under a veto).

@@ -1,7 +1,7 @@
 """A mail goes out at most once through a database fault, as it happened: a real Celery worker hands
 a mail to an SMTP server that takes 4 s to answer, and meanwhile the worker's database, reached
 through a relay, goes silent for 8 s (or refuses). Then every retry runs: the server has received
-the mail once (games.notifications.deliver leaves it `unknown`, never to be sent again by itself)."""
+the mail once (games.mail.notifications.deliver leaves it `unknown`, never to be sent again by itself)."""
 
 import time
 
@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import notifications
+from games.mail import notifications
 from games.models import Notification
 from tests.accounts.test_mail_over_smtp import mail_through
 from tests.support.smtp import smtp_server

@@ -1,4 +1,4 @@
-"""games/move_shapes.py takes every legal move as it is: the moves of random play and the greedy
+"""games/moves/move_shapes.py takes every legal move as it is: the moves of random play and the greedy
 player's candidates, of every kind and card, pass `clean` unchanged (a shape too narrow would
 refuse a player's legal move); `canonical` leaves them unchanged too, and strips anything more."""
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from games import move_shapes
 from games.bots.greedy import _card_candidates
 from games.engine import apply_move, new_game, random_move, to_act
 from games.engine.cards import CARDS
+from games.moves import move_shapes
 
 
 def legal_moves_met(seeds):

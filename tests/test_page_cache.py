@@ -1,5 +1,5 @@
 """A running game's whole page is served around the play partial kept in the view cache
-(games/views.py `_cached_page`, games/view_cache.py): what each reader gets stays his own (seat,
+(games/web/views.py `_cached_page`, games/reading/view_cache.py): what each reader gets stays his own (seat,
 spectator, language, time zone) and current (version)."""
 
 import json
@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import view_cache
 from games.engine import random_move
+from games.reading import view_cache
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def test_each_seat_and_the_spectators_get_their_own_page_from_the_cache(clock, s
     readers[None] = Client()
     readers["stranger"] = logged_in(make_user())
     # The first round renders each reader's view (and each seat's once more: its log is no
-    # longer new to it, games/view_cache.py); the last round comes from the cache alone.
+    # longer new to it, games/reading/view_cache.py); the last round comes from the cache alone.
     for _ in range(2):
         pages = {reader: page(client, game) for reader, client in readers.items()}
     rendered = len(renders)

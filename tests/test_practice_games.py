@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import computer, services
 from games.bots import choose_move
+from games.computer import players as computer
 from games.engine import GameState, legal_moves, random_move, to_act, view_for
 from games.models import Game, Move, Notification, Seat
+from games.play import computer_moves, services
 from ratings.models import Rating, RatingChange
 from ratings.rating import differences
 from tests.helpers import find_position, logged_in, state_of
@@ -34,7 +35,7 @@ def practice(make_user, levels=("greedy", "greedy"), num_players=None, **options
 
 
 def play_out(game, creator, rng, queued=None, most=5000):
-    """Play the game to its end: the queued computer moves through `computer.play` (as the
+    """Play the game to its end: the queued computer moves through `computer_moves.play` (as the
     worker would), the creator's with random legal moves. Returns how many computer moves."""
     made = 0
     for _ in range(most):
@@ -44,9 +45,9 @@ def play_out(game, creator, rng, queued=None, most=5000):
         state = GameState.from_json(game.state)
         human = user_at_seat(game, creator)
         if human in to_act(state):
-            services.submit_move(game, creator, random_move(state, human, rng), game.version)
+            services.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
         else:
-            assert computer.play(game.pk, game.version), "a computer seat should have acted"
+            assert computer_moves.play(game.pk, game.version), "a computer seat should have acted"
             made += 1
     raise AssertionError("the game did not end")
 
@@ -79,7 +80,7 @@ def test_computer_seats_are_taken_at_once_and_a_full_practice_game_starts(
 def test_a_practice_game_with_a_free_seat_waits_for_a_person(make_user):
     game, creator = practice(make_user, ("greedy",), num_players=3)
     assert game.status == Game.Status.OPEN and game.seats.count() == 2
-    services.join_game(game, make_user())
+    services.join_game(game, user=make_user())
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
@@ -152,7 +153,7 @@ def test_practice_games_are_marked_in_the_lobby_and_the_archive(make_user):
     assert "practice game" in lobby and 'class="badge computer"' in lobby
     play_out(game, creator, random.Random(3))
     plain = services.create_game(creator, num_players=2, short_game=True)
-    services.join_game(plain, make_user())
+    services.join_game(plain, user=make_user())
     from tests.helpers import play
 
     play(plain)
@@ -176,14 +177,16 @@ def test_a_computer_move_is_made_once_and_a_duplicate_task_does_nothing(
     while not any(Seat.objects.get(game=game, index=index).computer for index in game.to_act):
         seat = game.to_act[0]
         with django_capture_on_commit_callbacks(execute=True):
-            services.submit_move(game, creator, random_move(state_of(game), seat, rng), game.version)
+            services.submit_move(
+                game, user=creator, move=random_move(state_of(game), seat, rng), expected_version=game.version
+            )
         game.refresh_from_db()
     if not queued_computer_moves:  # the computers were to act from the start
         assert game.version == 1
     version = game.version
     assert not queued_computer_moves or queued_computer_moves[-1] == (game.pk, version)
-    assert computer.play(game.pk, version)
-    assert not computer.play(game.pk, version), "the same task again must change nothing"
+    assert computer_moves.play(game.pk, version)
+    assert not computer_moves.play(game.pk, version), "the same task again must change nothing"
     assert Move.objects.filter(game=game, version__gt=version).count() == 1
     move = Move.objects.get(game=game, version=version + 1)
     assert move.seat.computer and not move.automatic
@@ -246,13 +249,15 @@ def test_a_decision_left_to_computer_players_alone_is_swept_soon_as_a_timeout(ma
     game, creator = practice(make_user, ("greedy", "greedy"))
     rng = random.Random(4)
     while not all(Seat.objects.get(game=game, index=index).computer for index in game.to_act):
-        services.submit_move(game, creator, random_move(state_of(game), game.to_act[0], rng), game.version)
+        services.submit_move(
+            game, user=creator, move=random_move(state_of(game), game.to_act[0], rng), expected_version=game.version
+        )
         game.refresh_from_db()
     assert game.deadline <= timezone.now() + timedelta(seconds=settings.BOT_MOVE_DELAY + settings.BOT_STALL_SECONDS)
     # Its worker died: nothing played it. The sweep does, once the short deadline passed.
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     version = game.version
-    assert services.apply_default_moves(game.pk, version)
+    assert services.apply_default_moves(game.pk, version=version)
     moves = Move.objects.filter(game=game, version__gt=version)
     assert moves.exists() and all(move.automatic and move.seat.computer for move in moves)
     assert not Seat.objects.filter(game=game).exclude(computer="").filter(timeouts__gt=0).exists()
@@ -263,7 +268,7 @@ def test_a_persons_decision_keeps_the_games_time_per_move(make_user):
     game, creator = practice(make_user, ("greedy",), num_players=2, time_per_move=86400)
     state = state_of(game)
     if all(Seat.objects.get(game=game, index=index).computer for index in to_act(state)):
-        computer.play(game.pk, game.version)
+        computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
     assert game.deadline >= timezone.now() + timedelta(hours=23)
 
@@ -308,7 +313,7 @@ def test_a_single_timeout_plays_a_random_legal_move_not_the_greedy_players(start
     rng = f"{game.seed}-{game.version}"
     expected = random_move(state, seat, random.Random(rng))
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.apply_default_moves(game.pk, game.version)
+    assert services.apply_default_moves(game.pk, version=game.version)
     assert Move.objects.get(game=game, version=game.version + 1).move == expected
     assert Move.objects.get(game=game, version=game.version + 1).automatic
     # The greedy player would not have thrown this bid away (so the test tells the two apart).
@@ -320,7 +325,7 @@ def test_the_autopilots_first_bid_is_the_greedy_players(start_game):
 
     game, seat, _ = on_autopilot(start_game)
     first = Move.objects.filter(game=game, seat__index=seat, autopilot=True).order_by("version").first()
-    before = services.replay(game, first.version - 1)
+    before = services.replay(game, upto=first.version - 1)
     rng = random.Random(f"{game.seed}-autopilot-{first.version - 1}")
     assert first.move == choose_move(view_for(before, seat), "greedy", rng)
 
@@ -336,7 +341,7 @@ def test_a_veto_window_is_still_answered_allow(make_user):
     for seat, move in history:
         state = apply(state, seat, move)
     holder = next(seat for seat in to_act(state) if {"type": "allow"} in legal_moves(state, seat))
-    assert services.default_move(state, holder, random.Random(1)) == {"type": "allow"}
+    assert services.default_move(state, seat=holder, rng=random.Random(1)) == {"type": "allow"}
 
 
 def test_the_game_page_and_the_computer_players_profile_say_what_they_are(make_user):
@@ -364,13 +369,13 @@ def test_a_seat_taken_back_from_the_autopilot_while_a_computer_acts_queues_its_m
         if computers_act and Move.objects.filter(game=game).exists():
             break
         if computers_act:
-            computer.play(game.pk, game.version)
+            computer_moves.play(game.pk, game.version)
         else:
             human = user_at_seat(game, creator)
-            services.submit_move(game, creator, random_move(state, human, rng), game.version)
+            services.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
     Seat.objects.filter(game=game, user=creator).update(autopilot=True, timeouts=2)
     queued_computer_moves.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.take_back_seat(game, creator)
+        game = services.take_back_seat(game, user=creator)
     assert queued_computer_moves == [(game.pk, game.version)]
-    assert computer.play(game.pk, game.version)
+    assert computer_moves.play(game.pk, game.version)

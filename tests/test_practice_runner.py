@@ -9,9 +9,11 @@ import time
 import pytest
 from django.db import connection
 
-from games import computer, services
+from games.computer import players as computer
 from games.engine import GameState, random_move, to_act
+from games.infra import work
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.test_deadline_faults import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +32,9 @@ def play_against_the_computers(game, creator, timeout):
         state = GameState.from_json(game.state)
         if human in to_act(state):
             try:
-                services.submit_move(game, creator, random_move(state, human, rng), game.version)
+                services.submit_move(
+                    game, user=creator, move=random_move(state, human, rng), expected_version=game.version
+                )
                 made += 1
             except services.StaleVersion:
                 pass  # a computer player answered the same simultaneous choice meanwhile
@@ -43,8 +47,9 @@ def play_against_the_computers(game, creator, timeout):
 @pytest.fixture
 def embedded(settings, real_computer_moves):
     settings.REDIS_URL = ""
-    yield computer.embedded_runner
-    computer.embedded_runner.idle.wait(10)
+    runner = work.embedded_worker(computer.PLAY_COMPUTER_MOVE)
+    yield runner
+    runner.idle.wait(10)
 
 
 def test_the_embedded_runner_plays_the_computer_seats_to_the_end(make_user, embedded):
@@ -80,7 +85,7 @@ def test_a_celery_worker_plays_the_computer_seats_to_the_end(make_user, real_com
 def test_the_embedded_worker_lives_on_when_a_connection_cannot_be_closed(monkeypatch):
     """A job's broken connection that fails even to close must not end the thread: the jobs
     queued after it still run, without waiting for another to be added."""
-    from games import background
+    from games.infra import background
 
     done = []
     closes = iter([None, RuntimeError("the connection is gone")])

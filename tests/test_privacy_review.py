@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from games import services
 from games.models import Game, Move
-from games.records import legacy_events
+from games.play import services
+from games.records.old_logs import legacy_events
 from tests.helpers import HTMX, find_position, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_a_veto_question_about_retaking_a_hidden_card_names_the_card_to_its_take
     seed, history = find_position(hidden_retake_in_question, 3, veto=True)
     game = start_game(3, seed=seed, veto=True)
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     [(_, taker, card)] = [step for step in state.action["steps"] if step[0] == "retake"]

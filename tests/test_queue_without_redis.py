@@ -8,24 +8,23 @@ import time
 import pytest
 
 from elgrande_site import cache
-from games import computer, tasks
-from games.tasks import queue_notification
-
-real_queue_move = computer.real_queue_move
+from games import tasks
+from games.computer import players as computer
+from games.mail import notifications
 
 
 @pytest.fixture
-def with_redis(settings):
+def with_redis(settings, real_mail_queue, real_computer_moves):
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @pytest.mark.parametrize("away", [False, True], ids=["redis up", "redis just found away"])
 def test_a_mail_is_queued_only_while_redis_answers(with_redis, monkeypatch, caplog, away):
     queued = []
-    monkeypatch.setattr(tasks.send_notification, "delay", queued.append)
+    monkeypatch.setattr(tasks.send_notification, "apply_async", lambda args, countdown: queued.extend(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
-    with caplog.at_level(logging.WARNING, logger="games.tasks"):
-        queue_notification(7)
+    with caplog.at_level(logging.WARNING, logger="games.infra.work"):
+        notifications.queue_notification(7)
     assert queued == ([] if away else [7])
     assert ("mail 7 is left to the sweep" in caplog.text) == away
 
@@ -35,8 +34,8 @@ def test_a_computer_move_is_queued_only_while_redis_answers(with_redis, monkeypa
     queued = []
     monkeypatch.setattr(tasks.play_computer_move, "apply_async", lambda args, countdown: queued.append(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
-    with caplog.at_level(logging.WARNING, logger="games.computer"):
-        real_queue_move(12, 34)
+    with caplog.at_level(logging.WARNING, logger="games.infra.work"):
+        computer.queue_move(12, 34)
     assert queued == ([] if away else [(12, 34)])
     assert ("game 12 is left to the sweep" in caplog.text) == away
 
@@ -56,3 +55,25 @@ def test_a_move_s_notices_go_to_the_channel_layer_only_while_redis_answers(with_
         broadcast.send_version(5, 9)
     assert sent == ([] if away else [("game-5", {"type": "game.version", "version": 9})])
     assert ("notices not sent" in caplog.text) == away
+
+
+def test_the_tasks_keep_the_names_queued_messages_and_the_beat_schedule_use(settings):
+    from celery import current_app
+
+    names = {
+        f"games.tasks.{name}"
+        for name in [
+            "sweep_deadlines",
+            "expire_deadlines",
+            "play_computer_move",
+            "send_notification",
+            "send_daily_digests",
+            "refresh_statistics",
+        ]
+    }
+    assert names <= set(current_app.tasks)
+    assert {task.name for task in vars(tasks).values() if hasattr(task, "apply_async")} == names
+    assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
+    assert {notifications.SEND_MAIL, computer.PLAY_COMPUTER_MOVE} <= names
+    # Signed into the unsubscribe links of mails already sent.
+    assert notifications.UNSUBSCRIBE_SALT == "games.notifications.unsubscribe"

@@ -12,7 +12,7 @@ from django.utils.html import strip_tags
 
 from games.engine import GameState, apply_move, new_game, random_move, to_act
 from games.models import Game, Move
-from games.records import rebuild
+from games.records.old_logs import rebuild
 from tests.helpers import logged_in, play, user_at
 
 OPTIONS = {"num_players": 3, "seed": 5, "short_game": False, "veto": True, "show_castillo": False}
@@ -120,7 +120,7 @@ def old_action(action):
 
 @pytest.mark.django_db
 def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answer(start_game):
-    from games import services
+    from games.play import services
     from tests.helpers import find_position
 
     def plan_veto(state):
@@ -129,7 +129,7 @@ def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answe
     seed, history = find_position(plan_veto, 3)
     game = start_game(3, seed=seed)
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = {**game.state, "action": old_action(game.state["action"])}
     make_old(game, OLD_LOG, break_replay=True)
@@ -140,14 +140,14 @@ def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answe
     holder = game.to_act[0]
     client = logged_in(user_at(game, holder))
     assert client.get(reverse("game", args=[game.pk])).status_code == 200
-    services.submit_move(game, user_at(game, holder), {"type": "allow"}, game.version)
+    services.submit_move(game, user=user_at(game, holder), move={"type": "allow"}, expected_version=game.version)
 
 
 def test_a_legacy_game_stored_in_the_secret_king_returns_goes_on_in_turn():
     # The engine of before collected the King's-return shares at once and in secret; none was
     # revealed or sent. The upgraded game starts the shares again, in turn, and each can be played.
     from games.engine import legal_moves
-    from games.records import rebuild
+    from games.records.old_logs import rebuild
     from tests.engine.builders import at_action
 
     state = apply_move(

@@ -1,6 +1,6 @@
 """Every refusal of the engine, provoked by a real illegal move, said in English, Italian and French.
 
-The engine refuses with a code and data (games/engine/errors.py); games/refusals.py says it in the
+The engine refuses with a code and data (games/engine/errors.py); games/words/refusals.py says it in the
 reader's language. Each case below makes the engine refuse with one code, and the message is checked
 in each language: a sentence, translated, naming the areas, colours, cards and numbers of the data
 in that language. A last test reads the engine's source for every code it can raise.
@@ -13,9 +13,9 @@ import pytest
 from django.utils import translation
 
 from games.engine import IllegalMove, apply_move, to_act
-from games.log_text import COLOUR_WORDS
-from games.refusals import MESSAGES, refusal_message
-from games.texts import area_name, card_title
+from games.words.log_text import COLOUR_WORDS
+from games.words.refusals import MESSAGES, refusal_message
+from games.words.texts import area_name, card_title
 from tests.engine.builders import at_action, game
 from tests.engine.test_revised_rulings import king_returns_position, secret_position
 from tests.engine.test_scoring import SCENARIO, at_general_scoring
@@ -334,7 +334,7 @@ def test_a_refusal_survives_pickling_for_the_task_queue():
 
 
 def test_the_site_shows_the_refusal_in_the_players_language():
-    from games import services
+    from games.play import services
 
     state = shortfall_state()
     with translation.override("fr"):

@@ -4,9 +4,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.engine import apply_move, new_game, to_act, view_for
 from games.models import Game, Move, Seat
+from games.play import services
 from tests.helpers import play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -41,11 +41,11 @@ def test_a_game_has_two_to_five_players(make_user):
 def test_the_game_starts_when_the_last_seat_is_taken(make_user, django_capture_on_commit_callbacks):
     users = [make_user() for _ in range(3)]
     game = services.create_game(users[0], num_players=3, short_game=True, time_per_move=120)
-    services.join_game(game, users[1])
+    services.join_game(game, user=users[1])
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
     with django_capture_on_commit_callbacks(execute=True):
-        services.join_game(game, users[2])
+        services.join_game(game, user=users[2])
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert sorted(game.seats.values_list("index", flat=True)) == [0, 1, 2]
@@ -60,7 +60,7 @@ def test_seating_is_drawn_from_the_game_seed(make_user):
         game = services.create_game(users[0], num_players=4)
         Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user)
+            services.join_game(game, user=user)
         return [seat.user for seat in Seat.objects.filter(game=game).order_by("index")]
 
     users = [make_user() for _ in range(4)]
@@ -85,10 +85,10 @@ def test_a_private_game_needs_its_invitation(make_user):
     game = services.create_game(make_user(), num_players=3, private=True)
     stranger = make_user()
     with pytest.raises(services.NotAllowed):
-        services.join_game(game, stranger)
+        services.join_game(game, user=stranger)
     with pytest.raises(services.NotAllowed):
-        services.join_game(game, stranger, "not-the-token")
-    services.join_game(game, stranger, game.invite_token)
+        services.join_game(game, user=stranger, token="not-the-token")
+    services.join_game(game, user=stranger, token=game.invite_token)
     assert game.seats.filter(user=stranger).exists()
 
 
@@ -96,37 +96,37 @@ def test_nobody_takes_two_seats_or_joins_a_full_game(make_user):
     creator = make_user()
     game = services.create_game(creator, num_players=2)
     with pytest.raises(services.Conflict):
-        services.join_game(game, creator)
-    services.join_game(game, make_user())
+        services.join_game(game, user=creator)
+    services.join_game(game, user=make_user())
     with pytest.raises(services.Conflict):
-        services.join_game(game, make_user())
+        services.join_game(game, user=make_user())
 
 
 def test_players_leave_only_before_the_start(make_user):
     creator, other, third = make_user(), make_user(), make_user()
     game = services.create_game(creator, num_players=3)
-    services.join_game(game, other)
-    services.leave_game(game, other)
+    services.join_game(game, user=other)
+    services.leave_game(game, user=other)
     assert not game.seats.filter(user=other).exists()
     with pytest.raises(services.Conflict):
-        services.leave_game(game, creator)
-    services.join_game(game, other)
-    services.join_game(game, third)
+        services.leave_game(game, user=creator)
+    services.join_game(game, user=other)
+    services.join_game(game, user=third)
     with pytest.raises(services.Conflict):
-        services.leave_game(game, other)
+        services.leave_game(game, user=other)
 
 
 def test_only_the_creator_cancels_and_only_before_the_start(make_user):
     creator, other = make_user(), make_user()
     game = services.create_game(creator, num_players=3)
-    services.join_game(game, other)
+    services.join_game(game, user=other)
     with pytest.raises(services.NotAllowed):
-        services.cancel_game(game, other)
-    services.cancel_game(game, creator)
+        services.cancel_game(game, user=other)
+    services.cancel_game(game, user=creator)
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
     with pytest.raises(services.Conflict):
-        services.join_game(game, make_user())
+        services.join_game(game, user=make_user())
 
 
 def test_an_accepted_move_is_applied_stored_and_versioned(start_game):
@@ -135,7 +135,7 @@ def test_an_accepted_move_is_applied_stored_and_versioned(start_game):
     seat = to_act(before)[0]
     move = {"type": "bid", "card": 9}
     version = game.version
-    services.submit_move(game, user_at(game, seat), move, version)
+    services.submit_move(game, user=user_at(game, seat), move=move, expected_version=version)
     game.refresh_from_db()
     assert game.version == version + 1
     assert game.state == apply_move(before, seat, move).to_json()
@@ -158,7 +158,9 @@ def test_a_move_against_an_old_version_changes_nothing(start_game):
     seat = to_act(state_of(game))[0]
     before = snapshot(game)
     with pytest.raises(services.StaleVersion) as refused:
-        services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 9}, game.version - 1)
+        services.submit_move(
+            game, user=user_at(game, seat), move={"type": "bid", "card": 9}, expected_version=game.version - 1
+        )
     assert "moved on" in refused.value.message
     assert snapshot(game) == before
 
@@ -183,7 +185,7 @@ def test_an_illegal_or_malformed_move_changes_nothing(start_game, move):
     seat = to_act(state_of(game))[0]
     before = snapshot(game)
     with pytest.raises(services.GameError) as refused:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
     assert refused.value.status == 400
     assert refused.value.message
     assert snapshot(game) == before
@@ -194,7 +196,9 @@ def test_a_move_out_of_turn_changes_nothing(start_game):
     waiting = next(s for s in range(3) if s not in to_act(state_of(game)))
     before = snapshot(game)
     with pytest.raises(services.Conflict, match="not your turn"):
-        services.submit_move(game, user_at(game, waiting), {"type": "bid", "card": 9}, game.version)
+        services.submit_move(
+            game, user=user_at(game, waiting), move={"type": "bid", "card": 9}, expected_version=game.version
+        )
     assert snapshot(game) == before
 
 
@@ -202,7 +206,7 @@ def test_only_a_seated_user_moves(start_game, make_user):
     game = start_game(3)
     before = snapshot(game)
     with pytest.raises(services.NotAllowed):
-        services.submit_move(game, make_user(), {"type": "bid", "card": 9}, game.version)
+        services.submit_move(game, user=make_user(), move={"type": "bid", "card": 9}, expected_version=game.version)
     assert snapshot(game) == before
 
 
@@ -212,7 +216,11 @@ def test_a_move_naming_another_seat_changes_nothing(start_game):
     before = snapshot(game)
     with pytest.raises(services.NotAllowed, match="your own seat"):
         services.submit_move(
-            game, user_at(game, seat), {"type": "bid", "card": 9}, game.version, seat_index=(seat + 1) % 3
+            game,
+            user=user_at(game, seat),
+            move={"type": "bid", "card": 9},
+            expected_version=game.version,
+            seat_index=(seat + 1) % 3,
         )
     assert snapshot(game) == before
 
@@ -225,7 +233,9 @@ def test_a_finished_game_takes_no_more_moves(start_game):
     assert game.status == Game.Status.FINISHED and game.finished_at and game.deadline is None
     before = snapshot(game)
     with pytest.raises(services.Conflict, match="over"):
-        services.submit_move(game, user_at(game, 0), {"type": "bid", "card": 1}, game.version)
+        services.submit_move(
+            game, user=user_at(game, 0), move={"type": "bid", "card": 1}, expected_version=game.version
+        )
     assert snapshot(game) == before
 
 
@@ -250,7 +260,9 @@ def test_a_move_is_announced_after_commit_with_only_the_version(
     monkeypatch.setattr(services, "notify", lambda game_id, version: sent.append((game_id, version)))
     seat = to_act(state_of(game))[0]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.submit_move(game, user_at(game, seat), {"type": "bid", "card": 9}, game.version)
+        services.submit_move(
+            game, user=user_at(game, seat), move={"type": "bid", "card": 9}, expected_version=game.version
+        )
         assert sent == []
     for callback in callbacks:
         callback()

@@ -1,4 +1,4 @@
-"""What changed on the map since a player last looked (games/since_visit.py): the areas whose
+"""What changed on the map since a player last looked (games/reading/since_visit.py): the areas whose
 caballeros changed by others' moves are hatched on her game page, exactly those, as her own seat
 sees them; her own moves, a first look and a spectator mark nothing."""
 
@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import view_for
-from games.since_visit import _caballeros
+from games.reading.since_visit import _caballeros
 from tests.helpers import logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -46,8 +46,8 @@ def test_the_areas_others_changed_since_her_last_look_are_hatched_and_no_others(
 
 
 def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
-    from games import services
     from games.engine import random_move, to_act
+    from games.play import services
 
     game = start_game(3, seed=4)
     play(game, until=lambda state: state.round == 1 and state.phase == "action")
@@ -56,7 +56,9 @@ def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
     mover = to_act(state)[0]
     player = logged_in(user_at(game, mover))
     changed(player, game)
-    services.submit_move(game, user_at(game, mover), random_move(state, mover, random.Random(1)), game.version)
+    services.submit_move(
+        game, user=user_at(game, mover), move=random_move(state, mover, random.Random(1)),
+        expected_version=game.version)
     game.refresh_from_db()
     assert changed(player, game)[0] == set()
     play(game, moves=6)
@@ -66,8 +68,8 @@ def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
 
 def test_the_position_then_is_the_replays_from_a_stored_round_start_or_without_one(start_game):
     from games.models import Snapshot
-    from games.replays import position
-    from games.since_visit import _state_at
+    from games.reading.replays import position
+    from games.reading.since_visit import _state_at
 
     game = start_game(3, seed=4)
     play(game, until=lambda state: state.round == 3)

@@ -84,7 +84,7 @@ def test_a_bad_request_with_debug_on_is_the_site_s_own_400(settings, request_):
 
 
 def test_a_server_error_with_debug_on_is_the_site_s_own_500_and_its_traceback_is_logged(settings, monkeypatch, caplog):
-    from games import views
+    from games.web import views
 
     settings.DEBUG = True
 

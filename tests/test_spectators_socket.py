@@ -1,5 +1,5 @@
 """Spectators' pages get the spectators' view of a new version over their socket, rendered once for
-them all (games/broadcast.py, games/consumers.py), so that hundreds of them fetch nothing; players'
+them all (games/broadcast.py, games/live/consumers.py), so that hundreds of them fetch nothing; players'
 pages still hear only the version and fetch their own view. Against the site's own channel layer:
 in memory, or Redis when REDIS_URL is set."""
 
@@ -22,9 +22,11 @@ from django.utils.html import strip_tags
 
 from accounts.models import User
 from elgrande_site.asgi import application
-from games import broadcast, services, views
+from games import broadcast
 from games.engine import random_move
 from games.models import Game
+from games.play import services
+from games.web import views
 from tests.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
 from tests.test_channel_layer import layer_through, relayed_redis
 from tests.test_privacy_review import hidden_retake_in_question
@@ -92,7 +94,7 @@ def move_now(game, seat=None, choice=None):
     """A move (a random legal one unless `choice`) through the services, as a page would post it."""
     seat = game.to_act[0] if seat is None else seat
     choice = choice or random_move(state_of(game), seat, random.Random(game.version))
-    services.submit_move(game, user_at(game, seat), choice, game.version)
+    services.submit_move(game, user=user_at(game, seat), move=choice, expected_version=game.version)
     game.refresh_from_db()
 
 
@@ -242,11 +244,11 @@ async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, 
     game = await database_sync_to_async(services.create_game)(creator, num_players=3)
     spectator = await opened(page(game), game.version)
     joiner = await database_sync_to_async(make_user)()
-    await database_sync_to_async(services.join_game)(game, joiner)
+    await database_sync_to_async(services.join_game)(game, user=joiner)
     await database_sync_to_async(game.refresh_from_db)()
     # An open game's page has forms of its reader's own (join, leave): never sent.
     assert await heard(spectator) == {"version": game.version}
-    await database_sync_to_async(services.cancel_game)(game, creator)
+    await database_sync_to_async(services.cancel_game)(game, user=creator)
     await database_sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.CANCELLED
     assert await heard(spectator) == {"version": game.version}
@@ -267,7 +269,7 @@ async def test_the_deadline_sweeps_held_notices_send_one_view_of_the_latest_vers
     spectator = await opened(page(game), game.version)
 
     def two_moves_held():
-        with broadcast.held():
+        with broadcast.notices_sent_together():
             for _ in range(2):
                 move_now(game)
 
@@ -354,7 +356,7 @@ async def test_a_process_is_one_member_of_a_spectators_group_whatever_its_specta
 
 
 async def test_a_page_that_fails_to_take_a_notice_does_not_keep_it_from_the_others(caplog):
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     class Page:
         def __init__(self, fails=False):
@@ -456,7 +458,7 @@ class ListeningPage:
 
 
 async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     hub = Hub()
     hub.layer = FailingLayer(fail_add=True)
@@ -478,7 +480,7 @@ async def test_a_join_that_fails_leaves_no_member_behind_and_no_receive():
 
 
 async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(caplog):
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     group = "game-1-spectators-en"
     hub = Hub()
@@ -503,7 +505,7 @@ async def test_a_leave_that_fails_still_stops_the_hub_and_the_next_page_hears(ca
 
 
 async def test_when_the_hub_cannot_receive_its_pages_are_closed_to_reconnect(caplog):
-    from games.spectators import RECONNECT, Hub
+    from games.live.spectators import RECONNECT, Hub
 
     hub = Hub()
     hub.layer = FailingLayer()
@@ -580,7 +582,7 @@ async def test_after_redis_was_away_the_hubs_pages_hear_the_later_moves(fault, r
     """The hub alone receives here (a real server's consumers receive too, and which of them sees
     Redis fail first is chance): Redis through a relay that refuses, or holds its connections
     without a word, for a few seconds."""
-    from games.spectators import Hub
+    from games.live.spectators import Hub
 
     group = "game-1-spectators-en"
     game = {"version": 1}

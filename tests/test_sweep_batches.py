@@ -13,9 +13,11 @@ from channels.layers import get_channel_layer
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from games import broadcast, deadlines, rows, services
+from games import broadcast, deadlines
 from games.engine import random_move
+from games.infra import rows
 from games.models import Game, MailToDecide, Move, Seat
+from games.play import services
 from tests.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.
@@ -53,7 +55,7 @@ def games_of(make_user, count):
     for _ in range(count):
         game = services.create_game(users[0], num_players=3)
         for user in users[1:]:
-            services.join_game(game, user)
+            services.join_game(game, user=user)
         game.refresh_from_db()
         games.append(overdue(game))
     return users, games
@@ -74,14 +76,14 @@ def test_the_notices_of_the_batches_committed_before_a_lost_connection_are_still
     _, (first, second) = games_of(make_user, 2)
     monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
     page = listen(broadcast.game_group(first.pk))
-    real = services.expire
+    real = services.play_overdue_games
 
     def expire(pairs):
         if pairs[0][0] == second.pk:
             raise OperationalError("server closed the connection unexpectedly")
         return real(pairs)
 
-    monkeypatch.setattr(services, "expire", expire)
+    monkeypatch.setattr(services, "play_overdue_games", expire)
     with pytest.raises(OperationalError):
         deadlines.sweep()
     first.refresh_from_db()
@@ -108,9 +110,11 @@ def test_a_batch_moves_only_the_games_still_at_the_version_listed(start_game):
     listed = list(deadlines.overdue_games(timezone.now()))
     # Then its player moves himself (his count of timeouts starts again), and the next decision
     # is overdue too before the sweep's batch comes to the game.
-    services.submit_move(moved_on, user_at(moved_on, seat), {"type": "bid", "card": 5}, moved_on.version)
+    services.submit_move(
+        moved_on, user=user_at(moved_on, seat), move={"type": "bid", "card": 5}, expected_version=moved_on.version
+    )
     moved_on = overdue(moved_on)
-    assert services.expire(listed) == 1
+    assert services.play_overdue_games(listed) == 1
     assert Game.objects.get(pk=moved_on.pk).version == moved_on.version
     assert Game.objects.get(pk=waiting.pk).version > waiting.version
     seats = {seat.index: seat for seat in Seat.objects.filter(game=moved_on)}
@@ -245,7 +249,7 @@ def test_a_player_moves_in_a_swept_game_while_the_sweep_is_still_busy_with_the_o
             seat = game.to_act[0]
             move = random_move(state_of(game), seat, random.Random(1))
             started = time.monotonic()
-            services.submit_move(game, user_at(game, seat), move, game.version)
+            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             player["took"], player["done"] = time.monotonic() - started, time.monotonic()
         except Exception as error:  # reported by the test's thread
             player["error"] = error

@@ -1,5 +1,5 @@
 """The play partial is rendered once per (game, version, reader) and served from the cache
-(games/view_cache.py): what each reader gets must stay exactly his own and current."""
+(games/reading/view_cache.py): what each reader gets must stay exactly his own and current."""
 
 import json
 import random
@@ -14,9 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import vacations
-from games import selectors, services, view_cache, views
 from games.engine import random_move
 from games.models import Seat
+from games.play import services
+from games.reading import selectors, view_cache
+from games.web import views
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db

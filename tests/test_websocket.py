@@ -6,7 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from elgrande_site.asgi import application
-from games import services
+from games.play import services
 from tests.helpers import HOST, ORIGIN, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +35,9 @@ async def test_every_open_page_hears_the_new_version_and_nothing_else(start_game
         assert connected
         assert await communicator.receive_json_from() == {"version": game.version}
 
-    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    await database_sync_to_async(services.submit_move)(
+        game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
+    )
 
     for communicator in pages:
         assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}
@@ -50,7 +52,9 @@ async def test_a_refused_move_sends_nothing(start_game):
     await communicator.connect()
     await communicator.receive_json_from()
     with pytest.raises(services.StaleVersion):
-        await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version - 1)
+        await database_sync_to_async(services.submit_move)(
+            game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version - 1
+        )
     assert await communicator.receive_nothing(timeout=0.3)
     await communicator.disconnect()
 
@@ -62,7 +66,9 @@ async def test_a_reconnecting_page_learns_the_version_it_missed(start_game):
     await communicator.connect()
     await communicator.receive_json_from()
     await communicator.disconnect()
-    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    await database_sync_to_async(services.submit_move)(
+        game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
+    )
     again = page(game)
     await again.connect()
     assert await again.receive_json_from() == {"version": game.version + 1}
@@ -175,7 +181,9 @@ async def test_whatever_a_page_sends_is_ignored_and_the_page_keeps_listening(sta
     await communicator.send_to(bytes_data=b"\x00\xff")
     await communicator.send_json_to({"type": "bid", "card": 9})
     assert await communicator.receive_nothing(timeout=0.2)
-    await database_sync_to_async(services.submit_move)(game, mover, {"type": "bid", "card": 9}, game.version)
+    await database_sync_to_async(services.submit_move)(
+        game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
+    )
     assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}
     await communicator.disconnect()
 
@@ -218,7 +226,7 @@ async def test_a_players_open_page_keeps_their_your_move_mails_back_and_closing_
     from django.core.cache import cache
     from django.utils import timezone
 
-    from games import presence
+    from games.infra import presence
 
     # A short grace, so that the page refreshes its presence every half second.
     settings.YOUR_MOVE_GRACE_SECONDS = 1.5

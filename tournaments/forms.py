@@ -4,7 +4,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from games.forms import NewGameForm
+from games.web.forms import NewGameForm
 
 from .models import Tournament
 from .pairing import DEFAULT_POINTS
@@ -12,7 +12,7 @@ from .pairing import DEFAULT_POINTS
 
 class TournamentForm(forms.Form):
     """What an organiser sets: the tournament, and its games' options as on the new-game form
-    (the same fields, taken from games.forms.NewGameForm)."""
+    (the same fields, taken from games.web.forms.NewGameForm)."""
 
     name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
     description = forms.CharField(

@@ -1,5 +1,5 @@
 """The mail each entrant gets when a round is made: their table, through the site's mail outbox
-(games.notifications: a Notification row per recipient and game, rendered in the recipient's
+(games.mail.notifications: a Notification row per recipient and game, rendered in the recipient's
 language and time zone, sent off the request and retried like any other)."""
 
 from django.urls import reverse
@@ -7,7 +7,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.emails import wants_mail
-from games import notifications
+from games.mail import notifications
 
 from .models import Table
 

@@ -2,7 +2,7 @@
 
 Each function runs in one transaction with the tournament's row locked, so that two requests (or a
 request and the sweep) are applied one after the other. The games are opened, seated and started
-through games.services, like any game: their deadlines, timeouts and autopilot are the site's.
+through games.play.services, like any game: their deadlines, timeouts and autopilot are the site's.
 A round is over when all its games are; the next one is made at once, from the notice of the game
 that finished it (games.signals.game_finished) or, should that be lost, from the deadline sweep
 (games.signals.swept, `advance_due`).
@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
-from games import services as game_services
 from games.models import Game, Seat
+from games.play import services as game_services
 from ratings.models import Rating
 
 from . import mail, pairing
@@ -97,7 +97,7 @@ def _hand_to_autopilot(game, user):
         if game.status != Game.Status.ACTIVE or seat is None or seat.autopilot:
             return
         try:
-            game_services.hand_seat_to_computer(game, user, game.version)
+            game_services.hand_seat_to_computer(game, user=user, expected_version=game.version)
             return
         except game_services.StaleVersion:
             continue
@@ -271,7 +271,7 @@ def _make_round(tournament):
     for index, players in enumerate(tables, start=1):
         game = game_services.create_game(users[players[0]], num_players=len(players), **tournament.game_options())
         for user_id in players[1:]:
-            game = game_services.join_game(game, users[user_id])
+            game = game_services.join_game(game, user=users[user_id])
         made.append(Table.objects.create(tournament=tournament, round=number, number=index, game=game))
     tournament.current_round = number
     tournament.save()

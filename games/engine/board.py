@@ -21,7 +21,7 @@ CASTILLO_INDEX = len(REGIONS)
 AREA_INDEX = {area: index for index, area in enumerate(AREAS)}
 
 # English names, for tools and tests only: the rules never need them, and the site names areas in
-# the reader's language (games/texts.py).
+# the reader's language (games/words/texts.py).
 REGION_NAMES = {
     "galicia": "Galicia",
     "basque": "Basque Country",

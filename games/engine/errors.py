@@ -3,7 +3,7 @@ class IllegalMove(ValueError):
 
     `code` names the refusal (a stable id such as "power_card_not_in_hand") and `data` its
     particulars as plain ids and numbers (area ids, colours, card ids, counts), so that the web side
-    can say it in the player's language (games/refusals.py). The engine itself holds no sentence:
+    can say it in the player's language (games/words/refusals.py). The engine itself holds no sentence:
     str(error) is the code and its data, for logs.
     """
 

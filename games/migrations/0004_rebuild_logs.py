@@ -1,9 +1,9 @@
 """Games stored with the old log of sentences: give each move its events by replaying it, or keep
-the old sentences as legacy events where the rules changed under the game (games/records.py)."""
+the old sentences as legacy events where the rules changed under the game (games/records/old_logs.py)."""
 
 from django.db import migrations
 
-from games.records import rebuild
+from games.records.old_logs import rebuild
 
 
 def rebuild_logs(apps, schema_editor):

@@ -1,12 +1,12 @@
 """The archive: a `Result` row per seat of a finished game, filled here for the games finished
-before, and the indexes the archive and the lobby's lists read from (games/archive.py)."""
+before, and the indexes the archive and the lobby's lists read from (games/reading/archive.py)."""
 
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
 import games.fields
-from games.archive import seat_summaries
+from games.play.results import seat_summaries
 
 
 def fill_results(apps, schema_editor):

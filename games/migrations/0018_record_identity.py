@@ -1,10 +1,10 @@
-"""A game record is identified by its moves' shapes (games/move_shapes.py `canonical`), no longer
+"""A game record is identified by its moves' shapes (games/moves/move_shapes.py `canonical`), no longer
 by the moves as written: the imported games' digests are computed again that way, and the games
 played here get an index on their seed, by which a record of one of them is found."""
 
 from django.db import migrations, models
 
-from games.game_records import digest
+from games.records.game_records import digest
 
 
 def identify_imported_games(apps, schema_editor):

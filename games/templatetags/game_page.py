@@ -1,5 +1,5 @@
 """Tags for the game page: the board drawing, the round track, names in words. The decision panel is
-built with the page's context (games/moves_forms.py), not here."""
+built with the page's context (games/moves/moves_forms.py), not here."""
 
 import functools
 
@@ -7,11 +7,11 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
-from games import board_map as drawing
-from games import log_text, texts
-from games.board_text import board_text as board_words
 from games.engine.board import POWER_CARD_CABALLEROS
-from games.log_text import step_html
+from games.words import board_map as drawing
+from games.words import log_text, texts
+from games.words.board_text import board_text as board_words
+from games.words.log_text import step_html
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def board_map(view):
 
 @register.simple_tag
 def board_text(view):
-    """The board in words for screen readers (games/board_text.py)."""
+    """The board in words for screen readers (games/words/board_text.py)."""
     return board_words(view)
 
 
@@ -73,7 +73,7 @@ def colour_player(view, colour):
     capitalised, for a seat whose user is gone."""
     for player in view["players"]:
         if player["colour"] == colour:
-            # The colour in the reader's words, as the log says it (games/log_text.py).
+            # The colour in the reader's words, as the log says it (games/words/log_text.py).
             word = str(log_text.COLOUR_WORDS.get(colour, colour))
             return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
     return colour
@@ -81,7 +81,7 @@ def colour_player(view, colour):
 
 @register.filter
 def card_title(card_id):
-    """An action card's title, which explains the card on hover or tap (games/log_text.py)."""
+    """An action card's title, which explains the card on hover or tap (games/words/log_text.py)."""
     return log_text.card(card_id)
 
 
@@ -98,7 +98,7 @@ def area_name(area_id):
 
 @register.simple_tag(takes_context=True)
 def step_sentence(context, step):
-    """An announced step of a special action in words (games/log_text.py)."""
+    """An announced step of a special action in words (games/words/log_text.py)."""
     return step_html(step, context["names"])
 
 

@@ -2,7 +2,7 @@ import json
 
 from django import template
 
-from games.texts import area_name
+from games.words.texts import area_name
 
 register = template.Library()
 

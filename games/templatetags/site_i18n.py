@@ -4,7 +4,9 @@ from django import template
 from django.utils.html import json_script
 from django.utils.translation import gettext, pgettext_lazy
 
-from games import clocks, texts
+from games import clocks
+from games.words import texts
+from games.words.log_text import COLOUR_WORDS
 
 register = template.Library()
 
@@ -31,14 +33,14 @@ def clock_texts():
 
 @register.filter
 def area_in_words(area_id):
-    """A region's name in the reader's language (games/texts.py), for figures kept in the cache in
+    """A region's name in the reader's language (games/words/texts.py), for figures kept in the cache in
     whichever language computed them (the statistics)."""
     return texts.area_name(area_id)
 
 
 @register.filter
 def card_in_words(card_id):
-    """An action card's title in the reader's language (games/texts.py)."""
+    """An action card's title in the reader's language (games/words/texts.py)."""
     return texts.card_title(card_id)
 
 
@@ -61,7 +63,5 @@ def phase_in_words(phase):
 
 @register.filter
 def colour_in_words(colour):
-    """A player's colour in the reader's words, as the log says it (games/log_text.py)."""
-    from games.log_text import COLOUR_WORDS
-
+    """A player's colour in the reader's words, as the log says it (games/words/log_text.py)."""
     return COLOUR_WORDS.get(colour, colour)

@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User, Vacation
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +78,7 @@ def test_deleting_leaves_waiting_games_and_cancels_those_created(make_user):
     user, other = make_user(), make_user()
     created = services.create_game(user, num_players=3)
     joined = services.create_game(other, num_players=3)
-    services.join_game(joined, user)
+    services.join_game(joined, user=user)
     delete_account(user)
     created.refresh_from_db()
     assert created.status == Game.Status.CANCELLED
@@ -121,7 +121,7 @@ def test_a_deleted_account_cannot_take_a_seat(make_user):
     game = services.create_game(creator, num_players=3)
     delete_account(user)
     with pytest.raises(services.NotAllowed, match="This account has been deleted"):
-        services.join_game(game, user)
+        services.join_game(game, user=user)
     assert not game.seats.filter(user=user).exists()
 
 
@@ -134,8 +134,8 @@ def test_a_deleted_account_cannot_create_a_game(make_user):
 
 
 def test_deleting_blanks_the_players_table_talk_and_stored_mails(client, start_game):
-    from games import chat
     from games.models import ChatMessage, Notification
+    from games.play import chat
 
     game = start_game(2, short_game=True)
     user, opponent = user_at(game, 0), user_at(game, 1)

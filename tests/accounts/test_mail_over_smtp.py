@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts.emails import has_verified_email
 from accounts.models import User
 from elgrande_site.email_url import email_settings
-from games import services
+from games.play import services
 from tests.accounts.mail import path_of_link
 from tests.helpers import free_port
 
@@ -153,7 +153,7 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
 
     from django.utils import timezone
 
-    from games import notifications, tasks
+    from games.mail import notifications
     from games.models import Notification
 
     sign_up(client, password)
@@ -163,7 +163,7 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
     assert kept.next_attempt_at - timezone.now() <= timedelta(minutes=1)
     # The server comes back; the sweep's retry sends it a minute later.
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
         assert notifications.retry_due(kept.next_attempt_at - timedelta(seconds=1)) == 0
         assert notifications.retry_due(kept.next_attempt_at) == 1
         recipients, message = mailbox.take()
@@ -184,7 +184,7 @@ def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_ad
     from allauth.account.models import EmailAddress
     from django.core.cache import cache
 
-    from games import notifications, tasks
+    from games.mail import notifications
     from games.models import Notification
 
     sign_up(client, password)
@@ -199,7 +199,7 @@ def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_ad
     assert (first.status, first.text, first.next_attempt_at) == (Notification.Status.DROPPED, "", None)
     assert second.status == Notification.Status.FAILED and "/accounts/confirm-email/" in second.text
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
         assert notifications.retry_due(second.next_attempt_at) == 1
         mailbox.take()
         assert not mailbox.messages
@@ -221,14 +221,14 @@ def test_a_kept_confirmation_of_an_address_its_player_replaced_is_not_sent(
 ):
     from allauth.account.models import EmailAddress
 
-    from games import notifications, tasks
+    from games.mail import notifications
     from games.models import Notification
 
     sign_up(client, password)
     kept = Notification.objects.get(kind="account")
     EmailAddress.objects.filter(email="isabel@example.org").delete()
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
         assert notifications.retry_due(kept.next_attempt_at) == 1
         assert not mailbox.messages
     kept.refresh_from_db()
@@ -254,7 +254,7 @@ def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked
 def test_a_kept_confirmation_given_up_keeps_no_link_and_the_admin_never_shows_it(
     client, admin_client, refused_mail, password
 ):
-    from games import notifications
+    from games.mail import notifications
     from games.models import Notification
 
     sign_up(client, password)

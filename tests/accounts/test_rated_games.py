@@ -5,8 +5,8 @@ from allauth.account.models import EmailAddress
 from django.urls import reverse
 
 from accounts.emails import has_verified_email, wants_mail
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def test_an_unverified_player_cannot_create_a_rated_game(make_user):
 def test_an_unverified_player_creates_and_joins_unrated_games(make_user):
     player = make_user(verified=False)
     game = services.create_game(player, num_players=2)
-    services.join_game(game, make_user(verified=False))
+    services.join_game(game, user=make_user(verified=False))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
@@ -30,7 +30,7 @@ def test_an_unverified_player_creates_and_joins_unrated_games(make_user):
 def test_an_unverified_player_cannot_join_a_rated_game(make_user):
     game = services.create_game(make_user(), num_players=3, rated=True)
     with pytest.raises(services.NotAllowed, match="verified email address"):
-        services.join_game(game, make_user(verified=False))
+        services.join_game(game, user=make_user(verified=False))
     assert game.seats.count() == 1
 
 

@@ -6,16 +6,16 @@ then recorded in the archive as the services do when a game ends."""
 import itertools
 from datetime import UTC, datetime, timedelta
 
-from games import archive
 from games.engine.board import COLOURS
 from games.models import Game, Move, Seat
+from games.play import results
 
 REGIONS = ("galicia", "basque", "aragon", "catalonia", "old_castile")
 _times = itertools.count()
 
 
 def standings(scores):
-    """[place, seat, score], best first; equal scores share a place (as games.services does)."""
+    """[place, seat, score], best first; equal scores share a place (as games.play.services does)."""
     order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
     result = []
     for index, seat in enumerate(order):
@@ -55,7 +55,7 @@ def finished_game(
             )
     game.version = next(version)
     game.save(update_fields=["version"])
-    archive.record_results(game)
+    results.record_results(game)
     return game
 
 

@@ -12,8 +12,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import archive
 from games.models import Game, Result
+from games.play import results
+from games.reading import archive
 from tests.archive.factory import finished_game
 from tests.helpers import logged_in, play
 
@@ -75,7 +76,7 @@ def test_a_game_the_deadline_sweep_finishes_is_recorded_too(start_game):
 
 
 def test_a_game_stored_before_the_events_is_recorded_without_homes_or_cards():
-    summaries = archive.seat_summaries(
+    summaries = results.seat_summaries(
         2, [[1, 1, 80], [2, 0, 70]], [{"event": "legacy", "round": 0, "text": "The game begins."}], [[], []]
     )
     assert summaries == [
@@ -514,7 +515,7 @@ def test_every_archive_query_can_be_answered_from_an_index(make_user):
 def test_an_imported_game_is_in_the_archive_and_its_statistics(client, tmp_path):
     from django.core.management import call_command
 
-    from games import statistics
+    from games.reading import statistics
     from tests.records.records import a_record
 
     path = tmp_path / "record.json"

@@ -6,8 +6,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import selectors, services
 from games.models import Game
+from games.play import services
+from games.reading import selectors
 from tests.archive.factory import finished_game
 from tests.helpers import HTMX, logged_in
 
@@ -39,7 +40,7 @@ def test_my_games_come_a_page_at_a_time_those_waiting_for_me_first(small_pages, 
     waiting = [running_with(me, start_game, my_move=True) for _ in range(2)]
     others = [running_with(me, start_game, my_move=False) for _ in range(3)]
     joined = services.create_game(make_user(), num_players=4)
-    services.join_game(joined, me)
+    services.join_game(joined, user=me)
     client = logged_in(me)
     first = client.get(reverse("lobby"))
     assert ids(first.context["my_games"]) == [waiting[1].pk, waiting[0].pk, joined.pk]

@@ -9,7 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import computer, statistics, tasks
+from games import tasks
+from games.computer import players as computer
+from games.reading import statistics
 from tests.archive.factory import finished_game
 from tests.helpers import play
 

@@ -23,9 +23,9 @@ def _last_round_with_our_cards(state):
 def make(prefix="map"):
     """Prints {"game": id, "players": [user names by seat], "plan_card": an Intrigue's id}."""
     from accounts.models import User
-    from games import services
     from games.engine.cards import CARDS
     from games.engine.cards.intrigue import MoveCaballeros
+    from games.play import services
     from tests.helpers import find_position, state_of, user_at
 
     seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)
@@ -34,10 +34,10 @@ def make(prefix="map"):
     game = services.create_game(users[0], num_players=3, **OPTIONS)
     type(game).objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
-        services.join_game(game, user, game.invite_token)
+        services.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     assert _last_round_with_our_cards(state)

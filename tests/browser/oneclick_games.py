@@ -46,7 +46,7 @@ POSITIONS = {
 def make(prefix="one"):
     """Prints {position: [game id, user name of the seat to act]}."""
     from accounts.models import User
-    from games import services
+    from games.play import services
     from tests.helpers import find_position, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
@@ -58,10 +58,10 @@ def make(prefix="one"):
         game = services.create_game(users[0], num_players=3, **options)
         type(game).objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user, game.invite_token)
+            services.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         for seat, move in history:
-            services.submit_move(game, user_at(game, seat), move, game.version)
+            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         state = state_of(game)
         assert predicate(state), name

@@ -11,7 +11,7 @@ from tests.browser.phone_games import PASSWORD
 def make(prefix):
     """Prints {"game": id, "players": [user names by seat]}."""
     from accounts.models import User
-    from games import services
+    from games.play import services
     from tests.helpers import play, user_at
 
     names = [f"{prefix}{seat}" for seat in range(3)]
@@ -19,7 +19,7 @@ def make(prefix):
     game = services.create_game(users[0], num_players=3, veto=False)
     type(game).objects.filter(pk=game.pk).update(seed=4)
     for user in users[1:]:
-        services.join_game(game, user, game.invite_token)
+        services.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     play(game, until=lambda state: state.round == 1 and state.phase == "action")
     print(json.dumps({"game": game.pk, "players": [user_at(game, seat).username for seat in range(3)]}))
@@ -28,10 +28,10 @@ def make(prefix):
 def others_play(game_id, text):
     """Seat 1 says `text`, then the seats play on until the caballeros seat 0 sees have changed;
     prints the areas that changed for seat 0."""
-    from games import chat, services
     from games.engine import random_move, to_act, view_for
     from games.models import Game
-    from games.since_visit import _caballeros
+    from games.play import chat, services
+    from games.reading.since_visit import _caballeros
     from tests.helpers import state_of, user_at
 
     game = Game.objects.get(pk=game_id)
@@ -42,7 +42,9 @@ def others_play(game_id, text):
     while not changed or to_act(state_of(game))[0] != 0:
         state = state_of(game)
         seat = to_act(state)[0]
-        services.submit_move(game, user_at(game, seat), random_move(state, seat, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, seat), move=random_move(state, seat, rng),
+            expected_version=game.version)
         game.refresh_from_db()
         after = _caballeros(view_for(state_of(game), 0))
         changed = {area for area in after if after[area] != before[area]}

@@ -1,6 +1,6 @@
 """A live sitting of a whole round of a 3-player slow game: the two players whose pages stay open get
 no "your move" mail; the one who closes their page between decisions gets one for each decision that
-waited for them past the grace (games/presence.py), then opens the game and plays it."""
+waited for them past the grace (games/infra/presence.py), then opens the game and plays it."""
 
 import json
 import re

@@ -11,8 +11,8 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engine import apply_move, new_game, random_move, to_act, view_for
-from games.log_text import Names
-from games.moves_forms import DecisionPanel
+from games.moves.moves_forms import DecisionPanel
+from games.words.log_text import Names
 from tests.support.static_pages import open_page
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from django.http import QueryDict
 
 from games.engine import view_for
 from games.engine.cards import CARDS
-from games.moves_forms import read_move
+from games.moves.moves_forms import read_move
 from tests.browser.test_map_choices import KEEP_SUBMISSIONS as KEPT_BY_MAP_CHOICES
 from tests.browser.test_map_choices import MAP_SCRIPT, page_for, special_turn
 from tests.support.static_pages import open_page

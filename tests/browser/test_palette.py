@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import render_to_string
 
-from games.score_chart import score_chart
+from games.words.score_chart import score_chart
 from tests.browser.test_map_choices import page_for, special_turn
 from tests.support.static_pages import open_page
 

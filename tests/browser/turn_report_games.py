@@ -10,8 +10,9 @@ PASSWORD = "a-long-enough-Passw0rd"
 def make():
     """Prints [game id, user name of the seat to act]."""
     from accounts.models import User
-    from games import services, turn_report
     from games.engine import random_move, to_act
+    from games.mail import turn_report
+    from games.play import services
     from tests.helpers import find_position, state_of, user_at
 
     seed, history = find_position(lambda state: state.round == 4 and state.phase == "bid", 3)
@@ -19,10 +20,10 @@ def make():
     game = services.create_game(users[0], num_players=3)
     type(game).objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
-        services.join_game(game, user, game.invite_token)
+        services.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     for seat, move in history:
-        services.submit_move(game, user_at(game, seat), move, game.version)
+        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     # Round 4's bids until the one to bid last moved before the general scoring: his report
     # holds it.
@@ -34,7 +35,9 @@ def make():
         report = turn_report.since_last_move(game, seat, seats)
         if report is not None and any(item.kind == "scoring" for _, items in report.rounds for item in items):
             break
-        services.submit_move(game, user_at(game, seat), random_move(state, seat, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, seat), move=random_move(state, seat, rng),
+            expected_version=game.version)
         game.refresh_from_db()
         state = state_of(game)
         assert state.phase == "bid", "nobody's report holds the scoring"

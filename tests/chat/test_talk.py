@@ -5,8 +5,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import chat
 from games.models import ChatMessage, Game
+from games.play import chat
 from tests.chat.conftest import post_chat, stored
 from tests.helpers import HTMX, logged_in, play, user_at
 
@@ -263,7 +263,7 @@ def test_a_finished_game_shows_its_chat_to_read_only(start_game, make_user):
 
 
 def test_before_the_start_there_is_no_chat_yet(make_user):
-    from games import services
+    from games.play import services
 
     creator = make_user()
     game = services.create_game(creator, num_players=3)

@@ -8,7 +8,7 @@ import pytest
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
 from games.engine.cards import CARDS
-from games.refusals import refusal_message
+from games.words.refusals import refusal_message
 from tests.engine.builders import at_action, frozen, game, lay_out, play, quiet, quiet_move
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}

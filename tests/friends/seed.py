@@ -6,7 +6,7 @@ has an open public game of 3 players with the default options, which ana's quick
 """
 
 from accounts.models import Follow
-from games import services
+from games.play import services
 from ratings.models import Ladder, Rating
 from tests.ratings.seed import player
 

@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Block
-from games import services
 from games.models import Game, Notification
+from games.play import services
 from tests.chat.conftest import post_chat
 from tests.helpers import logged_in, user_at
 
@@ -22,7 +22,7 @@ def test_a_blocked_player_cannot_join_the_blockers_game_and_is_answered_as_for_a
     Block.objects.create(blocker=ana, blocked=bea)
     blocked_game = services.create_game(ana, num_players=3)
     cancelled = services.create_game(make_user(), num_players=3)
-    services.cancel_game(cancelled, cancelled.creator)
+    services.cancel_game(cancelled, user=cancelled.creator)
     refused = logged_in(bea).post(reverse("join", args=[blocked_game.pk]))
     unavailable = logged_in(bea).post(reverse("join", args=[cancelled.pk]))
 
@@ -36,12 +36,12 @@ def test_a_blocked_player_cannot_join_the_blockers_game_and_is_answered_as_for_a
 def test_a_blocked_player_cannot_join_a_game_where_the_blocker_has_a_seat_that_another_created(make_user):
     ana, bea, cid = make_user("ana"), make_user("bea"), make_user("cid")
     game = services.create_game(cid, num_players=4)
-    services.join_game(game, ana)
+    services.join_game(game, user=ana)
     Block.objects.create(blocker=ana, blocked=bea)
     with pytest.raises(services.Conflict, match="no longer open"):
-        services.join_game(game, bea)
+        services.join_game(game, user=bea)
     # Anyone else still joins.
-    services.join_game(game, make_user())
+    services.join_game(game, user=make_user())
 
 
 def test_a_private_game_of_the_blocker_refuses_the_blocked_player_even_with_its_link(make_user):

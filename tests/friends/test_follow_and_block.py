@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts import deletion
 from accounts.models import Block, Follow
-from games import computer
+from games.computer import players as computer
 from tests.helpers import logged_in
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from accounts.models import Block, Follow
 from elgrande_site.asgi import application
-from games import presence, services
+from games.infra import presence
+from games.play import services
 from tests.helpers import HOST, ORIGIN, logged_in
 from tests.test_websocket import session_cookie
 
@@ -30,7 +31,7 @@ def test_the_friends_list_shows_who_is_online_and_their_open_games_but_no_privat
     public = services.create_game(ana, num_players=3)
     private = services.create_game(ana, num_players=3, private=True)
     mine_too = services.create_game(bea, num_players=4, private=True)
-    services.join_game(mine_too, me, mine_too.invite_token)
+    services.join_game(mine_too, user=me, token=mine_too.invite_token)
     services.create_game(cid, num_players=3)
     from django.core.cache import cache
 
@@ -66,7 +67,7 @@ def test_a_friend_who_blocks_you_is_shown_away_and_without_games(make_user):
 
 @pytest.mark.django_db
 def test_the_friends_list_costs_the_same_queries_for_one_friend_or_many(make_user, django_assert_max_num_queries):
-    from games.finding import friends_of
+    from games.web.finding import friends_of
 
     me = make_user("me")
     for number in range(8):

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from accounts import deletion, friends
 from accounts.models import Block
-from games import computer, services
+from games.computer import players as computer
+from games.play import services
 from tests.helpers import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Block
-from games import finding, services
 from games.models import Game
+from games.play import services
+from games.web import finding
 from ratings.models import Ladder, Rating
 from ratings.rating import shown
 from tests.helpers import logged_in

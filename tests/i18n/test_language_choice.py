@@ -141,7 +141,8 @@ def test_signing_up_keeps_the_language_of_the_pages_the_player_read(client, pass
 def test_each_player_gets_the_start_mail_in_their_own_language(
     make_user, queued_mail, django_capture_on_commit_callbacks
 ):
-    from games import notifications, services
+    from games.mail import notifications
+    from games.play import services
 
     players = [make_user() for _ in range(3)]
     for user, language in zip(players, ("it", "fr", ""), strict=True):
@@ -151,7 +152,7 @@ def test_each_player_gets_the_start_mail_in_their_own_language(
     with translation.override("it"), django_capture_on_commit_callbacks(execute=True):
         game = services.create_game(players[0], num_players=3)
         for user in players[1:]:
-            services.join_game(game, user, game.invite_token)
+            services.join_game(game, user=user, token=game.invite_token)
     from games.models import Notification
 
     subjects = {n.user_id: n.subject for n in Notification.objects.filter(game=game, kind="game_started")}

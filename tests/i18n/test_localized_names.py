@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.play import services
 from tests.helpers import logged_in
 
 pytestmark = pytest.mark.django_db

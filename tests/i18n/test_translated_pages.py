@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import notifications
 from games.engine import to_act, view_for
+from games.mail import notifications
 from tests.helpers import HTMX, logged_in, state_of
 
 from .leftovers import left_in_translation
@@ -83,15 +83,15 @@ def test_the_game_page_is_translated_in_every_phase(game_at, phase):
 
 
 def test_a_game_waiting_for_players_and_a_cancelled_one_are_translated(make_user):
-    from games import services
+    from games.play import services
 
     creator, other = make_user(), make_user()
     game = services.create_game(creator, num_players=3, private=True)
-    services.join_game(game, other, game.invite_token)
+    services.join_game(game, user=other, token=game.invite_token)
     for reader in (Reader(creator), Reader(other), Reader()):
         assert_translated(reader, reverse("game", args=[game.pk]), at_least=3)
     assert_translated(Reader(creator), reverse("cancel", args=[game.pk]), at_least=3)
-    services.cancel_game(game, creator)
+    services.cancel_game(game, user=creator)
     assert_translated(Reader(creator), reverse("game", args=[game.pk]), at_least=2)
 
 
@@ -190,7 +190,7 @@ def test_the_end_of_game_mail_is_translated(finished_game):
 
 
 def test_the_digest_and_the_invitation_are_translated(start_game, make_user):
-    from games import services
+    from games.play import services
 
     game = start_game(3, seed=3)
     user = game.seats.get(index=0).user

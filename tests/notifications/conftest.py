@@ -5,10 +5,10 @@ import pytest
 def mail_sent_at_once(monkeypatch, settings):
     """Queued notifications are sent at once in the test's own thread (and its transaction), by
     what the mailer thread runs for each; the thread itself is tested in test_sending.py."""
-    from games import tasks
+    from games.mail import notifications
 
     settings.SITE_URL = "https://elgrande.example.org"
-    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
 
 
 @pytest.fixture
@@ -25,8 +25,8 @@ def committed(django_capture_on_commit_callbacks):
 @pytest.fixture
 def started(make_user, committed):
     """A game started through the services with its after-commit hooks run: (game, users by seat)."""
-    from games import services
     from games.models import Game
+    from games.play import services
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
@@ -34,7 +34,7 @@ def started(make_user, committed):
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            committed(services.join_game, game, user, game.invite_token)
+            committed(services.join_game, game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game, {seat.index: seat.user for seat in game.seats.select_related("user")}
 

@@ -1,4 +1,4 @@
-"""A mail goes to its recipient at most once (games.notifications.deliver), through a real SMTP server
+"""A mail goes to its recipient at most once (games.mail.notifications.deliver), through a real SMTP server
 (aiosmtpd, started by the test): one the server took while the database was cut, or whose answer
 never came, is left `unknown` for an operator and never sent again by the retries; one the server
 refused, before the handover or with its answer to the message, is retried as before."""
@@ -14,7 +14,8 @@ from aiosmtpd.controller import Controller
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from games import notifications, tasks
+from games import tasks
+from games.mail import notifications
 from games.models import Notification
 from tests.accounts.test_mail_over_smtp import mail_through
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
@@ -28,11 +29,11 @@ def one_mail(started, monkeypatch):
     """A recorded mail not yet sent (the first "game started" mail of a new game), and its address;
     the other mails of the game are dropped. The tasks queued from here on run at once."""
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     first = Notification.objects.get(pk=queued[0])
     Notification.objects.exclude(pk=first.pk).update(status=Notification.Status.DROPPED, next_attempt_at=None)
-    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
     return first.pk, first.user.email
 
 
@@ -62,7 +63,7 @@ def test_a_mail_the_server_took_while_the_database_was_cut_is_never_sent_again(
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(cut_once_the_server_has_it):
-        tasks.send_logged(mail_id)  # as the mailer thread or a worker runs it: logged, not raised
+        notifications.send_logged(mail_id)  # as the mailer thread or a worker runs it: logged, not raised
     assert len(received_by(smtp_server, address)) == 1
     assert "server closed the connection unexpectedly" in caplog.text
 
@@ -129,8 +130,8 @@ def test_a_mail_whose_answer_never_came_is_left_unknown_and_not_sent_again(one_m
     mail_id, address = one_mail
     mailbox = serve(SilentMailbox(delay=2))
     settings.EMAIL_TIMEOUT = 0.5
-    with caplog.at_level(logging.ERROR, logger="games.notifications"):
-        tasks.send_logged(mail_id)
+    with caplog.at_level(logging.ERROR, logger="games.mail.notifications"):
+        notifications.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert mail.status == Notification.Status.UNKNOWN
     assert "timed out" in mail.last_error
@@ -146,7 +147,7 @@ def test_a_mail_the_server_refused_to_connect_is_retried_as_before(
     mail_id, address = one_mail
     port = settings.EMAIL_PORT
     mail_through(settings, tmp_path, free_port())  # nothing listens there: the connection is refused
-    tasks.send_logged(mail_id)
+    notifications.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert mail.status == Notification.Status.FAILED
     assert mail.next_attempt_at == pytest.approx(timezone.now() + notifications.FIRST_RETRY_AFTER,
@@ -163,7 +164,7 @@ def test_a_mail_the_server_refused_to_connect_is_retried_as_before(
 def test_a_mail_the_server_answered_with_a_refusal_is_retried_as_before(one_mail, serve):
     mail_id, address = one_mail
     mailbox = serve(RefusingOnceMailbox())
-    tasks.send_logged(mail_id)
+    notifications.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert (mail.status, mailbox.refused) == (Notification.Status.FAILED, 1)
     assert "SMTPDataError" in mail.last_error

@@ -11,9 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import vacations
-from games import deadlines, notifications, services
+from games import deadlines
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.mail import notifications
 from games.models import Game, Move, Notification
+from games.play import services
 from tests.helpers import find_position, logged_in, state_of
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +32,13 @@ def play_until(game, users, committed, until):
     state = state_of(game)
     while not until(state):
         seat = to_act(state)[0]
-        committed(services.submit_move, game, users[seat], random_move(state, seat, rng), game.version)
+        committed(
+            services.submit_move,
+            game,
+            user=users[seat],
+            move=random_move(state, seat, rng),
+            expected_version=game.version,
+        )
         state = state_of(game)
     return state
 
@@ -55,7 +63,13 @@ def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, ma
     mailoutbox.clear()
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     next_bidder = to_act(state_of(game))[0]
     (message,) = mailoutbox
     assert message.to == [users[next_bidder].email]
@@ -86,7 +100,13 @@ def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
     decisions = 0
     while to_act(state) == [player]:
         decisions += 1
-        committed(services.submit_move, game, users[player], random_move(state, player, random.Random(1)), game.version)
+        committed(
+            services.submit_move,
+            game,
+            user=users[player],
+            move=random_move(state, player, random.Random(1)),
+            expected_version=game.version,
+        )
         state = state_of(game)
     assert decisions >= 2
     assert sent_to(mailoutbox, users[player]) == []
@@ -140,7 +160,13 @@ def test_live_games_mail_your_move_only_to_players_who_asked(started, committed,
         users[seat].notify_live_your_move = seat == order_after[0]
         users[seat].save()
     mailoutbox.clear()
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     next_bidder = to_act(state_of(game))[0]
     expected = 1 if users[next_bidder].notify_live_your_move else 0
     assert len(sent_to(mailoutbox, users[next_bidder])) == expected
@@ -161,7 +187,7 @@ def test_a_player_who_switched_your_move_off_or_has_no_verified_address_gets_non
     unverified = make_user(verified=False)
     other = make_user()
     game = services.create_game(unverified, num_players=2)
-    committed(services.join_game, game, other)
+    committed(services.join_game, game, user=other)
     assert [message.to for message in mailoutbox] == [[other.email]]
 
 
@@ -185,7 +211,13 @@ def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, commi
     state = state_of(game)
     bidder = to_act(state)[0]
     previous = list(game.to_act)
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     game.refresh_from_db()
     count = len(mailoutbox)
     notifications.game_saved(game, state_of(game), previous)
@@ -224,14 +256,20 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
     game, users = started(4, seed=seed, time_per_move=3 * 24 * 3600)
     for seat, move in history:
-        committed(services.submit_move, game, users[seat], move, game.version)
+        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     waiting, deadline = list(game.to_act), game.deadline
     mailoutbox.clear()
     notifications.send_due_reminders(deadline - timedelta(hours=35))
     assert sorted(m.to[0] for m in mailoutbox) == sorted(users[seat].email for seat in waiting)
     first = waiting[0]
-    committed(services.submit_move, game, users[first], legal_moves(state_of(game), first)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[first],
+        move=legal_moves(state_of(game), first)[0],
+        expected_version=game.version,
+    )
     game.refresh_from_db()
     assert game.deadline == deadline and set(game.to_act) == set(waiting) - {first}
     # A new version of the same decision, with the same deadline: nobody is reminded again.
@@ -466,7 +504,13 @@ def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(s
         user.save()
         EmailAddress.objects.create(user=user, email=user.email, verified=False)
     mailoutbox.clear()
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     assert mailoutbox == []
 
 

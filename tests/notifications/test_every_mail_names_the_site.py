@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import notifications, services
 from games.engine import random_move, to_act
+from games.mail import notifications
+from games.play import services
 from tests.accounts.test_mail_over_smtp import body, html_part, sign_up
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
 from tests.helpers import logged_in, play, state_of

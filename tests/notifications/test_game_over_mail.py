@@ -4,8 +4,8 @@ player's rating change on each ladder, and the replay link."""
 import pytest
 from django.urls import reverse
 
-from games import notifications
 from games.engine import GameState
+from games.mail import notifications
 from games.models import Notification
 from ratings.models import RatingChange
 from ratings.rating import shown

@@ -8,8 +8,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import notifications, services
+from games.mail import notifications
 from games.models import Game, MailOptOut, Notification
+from games.play import services
 from tests.accounts.mail import links
 from tests.helpers import logged_in
 
@@ -31,7 +32,7 @@ def test_the_creator_sees_the_invitation_form_on_a_private_open_game(private_gam
     form_action = f'action="{reverse("invite", args=[game.pk])}"'
     assert form_action in logged_in(creator).get(reverse("game", args=[game.pk])).content.decode()
     guest = make_user()
-    services.join_game(game, guest, game.invite_token)
+    services.join_game(game, user=guest, token=game.invite_token)
     assert form_action not in logged_in(guest).get(reverse("game", args=[game.pk])).content.decode()
 
 
@@ -118,7 +119,7 @@ def test_a_bad_invitation_is_refused_with_a_400_and_sends_nothing(private_game, 
 
 
 def test_inviting_a_computer_player_says_how_computer_players_take_seats(private_game, mailoutbox):
-    from games import computer
+    from games.computer import players as computer
 
     game, creator = private_game
     name = computer.computer_user("greedy").username
@@ -169,9 +170,9 @@ def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(priva
 
     game, creator = private_game
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     invite(logged_in(creator), game, "friend@example.net")
-    services.cancel_game(game, creator)
+    services.cancel_game(game, user=creator)
     tasks.send_notification(queued[0])
     assert mailoutbox == []
     assert Notification.objects.get(pk=queued[0]).status == Notification.Status.DROPPED
@@ -191,7 +192,7 @@ def test_inviting_by_username_or_by_address_tells_the_inviter_nothing_of_whose_a
     client = logged_in(creator)
     diego = make_user("diego")
     seated = make_user("seated")
-    services.join_game(game, seated, game.invite_token)
+    services.join_game(game, user=seated, token=game.invite_token)
     quiet = make_user("quiet")
     quiet.notify_invitation = False
     quiet.save()
@@ -253,11 +254,10 @@ def test_an_account_sends_a_bounded_number_of_invitations_a_day(private_game, se
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="invitations sent at once need PostgreSQL's row locks")
 def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeypatch, settings):
-    from games import tasks
     from tests.test_concurrency import race
 
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     settings.INVITATIONS_PER_DAY = 1000
     creator = make_user("carmen")
     game = services.create_game(creator, num_players=3, private=True)

@@ -14,9 +14,12 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import deadlines, notifications, rows, services
+from games import deadlines
 from games.engine import apply_move, legal_moves, random_move, to_act
+from games.infra import rows
+from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
+from games.play import services
 from tests.helpers import state_of
 from tests.test_deadline_faults import ROOT, environment
 
@@ -27,7 +30,8 @@ LOST = notifications.MAIL_DECISION_LOST_AFTER
 KILLED_BEFORE_THE_MAILS = """
 import os, signal, django
 django.setup()
-from games import deadlines, notifications
+from games import deadlines
+from games.mail import notifications
 
 def killed(saved):
     print("killed with", len(saved), "games to decide", flush=True)
@@ -47,8 +51,12 @@ def bid(game, users, committed=None, highest=False):
     state = state_of(game)
     seat = to_act(state)[0]
     bids = sorted(legal_moves(state, seat), key=lambda move: move["card"])
-    (committed or (lambda change, *args: change(*args)))(
-        services.submit_move, game, users[seat], bids[-1] if highest else bids[0], game.version
+    (committed or (lambda change, *args, **kwargs: change(*args, **kwargs)))(
+        services.submit_move,
+        game,
+        user=users[seat],
+        move=bids[-1] if highest else bids[0],
+        expected_version=game.version,
     )
     game.refresh_from_db()
     return seat
@@ -111,10 +119,10 @@ def test_a_game_started_by_a_process_that_died_before_its_mails_gets_them_from_t
 ):
     users = [make_user() for _ in range(3)]
     game = services.create_game(users[0], num_players=3)
-    committed(services.join_game, game, users[1], game.invite_token)
+    committed(services.join_game, game, user=users[1], token=game.invite_token)
     mailoutbox.clear()
     # The last seat taken starts the game; the process dies before its after-commit hooks.
-    services.join_game(game, users[2], game.invite_token)
+    services.join_game(game, user=users[2], token=game.invite_token)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     notifications.sweep(timezone.now() + LOST)
@@ -134,10 +142,10 @@ def test_a_last_move_whose_process_died_before_its_mails_still_gets_the_ranking_
         move = random_move(state, seat, rng)
         if apply_move(state, seat, move).is_over:
             break
-        committed(services.submit_move, game, users[seat], move, game.version)
+        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         state = state_of(game)
     mailoutbox.clear()
-    services.submit_move(game, users[seat], move, game.version)
+    services.submit_move(game, user=users[seat], move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     notifications.sweep(timezone.now() + LOST)
@@ -273,9 +281,9 @@ def test_a_start_announced_whose_row_stayed_is_not_announced_again_once_the_game
 ):
     users = [make_user() for _ in range(3)]
     game = services.create_game(users[0], num_players=3)
-    committed(services.join_game, game, users[1], game.invite_token)
+    committed(services.join_game, game, user=users[1], token=game.invite_token)
     with uncleared(monkeypatch):
-        committed(services.join_game, game, users[2], game.invite_token)
+        committed(services.join_game, game, user=users[2], token=game.invite_token)
     assert sum("has started" in m.subject for m in mailoutbox) == 3
     assert MailToDecide.objects.filter(started=True).count() == 1
     by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}

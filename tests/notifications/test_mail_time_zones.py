@@ -13,9 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import notifications, services
 from games.engine import random_move, to_act
+from games.mail import notifications
 from games.models import Game
+from games.play import services
 from tests.accounts.test_mail_over_smtp import body, html_part
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
 from tests.helpers import logged_in, play, state_of
@@ -67,7 +68,7 @@ def veto_question(make_user, committed, smtp_server):  # noqa: F811
     game = services.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
     Game.objects.filter(pk=game.pk).update(seed=SEED)
     for user in users[1:]:
-        committed(services.join_game, game, user, game.invite_token)
+        committed(services.join_game, game, user=user, token=game.invite_token)
     game.refresh_from_db()
     rng = random.Random(SEED)
     play(game, moves=MOVES_BEFORE, rng=rng)
@@ -107,7 +108,7 @@ def test_one_move_mails_tokyo_new_york_and_madrid_each_the_deadline_of_their_own
 
 def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_server, committed):  # noqa: F811
     game, seats, mover, move = veto_question
-    committed(services.submit_move, game, seats[mover], move, game.version)
+    committed(services.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
     game.refresh_from_db()
     smtp_server.messages.clear()
     # The sweep runs in a worker with no player's zone active: UTC.
@@ -123,7 +124,7 @@ def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_
 
 def test_a_digest_sent_by_celery_beat_says_the_deadline_of_the_players_page(veto_question, smtp_server, committed):  # noqa: F811
     game, seats, mover, move = veto_question
-    committed(services.submit_move, game, seats[mover], move, game.version)
+    committed(services.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
     game.refresh_from_db()
     tokyo = next(user for user in seats.values() if user.time_zone == "Asia/Tokyo")
     tokyo.digest = "daily"

@@ -10,9 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import notifications, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act, view_for
+from games.mail import notifications
 from games.models import Notification
+from games.play import services
 from tests.helpers import logged_in, state_of
 from tests.test_game_page_content import hidden_variant
 
@@ -27,7 +28,13 @@ def your_move_mail(mailoutbox, started, committed):
     mailoutbox.clear()
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     (message,) = mailoutbox
     seat = to_act(state_of(game))[0]
     return game, users, seat, message
@@ -78,7 +85,7 @@ def test_one_click_unsubscribe_by_post_needs_no_login_nor_csrf_and_stops_that_ki
     # The next decision of that player is not mailed; the others' still are.
     mailoutbox.clear()
     state = state_of(game)
-    committed(services.submit_move, game, user, legal_moves(state, seat)[0], game.version)
+    committed(services.submit_move, game, user=user, move=legal_moves(state, seat)[0], expected_version=game.version)
     next_seat = to_act(state_of(game))[0]
     assert [m.to for m in mailoutbox] == ([[users[next_seat].email]] if next_seat != seat else [])
 
@@ -107,7 +114,7 @@ def test_a_mail_still_queued_when_its_kind_is_switched_off_is_not_sent(started, 
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     game, users = started(3)
     assert len(queued) == 3
     for user in users.values():
@@ -123,14 +130,20 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
 
     game, users = started(3)
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     (notification_id,) = queued
     state = state_of(game)
     second = to_act(state)[0]
-    services.submit_move(game, users[second], legal_moves(state, second)[0], game.version)
+    services.submit_move(game, user=users[second], move=legal_moves(state, second)[0], expected_version=game.version)
     mailoutbox.clear()
     tasks.send_notification(notification_id)
     assert mailoutbox == []

@@ -1,5 +1,5 @@
 """No "your move" mail while the player has the game open, nor within YOUR_MOVE_GRACE_SECONDS after
-they closed it (games/presence.py); the sweep mails a decision still theirs once the grace is over,
+they closed it (games/infra/presence.py); the sweep mails a decision still theirs once the grace is over,
 one mail for the decisions that waited together."""
 
 import random
@@ -9,9 +9,11 @@ from datetime import UTC, datetime
 import pytest
 from django.core.cache import cache
 
-from games import notifications, presence, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.infra import presence
+from games.mail import notifications
 from games.models import MailToDecide, Notification
+from games.play import services
 from tests.helpers import find_position, state_of
 from tests.notifications.test_deciding import a_turn_that_comes_back_to_its_player, play_until, sent_to
 
@@ -35,7 +37,13 @@ def bid(game, users, committed):
     """The first bidder bids: (the seat that must bid next)."""
     state = state_of(game)
     bidder = to_act(state)[0]
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     return to_act(state_of(game))[0]
 
 
@@ -137,7 +145,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     seed, history = find_position(lambda s: len(to_act(s)) >= 2)
     game, users = started(3, seed=seed)
     for seat, move in history[:-1]:
-        committed(services.submit_move, game, users[seat], move, game.version)
+        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     state_before = state_of(game)
     first, second = to_act(apply_move(state_before, *history[-1]))[:2]
@@ -146,7 +154,9 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     presence.seen(game.pk, users[first].pk, open=False, now=closed)
     presence.seen(game.pk, users[second].pk, open=False, now=closed + 60)
     mailoutbox.clear()
-    committed(services.submit_move, game, users[history[-1][0]], history[-1][1], game.version)
+    committed(
+        services.submit_move, game, user=users[history[-1][0]], move=history[-1][1], expected_version=game.version
+    )
     assert sent_to(mailoutbox, users[first]) == sent_to(mailoutbox, users[second]) == []
 
     # The first's grace ends first: their mail goes then, not when the second's does.
@@ -154,7 +164,13 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     assert len(sent_to(mailoutbox, users[first])) == 1 and sent_to(mailoutbox, users[second]) == []
     # The game moves on (the second decides) while the first still has to: no second mail.
     state = state_of(game)
-    committed(services.submit_move, game, users[second], random_move(state, second, random.Random(1)), game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[second],
+        move=random_move(state, second, random.Random(1)),
+        expected_version=game.version,
+    )
     assert first in to_act(state_of(game))
     notifications.decide_waiting(at(closed + 60 + GRACE + 1))
     assert len(sent_to(mailoutbox, users[first])) == 1 and sent_to(mailoutbox, users[second]) == []
@@ -171,7 +187,7 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
     closed = time.time()
     presence.seen(game.pk, users[player].pk, open=False, now=closed)
     for seat, move in history:
-        committed(services.submit_move, game, users[seat], move, game.version)
+        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     other = next(seat for seat in to_act(state_of(game)) if seat != player)
     assert len({row.version for row in MailToDecide.objects.all() if player in row.waiting_for}) >= 2
@@ -181,7 +197,13 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
     assert len(sent_to(mailoutbox, users[player])) == 1
     # The game moves on while the player still has to decide; the next sweep finds their other row.
     state = state_of(game)
-    committed(services.submit_move, game, users[other], random_move(state, other, random.Random(1)), game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[other],
+        move=random_move(state, other, random.Random(1)),
+        expected_version=game.version,
+    )
     assert player in to_act(state_of(game))
     notifications.decide_waiting(at(closed + GRACE + 2))
     notifications.decide_waiting(at(closed + GRACE + 3))

@@ -15,14 +15,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from elgrande_site.email_url import email_settings
-from games import notifications, services, tasks
+from games import tasks
 from games.engine import legal_moves, to_act
+from games.mail import notifications
 from games.models import Game, Notification
+from games.play import services
 from tests.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 
-REAL_QUEUE = tasks.queue_notification
+REAL_QUEUE = notifications.queue_notification
 
 
 def closed_port():
@@ -42,7 +44,7 @@ def mail_server_back(settings):
 
 def test_running_the_send_task_twice_sends_one_mail(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     game, users = started(2)
     first = queued[0]
     tasks.send_notification(first)
@@ -62,7 +64,13 @@ def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_of
     state = state_of(game)
     bidder = to_act(state)[0]
     before = timezone.now()
-    committed(services.submit_move, game, users[bidder], legal_moves(state, bidder)[0], game.version)
+    committed(
+        services.submit_move,
+        game,
+        user=users[bidder],
+        move=legal_moves(state, bidder)[0],
+        expected_version=game.version,
+    )
     game.refresh_from_db()
     assert game.version == Game.objects.get(pk=game.pk).version and bidder not in game.to_act
 
@@ -92,7 +100,7 @@ def failing_mail(started, settings, tmp_path, monkeypatch):
     """(the id of a mail recorded at a game's start while the mail server is down, the list the
     mails queued from then on go to instead of being sent)."""
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     mail_server_down(settings, tmp_path)
     return queued[0], queued
@@ -105,7 +113,7 @@ def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(fai
         Notification.objects.filter(pk=notification_id).exclude(next_attempt_at=None).update(
             next_attempt_at=timezone.now()
         )
-        tasks.send_logged(notification_id)
+        notifications.send_logged(notification_id)
     notification = Notification.objects.get(pk=notification_id)
     assert notification.status == Notification.Status.GAVE_UP and notification.next_attempt_at is None
     assert notification.attempts == notifications.MAX_ATTEMPTS
@@ -153,12 +161,12 @@ def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_u
 
 def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(tasks, "queue_notification", queued.append)
+    monkeypatch.setattr(notifications, "queue_notification", queued.append)
     started(2)
     # One task was never delivered by the broker; the other's worker died mid-send.
     lost, stuck = queued
     Notification.objects.filter(pk=stuck).update(status=Notification.Status.SENDING)
-    monkeypatch.setattr(tasks, "queue_notification", tasks.send_logged)
+    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
     assert notifications.retry_due(timezone.now()) == 0
     # LOST_AFTER later:
     Notification.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
@@ -166,13 +174,15 @@ def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, m
     assert len(mailoutbox) == 2
 
 
-def test_queueing_with_a_broker_that_is_down_is_logged_and_raises_nothing(settings, monkeypatch, caplog):
+def test_queueing_with_a_broker_that_is_down_is_logged_and_raises_nothing(
+    settings, monkeypatch, caplog, real_mail_queue
+):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
 
-    def refuse(*args):
+    def refuse(*args, **kwargs):
         raise ConnectionRefusedError("no broker")
 
-    monkeypatch.setattr(tasks.send_notification, "delay", refuse)
+    monkeypatch.setattr(tasks.send_notification, "apply_async", refuse)
     REAL_QUEUE(12345)
     assert any("could not queue mail 12345" in record.getMessage() for record in caplog.records)
 
@@ -198,11 +208,13 @@ def wait_for(mailbox, count, seconds=20):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(settings, tmp_path, monkeypatch, password):
+def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(
+    settings, tmp_path, monkeypatch, password, real_mail_queue
+):
     """No broker: a move whose mail takes the server 2 s answers at once; the mail follows."""
     from allauth.account.models import EmailAddress
 
-    monkeypatch.setattr(tasks, "queue_notification", REAL_QUEUE)
+    monkeypatch.setattr(notifications, "queue_notification", REAL_QUEUE)
     settings.REDIS_URL = ""
     port = closed_port()
     mailbox = SlowMailbox(delay=2)
@@ -218,13 +230,18 @@ def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(setting
             users.append(user)
         game = services.create_game(users[0], num_players=2)
         began = time.monotonic()
-        services.join_game(game, users[1])
+        services.join_game(game, user=users[1])
         assert time.monotonic() - began < 1.5
         wait_for(mailbox, 1)
         state = state_of(game)
         bidder = to_act(state)[0]
         began = time.monotonic()
-        services.submit_move(game, game.seats.get(index=bidder).user, legal_moves(state, bidder)[0], game.version)
+        services.submit_move(
+            game,
+            user=game.seats.get(index=bidder).user,
+            move=legal_moves(state, bidder)[0],
+            expected_version=game.version,
+        )
         assert time.monotonic() - began < 1.5
         wait_for(mailbox, 2)
         assert [m["Subject"] for m in mailbox.messages] == [f"[El Grande] Game {game.pk}, round 1: your bid"] * 2
@@ -241,7 +258,7 @@ def test_the_admin_lists_failed_mails_with_their_error(started, settings, tmp_pa
     mail_server_down(settings, tmp_path)
     failed = Notification.objects.first()
     Notification.objects.filter(pk=failed.pk).update(status=Notification.Status.PENDING)
-    tasks.send_logged(failed.pk)
+    notifications.send_logged(failed.pk)
     response = admin_client.get("/admin/games/notification/?status=failed")
     assert response.status_code == 200
     assert list(response.context["cl"].result_list) == [Notification.objects.get(pk=failed.pk)]

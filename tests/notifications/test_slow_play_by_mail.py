@@ -15,9 +15,10 @@ from django.urls import reverse
 
 from accounts.emails import has_verified_email
 from accounts.models import User
-from games import notifications, services
 from games.engine import legal_moves, new_game, to_act
+from games.mail import notifications
 from games.models import Game
+from games.play import services
 from tests.accounts.mail import path_of_link
 from tests.accounts.test_mail_over_smtp import body
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
@@ -64,7 +65,7 @@ def test_sign_up_verify_get_your_move_and_a_reminder_then_unsubscribe_over_real_
     state = state_of(game)
     (otto_seat,) = to_act(state)
     with django_capture_on_commit_callbacks(execute=True):
-        services.submit_move(game, otto, legal_moves(state, otto_seat)[0], game.version)
+        services.submit_move(game, user=otto, move=legal_moves(state, otto_seat)[0], expected_version=game.version)
     recipients, message = smtp_server.take()
     assert recipients == ["isabel@example.org"]
     assert message["Subject"] == f"[El Grande] Game {game.pk}, round 1: your bid"

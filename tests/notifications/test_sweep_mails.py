@@ -6,7 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import deadlines, notifications
+from games import deadlines
+from games.mail import notifications
 from games.models import Game
 
 # Real commits: the sweep's mails are decided after them, inside the sweep.

@@ -5,10 +5,11 @@ import random
 
 import pytest
 
-from games import services, turn_report
 from games.engine import GameState, to_act
-from games.log_text import plain_cards
+from games.mail import turn_report
 from games.models import Game, Move
+from games.play import services
+from games.words.log_text import plain_cards
 from tests.helpers import find_position, state_of
 
 pytestmark = pytest.mark.django_db

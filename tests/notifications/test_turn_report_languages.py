@@ -12,9 +12,9 @@ from django.utils.html import strip_tags
 from django.utils.translation import gettext, ngettext
 
 from games.engine import to_act
-from games.log_text import COLOUR_WORDS
 from games.models import Move
-from games.texts import card_title
+from games.words.log_text import COLOUR_WORDS
+from games.words.texts import card_title
 from tests.accounts.test_mail_over_smtp import body, html_part
 from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
 from tests.helpers import logged_in, state_of

@@ -6,8 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.engine import random_move, to_act
+from games.play import services
 from tests.helpers import logged_in, state_of
 
 pytestmark = pytest.mark.django_db

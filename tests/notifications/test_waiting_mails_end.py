@@ -9,9 +9,11 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 
-from games import notifications, presence, services
 from games.engine import new_game, to_act
+from games.infra import presence
+from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
+from games.play import services
 from tests.helpers import state_of
 from tests.notifications.test_presence import GRACE, at, bid
 
@@ -101,7 +103,7 @@ def test_a_waiting_mail_that_fails_is_put_off_then_given_up_after_a_day(
     assert len(calls) == 1
     # A day on, it ends, with a word in the log.
     MailToDecide.objects.filter(pk=row.pk).update(created_at=now - timedelta(days=1, seconds=1))
-    with caplog.at_level(logging.WARNING, logger="games.notifications"):
+    with caplog.at_level(logging.WARNING, logger="games.mail.notifications"):
         notifications.decide_waiting(now + timedelta(minutes=5))
     assert not MailToDecide.objects.filter(pk=row.pk).exists()
     assert any("waited for a day: dropped" in record.getMessage() for record in caplog.records)

@@ -151,7 +151,7 @@ async def test_an_error_reaches_sentry_without_the_request_s_query_cookies_user_
 ):
     from channels.db import database_sync_to_async
 
-    from games import views
+    from games.web import views
 
     game = await database_sync_to_async(start_game)(3)
     player = await database_sync_to_async(user_at)(game, 0)

@@ -1,7 +1,7 @@
 """Rated games played to their end through the services, for the ratings' tests."""
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import play
 
 
@@ -10,7 +10,7 @@ def open_rated(users, **options):
     options = {"short_game": True, "rated": True, **options}
     game = services.create_game(users[0], num_players=len(users), **options)
     for user in users[1:]:
-        services.join_game(game, user, game.invite_token)
+        services.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     return game
 

@@ -13,9 +13,9 @@ from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.engine import random_move, to_act
 from games.engine.state import GameState
+from games.play import services
 from ratings.models import Ladder, Rating
 
 PASSWORD = "a-long-enough-Passw0rd"
@@ -36,7 +36,7 @@ def play_to_the_end(game):
     state = GameState.from_json(game.state)
     while not state.is_over:
         seat = to_act(state)[0]
-        services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+        services.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
         game.refresh_from_db()
         state = GameState.from_json(game.state)
 
@@ -47,7 +47,7 @@ def seed():
     for size in GAMES:
         game = services.create_game(ana, num_players=size, short_game=True, rated=True)
         for user in others[:size - 1]:
-            services.join_game(game, user)
+            services.join_game(game, user=user)
         play_to_the_end(game)
         others = others[1:] + others[:1]
     fillers = User.objects.bulk_create(

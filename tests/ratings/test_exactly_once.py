@@ -8,9 +8,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import deadlines, services
+from games import deadlines
 from games.engine import random_move, to_act
 from games.models import Game
+from games.play import services
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import rate_finished_game
 from tests.helpers import play, state_of, user_at
@@ -37,10 +38,10 @@ def test_saving_or_sweeping_a_finished_game_again_rates_nothing_more(make_user):
     before = stored(Rating), stored(RatingChange)
     assert RatingChange.objects.filter(game=game).count() == 6
     rate_finished_game(game)
-    assert not services.apply_default_moves(game.pk, game.version)
+    assert not services.apply_default_moves(game.pk, version=game.version)
     deadlines.sweep(timezone.now() + timedelta(days=30))
     with pytest.raises(services.Conflict):
-        services.submit_move(game, users[0], {"type": "bid", "card": 1}, game.version)
+        services.submit_move(game, user=users[0], move={"type": "bid", "card": 1}, expected_version=game.version)
     assert (stored(Rating), stored(RatingChange)) == before
 
 
@@ -76,7 +77,9 @@ def test_a_move_that_hands_over_to_the_autopilot_rates_the_game_it_finishes(make
     state = play(game, until=lambda state: 0 in to_act(state))
     game.seats.exclude(index=0).update(autopilot=True)
     while not state.is_over:
-        services.submit_move(game, user_at(game, 0), random_move(state, 0, rng), game.version)
+        services.submit_move(
+            game, user=user_at(game, 0), move=random_move(state, 0, rng), expected_version=game.version
+        )
         state = state_of(game)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -5,8 +5,8 @@ are tested in tests/accounts/test_rated_games.py.)"""
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.helpers import logged_in
 from tests.ratings.helpers import open_rated
 
@@ -34,7 +34,7 @@ def test_the_service_refuses_both_with_the_same_message(make_user):
         services.create_game(unverified, num_players=2, rated=True)
     game = services.create_game(make_user(), num_players=2, rated=True)
     with pytest.raises(services.NotAllowed) as refused_join:
-        services.join_game(game, unverified)
+        services.join_game(game, user=unverified)
     assert refused_create.value.message == refused_join.value.message == REFUSAL
     assert refused_join.value.status == 403
 

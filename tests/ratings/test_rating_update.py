@@ -3,8 +3,8 @@
 
 import pytest
 
-from games import services
 from games.models import Game, Seat
+from games.play import services
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import MODEL, rate_finished_game, shown, shown_uncertainty
 from tests.helpers import play

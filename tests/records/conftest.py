@@ -10,9 +10,9 @@ def finish_game():
     """Play a started game to its end through the services: random legal moves by the players,
     and now and then a deadline let pass, so that the site moves for a seat (automatic moves, and
     autopilot after two in a row)."""
-    from games import services
     from games.engine import random_move, to_act
     from games.models import Game
+    from games.play import services
     from tests.helpers import state_of
 
     def finish(game, late_every=9):
@@ -24,10 +24,12 @@ def finish_game():
             made += 1
             if made % late_every == 0:
                 Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-                assert services.apply_default_moves(game.pk, game.version)
+                assert services.apply_default_moves(game.pk, version=game.version)
             else:
                 seat = to_act(state)[0]
-                services.submit_move(game, users[seat], random_move(state, seat, rng), game.version)
+                services.submit_move(
+                    game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version
+                )
             state = state_of(game)
         return game
 

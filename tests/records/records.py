@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from games.engine import apply_move, new_game, random_move, to_act
 from games.engine.rounds import final_ranking
-from games.game_records import FORMAT, VERSION
+from games.records.game_records import FORMAT, VERSION
 
 START = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
 

@@ -1,5 +1,5 @@
 """A game is imported once: a record is identified by its options, seed and moves as the
-vocabulary's data (games/move_shapes.py), so the same game with a field too many anywhere, or its
+vocabulary's data (games/moves/move_shapes.py), so the same game with a field too many anywhere, or its
 keys written in another order, is refused as the game it is and counted once in the statistics;
 and a field the record format does not have is refused by name."""
 
@@ -10,8 +10,9 @@ from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import game_records, statistics
 from games.models import Game, Move, Result
+from games.reading import statistics
+from games.records import game_records
 from tests.helpers import play
 from tests.records.records import a_record
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import game_records
 from games.models import Game, Move, Notification, Seat
+from games.records import game_records
 from tests.records.records import a_record, engine_record
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from games import deadlines, selectors
+from games import deadlines
 from games.models import Game, Notification
+from games.reading import selectors
 from tests.helpers import HTMX, logged_in
 from tests.records.records import a_record
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.access import invitation_session_key
+from games.play import services
 from tests.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_an_open_or_cancelled_game_has_no_record(make_user):
     creator = make_user()
     waiting = services.create_game(creator, num_players=3)
     cancelled = services.create_game(creator, num_players=3)
-    services.cancel_game(cancelled, creator)
+    services.cancel_game(cancelled, user=creator)
     for game in (waiting, cancelled):
         assert_hidden(logged_in(creator), game)
         assert_hidden(Client(), game)

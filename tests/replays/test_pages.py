@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from games import services
 from games.models import Game, Move, Snapshot
-from games.records import legacy_events
+from games.play import services
+from games.records.old_logs import legacy_events
 from tests.helpers import HTMX, logged_in, play, state_of, user_at
 from tests.replays.helpers import engine_positions, log_items, replay_url, section
 
@@ -154,7 +154,7 @@ def test_a_game_not_started_or_cancelled_has_no_replay_and_says_so(make_user):
     creator = make_user()
     open_game = services.create_game(creator, num_players=3)
     cancelled = services.create_game(creator, num_players=3)
-    services.cancel_game(cancelled, creator)
+    services.cancel_game(cancelled, user=creator)
     for game in (open_game, cancelled):
         page = Client().get(replay_url(game, 0))
         assert page.status_code == 409 and "has not started" in page.content.decode()

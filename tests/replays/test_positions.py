@@ -7,10 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import replays
 from games.engine import GameState, apply_move, new_game, random_move, to_act
 from games.models import Game, Move, Snapshot
-from games.records import legacy_events
+from games.reading import replays
+from games.records.old_logs import legacy_events
 from tests.helpers import play, state_of
 from tests.replays.helpers import engine_positions
 
@@ -137,7 +137,7 @@ def test_the_scores_by_round_are_the_scores_at_the_end_of_each_round(finished_ga
 
 
 def test_a_game_not_started_has_nothing_to_replay(start_game, make_user):
-    from games import services
+    from games.play import services
 
     game = services.create_game(make_user(), num_players=3)
     with pytest.raises(replays.NotReplayable, match="not started"):

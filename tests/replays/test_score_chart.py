@@ -1,7 +1,7 @@
 """The score chart's geometry: lines through each round's score, an axis that holds them, names
 at the lines' ends that never overlap."""
 
-from games.score_chart import BOTTOM, HEIGHT, LABEL_GAP, TOP, score_chart
+from games.words.score_chart import BOTTOM, HEIGHT, LABEL_GAP, TOP, score_chart
 
 PLAYERS = [
     {"seat": 0, "colour": "red", "label": "R", "name": "ana"},

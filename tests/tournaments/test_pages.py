@@ -121,7 +121,7 @@ def test_too_few_entrants_cannot_start_and_at_the_end_of_sign_up_it_is_cancelled
 
 
 def test_a_rated_tournament_takes_only_verified_players_and_no_computers(make_user):
-    from games import computer
+    from games.computer import players as computer
 
     tournament = open_tournament(make_user(), rated=True)
     with pytest.raises(services.NotAllowed):

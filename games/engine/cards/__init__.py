@@ -1,6 +1,6 @@
 """The action cards: the catalogue (catalogue.py) and the rules of each family of cards.
 
-Cards are known by id; their titles and texts, in each language, are the web side's (games/texts.py).
+Cards are known by id; their titles and texts, in each language, are the web side's (games/words/texts.py).
 """
 
 from .base import CardKind

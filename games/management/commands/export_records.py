@@ -3,8 +3,8 @@ from pathlib import Path
 import orjson
 from django.core.management.base import BaseCommand, CommandError
 
-from games import game_records
 from games.models import Game
+from games.records import game_records
 
 
 class Command(BaseCommand):

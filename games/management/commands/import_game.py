@@ -2,8 +2,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import game_records
-from games.services import GameError
+from games.play.errors import GameError
+from games.records import game_records
 
 
 class Command(BaseCommand):

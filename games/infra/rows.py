@@ -1,0 +1,308 @@
+"""Plain UPDATE and INSERT statements made from the models' fields, for the deadline sweep.
+
+`Model.save()`, `QuerySet.update()` and `bulk_create()` spend most of their time building and
+compiling the query: about a millisecond a statement on this machine, more than everything else
+an expired deadline costs (the engine's moves included), with a thousand games per sweep. These
+store the very same values, through each field's own `pre_save` and `get_db_prep_save` as the
+ORM does, with SQL made from the model's metadata. Only games/play/services.py writes with them.
+
+`claim` and `claim_and_store` write a row only if it is still as it was read ("optimistic"
+locking by a version column): the sweep reads the overdue games of a batch together, without
+locks, and then commits each game on its own, in a transaction that begins by claiming it.
+"""
+
+from contextlib import contextmanager
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+
+
+def update(model, pks, values):
+    """Set the fields `values` ({name: value}) of the rows of `model` whose keys are `pks`.
+    Returns how many rows it changed."""
+    db = _db()
+    meta = model._meta
+    quote = db.ops.quote_name
+    fields = [meta.get_field(name) for name in values]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    keys = ", ".join(["%s"] * len(pks))
+    params = [field.get_db_prep_save(value, db) for field, value in zip(fields, values.values())]
+    with _cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} IN ({keys})",
+            [*params, *pks],
+        )
+        return cursor.rowcount
+
+
+def update_each(objs, names):
+    """Store the fields `names` of each of `objs`, saved instances of one model: one UPDATE by
+    primary key, executed once per object."""
+    db = _db()
+    if not objs:
+        return
+    meta = objs[0]._meta
+    quote = db.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    with _cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
+            [[*(field.get_db_prep_save(getattr(obj, field.attname), db) for field in fields), obj.pk]
+             for obj in objs],
+        )
+
+
+def insert(objs):
+    """Insert `objs`, new instances of one model with an automatic primary key: one INSERT,
+    executed once per object. Their keys are not read back."""
+    db = _db()
+    if not objs:
+        return
+    meta = objs[0]._meta
+    quote = db.ops.quote_name
+    fields = _insert_fields(meta)
+    columns = ", ".join(quote(field.column) for field in fields)
+    with _cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})",
+            [[_insert_value(field, obj, db) for field in fields] for obj in objs],
+        )
+
+
+def claim(obj, names, conditions):
+    """Store the fields `names` of `obj` (a saved instance) in its row if the row still meets
+    `conditions`, [(field name, "=" or "<=", value)]; on PostgreSQL only if no other transaction
+    holds the row, which is then skipped rather than waited for (SKIP LOCKED). One UPDATE.
+    Returns whether it stored them: the row is then this transaction's until it ends."""
+    sql, params = _claim_sql(obj, names, conditions)
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
+
+
+# The outcome of a transaction sent when the connection was lost before its answer came.
+UNKNOWN = object()
+
+
+def claim_and_store_each(claims, done):
+    """PostgreSQL: for each of `claims`, [(obj, names, conditions, inserts, updates)], `claim` the
+    row of `obj` and, only if the claim holds, insert `inserts` (new instances, of one model or
+    several, as `insert` does) and run `updates` ([(model, pks, {name: value})], as `update` does): one
+    statement, in a transaction of its own (within a transaction of the caller's, a savepoint of
+    its own), so that all of it or nothing is stored.
+
+    The statements and their BEGIN and COMMIT are sent together in a pipeline: the server runs
+    them one after the other, each transaction committed (and its row released) as soon as it
+    ends, and answers them all in one round trip, where one round trip each would cost more than
+    the statements themselves on a busy machine.
+
+    `done(index, outcome)` is called for each, in order, once it is known: True (stored), False
+    (the claim did not hold), or the DatabaseError that refused it (its transaction rolled back;
+    those after it are sent again). A lost connection is raised, after `done` for those known and
+    `done(index, UNKNOWN)` for those sent whose answer never came: the server may have committed
+    some of them before the connection went (the caller may look, once connected again)."""
+    db = _db()
+    statements = [_claim_and_store_sql(db, *claim) for claim in claims]
+    inside = db.in_atomic_block
+    start = 0
+    while start < len(statements):
+        db.ensure_connection()
+        raw = db.connection
+        sent, error = [], None
+        try:
+            with db.wrap_database_errors, raw.pipeline():
+                for index in range(start, len(statements)):
+                    opening, closing = (
+                        (f"SAVEPOINT sweep_{index}", f"RELEASE SAVEPOINT sweep_{index}") if inside
+                        else ("BEGIN", "COMMIT")
+                    )
+                    cursors = [db._prepare_cursor(psycopg_cursor(raw)) for _ in range(3)]
+                    cursors[0].execute(opening)
+                    cursors[1].execute(*statements[index])
+                    cursors[2].execute(closing)
+                    sent.append(cursors)
+        except DatabaseError as raised:
+            error = raised
+        # Answered in order: those before the first that failed were committed.
+        failed = start + len(sent)
+        for index, cursors in enumerate(sent, start):
+            if any(cursor.cursor.pgresult is None for cursor in cursors):
+                failed = index
+                break
+            done(index, cursors[1].fetchone()[0] == 1)
+        if error is None:
+            return
+        if raw.closed or raw.broken:
+            for index in range(failed, start + len(sent)):
+                done(index, UNKNOWN)
+            raise error
+        if failed >= len(statements):
+            raise error
+        # The failed transaction is still open (unless its COMMIT failed, which ends it).
+        if raw.info.transaction_status == psycopg_status().INERROR:
+            with _cursor() as cursor:
+                if inside:
+                    cursor.execute(f"ROLLBACK TO SAVEPOINT sweep_{failed}")
+                    cursor.execute(f"RELEASE SAVEPOINT sweep_{failed}")
+                else:
+                    cursor.execute("ROLLBACK")
+        done(failed, _first_error(db, error))
+        start = failed + 1
+
+
+def _claim_and_store_sql(db, obj, names, conditions, inserts=(), updates=()):
+    quote = db.ops.quote_name
+    claim_sql, params = _claim_sql(obj, names, conditions)
+    parts = [f"claimed AS ({claim_sql} RETURNING 1)"]
+    of_model = {}
+    for each in inserts:
+        of_model.setdefault(type(each), []).append(each)
+    for number, objs in enumerate(of_model.values()):
+        meta = objs[0]._meta
+        fields = _insert_fields(meta)
+        row = "(" + ", ".join(_select_placeholder(field, db) for field in fields) + ")"
+        parts.append(
+            f"inserted_{number} AS (INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+            f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * len(objs))}) AS row)"
+        )
+        params += [_insert_value(field, each, db) for each in objs for field in fields]
+    for number, (model, pks, values) in enumerate(updates):
+        meta = model._meta
+        fields = [meta.get_field(name) for name in values]
+        table = quote(meta.db_table)
+        parts.append(
+            f"updated_{number} AS (UPDATE {table} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
+            f"FROM claimed WHERE {table}.{quote(meta.pk.column)} IN ({', '.join(['%s'] * len(pks))}))"
+        )
+        params += [field.get_db_prep_save(value, db) for field, value in zip(fields, values.values())]
+        params += list(pks)
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM claimed", params
+
+
+def _first_error(db, error):
+    """The error that refused a statement of a pipeline, as Django's error of its kind, rather
+    than the "pipeline aborted" of the statements skipped after it, which psycopg may raise in
+    its place."""
+    import psycopg
+
+    seen = error
+    while seen is not None:
+        if isinstance(seen, psycopg.Error) and not isinstance(seen, psycopg.errors.PipelineAborted):
+            try:
+                with db.wrap_database_errors:
+                    raise seen
+            except DatabaseError as wrapped:
+                return wrapped
+        seen = seen.__cause__ or seen.__context__
+    return error
+
+
+def delete_each(model, names, rows):
+    """Delete the rows of `model` whose fields `names` hold the values of one of `rows` (tuples,
+    in the order of `names`): one DELETE, executed once per tuple."""
+    db = _db()
+    if not rows:
+        return
+    meta = model._meta
+    quote = db.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    where = " AND ".join(f"{quote(field.column)} = %s" for field in fields)
+    with _cursor() as cursor:
+        cursor.executemany(
+            f"DELETE FROM {quote(meta.db_table)} WHERE {where}",
+            [[field.get_db_prep_value(value, db) for field, value in zip(fields, row)] for row in rows],
+        )
+
+
+def _claim_sql(obj, names, conditions):
+    db = _db()
+    meta = obj._meta
+    quote = db.ops.quote_name
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    fields = [meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    params = [field.get_db_prep_save(getattr(obj, field.attname), db) for field in fields]
+    where = [f"{pk} = %s"]
+    where_params = [obj.pk]
+    for name, operator, value in conditions:
+        if operator not in ("=", "<="):
+            raise ValueError(f"unknown operator {operator!r}")
+        field = meta.get_field(name)
+        where.append(f"{quote(field.column)} {operator} %s")
+        where_params.append(field.get_db_prep_value(value, db))
+    where = " AND ".join(where)
+    if db.vendor == "postgresql":
+        where = f"{pk} = (SELECT {pk} FROM {table} WHERE {where} FOR UPDATE SKIP LOCKED)"
+    return f"UPDATE {table} SET {assignments} WHERE {where}", [*params, *where_params]
+
+
+def _insert_fields(meta):
+    return [field for field in meta.concrete_fields if not field.primary_key]
+
+
+def _select_placeholder(field, db):
+    """A value's placeholder in the VALUES that an INSERT selects from: PostgreSQL takes an untyped
+    NULL there for text, which a column of another type (a nullable time) then refuses."""
+    if field.null and db.vendor == "postgresql":
+        return f"CAST(%s AS {field.db_type(db)})"
+    return "%s"
+
+
+def _insert_value(field, obj, db):
+    return field.get_db_prep_save(field.pre_save(obj, True), db)
+
+
+@contextmanager
+def commits_without_waiting():
+    """On PostgreSQL, the commits made inside do not wait for the disk (`synchronous_commit`
+    off for this connection meanwhile): the deadline sweep's, each of which would otherwise wait
+    for its own flush. Should the database lose some in a crash, the expired deadlines are
+    still in the rows, and the next sweep plays the very same moves again (their random choices
+    are seeded by the game and its version)."""
+    if _db().vendor != "postgresql":
+        yield
+        return
+    with _cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
+        try:
+            with _cursor() as cursor:
+                cursor.execute("RESET synchronous_commit")
+        except DatabaseError:
+            # The connection is lost (it goes with its setting), or an enclosing transaction
+            # failed (whose rollback undoes the SET): whatever stopped the sweep is raised.
+            pass
+
+
+def _db():
+    # The connection itself, not django.db.connection, whose every attribute is looked up again
+    # in this thread's connections: the sweep prepares thousands of values.
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _cursor():
+    """A cursor of the default connection. On PostgreSQL one that sends the values apart from the
+    statement (server-side binding), where Django's own merges them into its text (client-side
+    binding, `server_side_binding` off): psycopg then reads the statement for its placeholders
+    once rather than once a row, and the server parses and plans it once as a prepared statement
+    when it is executed for many rows, all of which psycopg sends in one round trip."""
+    db = _db()
+    if db.vendor != "postgresql":
+        return db.cursor()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        return db._prepare_cursor(psycopg_cursor(db.connection))
+
+
+def psycopg_cursor(raw):
+    import psycopg
+
+    return psycopg.Cursor(raw)
+
+
+def psycopg_status():
+    from psycopg.pq import TransactionStatus
+
+    return TransactionStatus

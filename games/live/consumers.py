@@ -1,0 +1,158 @@
+import asyncio
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import timezone
+
+from games.access import can_view
+from games.broadcast import game_group, spectators_group, user_group
+from games.infra import presence
+from games.live import spectators
+from games.models import Game
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    """Tells an open game page which version of the game exists, and that its chat has something
+    new ({"chat": true}), nothing more, with one exception for spectators below.
+
+    The page then fetches its own view over HTTP with its own session, so no seat's private
+    facts can travel over this socket. On connecting, the page is told the current version at
+    once: after a dropped connection that is how it learns what it missed.
+
+    A spectator's page (a visitor without a seat in the game, shown the site's time zone) that
+    asks for it (?play=gzip: static/game.js, when the browser can unpack gzip) joins the game's
+    spectators' group instead (games/broadcast.py): its notice of a new version comes as a binary
+    frame, gzip of {"version", "play": the spectators' view}, rendered once for all of them, so
+    it fetches nothing; the process's spectators' sockets are served by its hub
+    (games/live/spectators.py), which alone is a member of their group. That view is the one every
+    visitor who may open the game gets; a seated player's socket never joins that group. A
+    notice of a version no newer than the last this socket told of (sent out of order, or twice)
+    is dropped."""
+
+    async def connect(self):
+        game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        found = await self.look(game_id)
+        if found is None:
+            await self.close(code=4404)
+            return
+        version, spectator = found
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        wants_play = query.get("play") == ["gzip"]
+        # The language the page is written in: the frames its group gets are in it.
+        language = (query.get("lang") or [""])[0]
+        if language not in dict(settings.LANGUAGES):
+            wants_play = False
+        self.version = version
+        if wants_play and spectator:
+            # The spectators' notices reach this process once, and its hub hands them to each of
+            # its spectators' pages (games/live/spectators.py).
+            self.hub = spectators.hub()
+            self.group = spectators_group(game_id, language)
+            await self.hub.join(self.group, self)
+        else:
+            self.group = game_group(game_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if self.scope["user"].is_authenticated:
+            if not spectator:
+                # A player with the game open gets no "your move" mail (games/infra/presence.py).
+                self.presence = (game_id, self.scope["user"].pk)
+            # Recorded before the page hears its first word, so that it is there once it has.
+            await self.say_present()
+            self.heartbeat = asyncio.ensure_future(self.keep_present())
+        await self.send_json({"version": version})
+
+    async def say_present(self):
+        if hasattr(self, "presence"):
+            await presence.aseen(*self.presence)
+        # Online now, for the friends lists (games/infra/presence.py), whether seated or watching.
+        await presence.aonline(self.scope["user"].pk)
+
+    async def keep_present(self):
+        """Say every `presence.refresh_seconds()` that the page is still open."""
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            await self.say_present()
+
+    async def disconnect(self, code):
+        if hasattr(self, "heartbeat"):
+            self.heartbeat.cancel()
+        if hasattr(self, "presence"):
+            # From now the grace period runs.
+            await presence.aseen(*self.presence, open=False)
+        if hasattr(self, "hub"):
+            await self.hub.leave(self.group, self)
+        elif hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Pages only listen; moves go through the HTTP endpoint with its CSRF check. Whatever
+        arrives, JSON or not, is ignored rather than decoded."""
+
+    def newer(self, version):
+        if version <= self.version:
+            return False
+        self.version = version
+        return True
+
+    async def game_version(self, event):
+        if self.newer(event["version"]):
+            await self.send_json({"version": event["version"]})
+
+    async def game_play(self, event):
+        if self.newer(event["version"]):
+            await self.send(bytes_data=event["frame"])
+
+    async def game_chat(self, event):
+        await self.send_json({"chat": True})
+
+    @database_sync_to_async
+    def look(self, game_id):
+        """(The game's version, whether the spectators' view is the visitor's): what the page may
+        hear; None when it may not look at the game. It is not for a seat's player, nor for a
+        visitor shown another time zone than the site's (the view sent to the spectators' group
+        writes the deadline in the site's): their pages fetch their own."""
+        game = Game.objects.filter(pk=game_id).only("pk", "private", "creator", "version").first()
+        user = self.scope["user"]
+        if game is None or not can_view(game, user, self.scope["session"]):
+            return None
+        if not user.is_authenticated:
+            return game.version, True
+        if str(user.zone) != str(timezone.get_default_timezone()):
+            return game.version, False
+        return game.version, not game.seats.filter(user_id=user.pk).exists()
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """Tells a player's lobby that one of their games changed, nothing more: the page then fetches
+    its "my games" list over HTTP with its own session. Only for a logged-in player (4403 else)."""
+
+    async def connect(self):
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=4403)
+            return
+        self.group = user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Online now, for the friends lists (games/infra/presence.py), while the lobby is open.
+        self.heartbeat = asyncio.ensure_future(self.keep_online(user.pk))
+
+    async def keep_online(self, user_id):
+        while True:
+            await presence.aonline(user_id)
+            await asyncio.sleep(presence.refresh_seconds())
+
+    async def disconnect(self, code):
+        if hasattr(self, "heartbeat"):
+            self.heartbeat.cancel()
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """The lobby only listens."""
+
+    async def lobby_changed(self, event):
+        await self.send_json({"changed": True})

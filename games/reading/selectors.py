@@ -1,0 +1,268 @@
+"""The reads that the game pages and the lobby need, each in a fixed, small number of queries.
+
+The move's path (games/web/views.py `move`): `game_for_move` loads the game once, with its seats,
+their users and what services.submit_move needs of them; games/moves/moves_forms.py builds the form of
+the seat's decision from the engine's view; services.submit_move locks the row and, the game
+being at the version loaded, applies the move to that very object and hands it back; the view
+renders the play partial from it (`game_context`) without loading the game again.
+
+The lobby's three lists are each a page long and read from indexes, however many games there are
+and however many a player is in:
+
+- My games: the player's open and running games, those waiting for their move first, a page at a
+  time. Which ones wait for the player is read from one light query over the player's seats (the
+  index on Seat.user; a few numbers a game), ordered here, and only the page's games are loaded.
+- Open games: public games still taking players, newest first, by keyset (games/reading/keyset.py) on
+  the partial index `game_open_idx`.
+- Recently finished: the archive's first few games (games/reading/archive.py), with a link to the rest.
+"""
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page as DjangoPage
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import friends
+from games import clocks
+from games.access import game_or_404
+from games.engine import GameState, view_for, visible_events
+from games.models import Game, Seat
+from games.moves.moves_forms import DecisionPanel
+from games.play import chat
+from games.reading import archive, keyset, since_visit
+from games.reading.listing import games_with_seats, row
+from games.words.log_text import Names, event_html, move_log
+from games.words.texts import fill_view, seat_name
+
+# --- the game page ----------------------------------------------------------------------------------
+
+# The game's columns that only a render needs, not a look in the cache: left for later there.
+LARGE = ("state", "first_events")
+
+
+def viewable_game(request, pk, defer=()):
+    """The game with its seats and their users (each marked `muted` when the reader mutes its
+    player in chat), if the requester may look at it; without the columns in `defer`."""
+    games = Game.objects.defer(*defer).prefetch_related(chat.seats_with_mutes(request.user))
+    return game_or_404(request, games, pk)
+
+
+def game_for_move(request, pk):
+    """The one load of the move's path: the whole game, with its seats as `viewable_game` has them
+    and as services.submit_move wants them (`maybe_away`: clocks.with_vacation_hint), so that
+    neither the move nor the render after it reads the game or its seats again. 404 for a game
+    the requester may not see, as the page."""
+    seats = chat.seats_with_mutes(request.user).queryset
+    seats = clocks.with_vacation_hint(seats, timezone.now())
+    return game_or_404(request, Game.objects.prefetch_related(Prefetch("seats", queryset=seats)), pk)
+
+
+def own_seat(request, seats):
+    # An imported game's seats have no user: no visitor, logged out or not, is one of them.
+    # No request: the spectators' view sent over their sockets (views.spectators_play).
+    if request is None:
+        return None
+    return next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)
+
+
+def seat_view(game, seat):
+    """The engine's view of the game for `seat` (None: spectators), None before it starts."""
+    if game.state is None:
+        return None
+    return fill_view(view_for(GameState.from_json(game.state), seat))
+
+
+def vacation_spans(game, seats):
+    """The vacations under way that concern the page: its badges and its clock (one query)."""
+    if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
+        return clocks.vacation_spans([s.user for s in seats], timezone.now())
+    return {}
+
+
+def game_context(request, game, whole_log=False, shows_log=True, spans=None):
+    """What the game page and every partial need, in a fixed number of queries: the game and
+    its seats (`viewable_game`), and the events of the recent moves. The stored state is rendered
+    as is; history is never replayed here (the replay is games/web/replay_views.py). `spans`: the
+    `vacation_spans` when the caller has them.
+
+    The decision panel (games/moves/moves_forms.py) is built here from the seat's view, so the
+    templates only draw it.
+
+    The log marks as new what other seats did since the reader last looked (`Seat.seen_version`),
+    which then becomes this version, when what is rendered `shows_log`."""
+    seats = list(game.seats.all())
+    own = own_seat(request, seats)
+    seat = own.index if own is not None else None
+    context = {
+        "game": game,
+        "seats": seats,
+        "own_seat": own,
+        "seat": seat,
+        "view": None,
+        "panel": None,
+        "your_move": False,
+        "invitation_url": None,
+    }
+    if game.private and own is not None:
+        context["invitation_url"] = request.build_absolute_uri(
+            reverse("invitation", args=[game.pk, game.invite_token])
+        )
+    view = seat_view(game, seat)
+    if view is not None:
+        by_index = {s.index: s for s in seats}
+        if spans is None:
+            spans = vacation_spans(game, seats)
+        away = clocks.vacations_shown(spans, timezone.get_current_timezone())
+        for player in view["players"]:
+            seat_row = by_index.get(player["seat"])
+            player["user"] = seat_row.user if seat_row else None
+            player["name"] = seat_name(seat_row) if seat_row else ""
+            player["autopilot"] = seat_row is not None and seat_row.autopilot and not view["is_over"]
+            player["computer"] = seat_row.computer if seat_row else ""
+            player["vacation_until"] = away.get(seat_row.user_id) if seat_row else None
+        context["view"] = view
+        context["panel"] = DecisionPanel.for_view(view)
+        context["clock"] = _clock(game, view, seats, spans)
+        context["your_move"] = seat is not None and seat in view["to_act"]
+        names = Names.for_game(game, seats)
+        context["names"] = names
+        # The setup is round 0; it belongs with round 1 as long as round 1 is shown.
+        since = 0 if whole_log or view["round"] <= 2 else view["round"] - 1
+        context["log_entries"] = _log(game, seats, seat, names, since)
+        context["log_complete"] = since == 0
+        if own is not None and shows_log:
+            # The map marks what changed since the last look, before that look moves on.
+            context["changed_areas"] = since_visit.changed_areas(
+                game, seats, own, view, context["log_entries"]
+            )
+            _mark_new(context["log_entries"], own)
+    return context
+
+
+def _clock(game, view, seats, spans):
+    """The time left on the pending decision: the server's first word, which static/clocks.js
+    then counts down, to the deadline `clocks.deadline_shown`."""
+    if game.deadline is None or view["is_over"] or not view["to_act"]:
+        return None
+    return clocks.countdown(clocks.deadline_shown(game, seats, spans))
+
+
+def _log(game, seats, seat, names, since):
+    """The log from round `since` on, as `seat` may read it (None: a spectator), oldest first:
+    [{"round", "html"}]. By default the page shows this round and the last, what a player coming
+    back to a slow game needs; the whole log is one click away (the log partial with ?all=1).
+    One query, bounded by the round stored with each move."""
+    index_of = {s.pk: s.index for s in seats}
+    entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
+    rendered = [{"round": event["round"], "html": event_html(event, names), "version": 0} for event in entries]
+    moves = (
+        game.moves.filter(round__gte=since)
+        .order_by("version")
+        .values_list("events", "automatic", "autopilot", "seat_id", "version")
+    )
+    for events, automatic, autopilot, seat_id, version in moves:
+        mover = index_of[seat_id]
+        lines = move_log(events, names, seat, mover=mover, automatic=automatic, autopilot=autopilot, since=since)
+        rendered += [{**line, "version": version, "mover": mover} for line in lines]
+    return rendered
+
+
+def _mark_new(entries, own):
+    """Mark the lines of moves made since the seat's player last looked, but his own moves, and
+    remember that he has now seen this version. One UPDATE, and only when there is something new."""
+    seen = own.seen_version
+    newest = seen
+    for entry in entries:
+        if entry["version"] > seen:
+            newest = max(newest, entry["version"])
+            entry["new"] = entry.get("mover") != own.index
+    if newest > seen:
+        Seat.objects.filter(pk=own.pk, seen_version__lt=newest).update(seen_version=newest)
+        own.seen_version = newest
+
+
+# --- the lobby ----------------------------------------------------------------------------------------
+
+MY_GAMES_PER_PAGE = 20
+OPEN_GAMES_PER_PAGE = 20
+RECENTLY_FINISHED = 10
+
+
+class NoSuchPage(ValueError):
+    pass
+
+
+@dataclass
+class MyGames:
+    rows: list
+    page: DjangoPage | None = None
+    # How many of the player's games, on any page, wait for their move.
+    waiting: int = 0
+
+
+def my_games(user, number=1):
+    """The page `number` of the user's open and running games, those waiting for their move
+    first, then the newest. A number past the last page (the list shrank since it was shown)
+    gives the last page; one that is not a page number raises NoSuchPage."""
+    if not user.is_authenticated:
+        return MyGames(rows=[])
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        number = 0
+    if number < 1:
+        raise NoSuchPage(_("That is not a page number of your games."))
+    playing = Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+    seats = [
+        (index is not None and index in to_act, created_at, game_id)
+        for game_id, index, to_act, created_at in playing.values_list(
+            "game_id", "index", "game__to_act", "game__created_at"
+        )
+    ]
+    seats.sort(key=lambda seat: (not seat[0], -seat[1].timestamp(), -seat[2]))
+    paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
+    page = paginator.page(min(number, paginator.num_pages))
+    ids = list(page.object_list)
+    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
+    rows = [row(by_id[game_id], user) for game_id in ids if game_id in by_id]
+    _deadlines_after_vacations(rows)
+    return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
+
+
+def _deadlines_after_vacations(rows):
+    """Each row's `deadline`: the one its game page counts down to (`clocks.deadline_shown`). One
+    query for the page, and none when no game on it stops its clocks for vacations."""
+    acting = {}
+    for each in rows:
+        game = each["game"]
+        each["deadline"] = game.deadline
+        if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations and game.deadline is not None:
+            acting[game.pk] = [seat.user for seat in game.seats.all() if seat.index in game.to_act and seat.user]
+    users = {user.pk: user for each in acting.values() for user in each}
+    if not users:
+        return
+    spans = clocks.vacation_spans(users.values(), timezone.now())
+    for each in rows:
+        if each["game"].pk in acting:
+            each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats.all(), spans)
+
+
+def open_games(user, cursor=None):
+    """A page of public games still taking players, other than the user's own (those are in My
+    games), newest first; not those with a player who blocks the user, or whom the user blocks
+    (accounts/friends.py): they could not sit together."""
+    games = Game.objects.filter(private=False, status=Game.Status.OPEN)
+    if user.is_authenticated:
+        games = games.exclude(seats__user=user)
+        games = games.exclude(seats__user__in=friends.blockers_of(user))
+        games = games.exclude(seats__user__in=friends.blocked_by(user))
+    found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
+    return keyset.page_of(found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at")
+
+
+def finished_games(user):
+    return archive.page(user, size=RECENTLY_FINISHED).rows

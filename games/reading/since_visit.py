@@ -1,0 +1,66 @@
+"""What changed on the map since a player last looked at the game (`Seat.seen_version`, which the
+log's "New" marks use too): the areas whose caballeros differ, as the player's own seat saw them then
+and sees them now. Both sides are that seat's views (games/engine view_for), so a closed Castillo
+compares only what the seat may see of it; nothing of another seat's hand or choices enters.
+
+Only the moves of others count: a player's own move, seen on his page before he next looks, marks
+nothing. The position then is rebuilt by games/reading/replays.py from the round's snapshot."""
+
+from games.engine import GameState, IllegalMove, apply_move, view_for
+from games.models import Snapshot
+from games.reading.replays import NotReplayable, position
+
+# Past this many moves after the nearest stored round start, the replay's own walk (which stores the
+# missing round starts) rebuilds the position instead.
+MOVES_FROM_SNAPSHOT = 60
+
+
+def _caballeros(view):
+    """{area: what the seat sees of its caballeros} of a view."""
+    seen = {region["id"]: dict(region["caballeros"]) for region in view["regions"]}
+    castillo = view["castillo"]
+    seen["castillo"] = (dict(castillo["caballeros"]) if castillo["caballeros"] is not None else None, castillo["own"])
+    return seen
+
+
+def _state_at(game, seats, version):
+    """The position after version `version`: from the nearest round start stored before it and the
+    moves since (two queries), or by games/reading/replays.py when none is near."""
+    start = (
+        Snapshot.objects.filter(game=game, kind=Snapshot.Kind.ROUND, version__lte=version)
+        .order_by("-version")
+        .values_list("version", "state")
+        .first()
+    )
+    if start is not None:
+        moves = list(
+            game.moves.filter(version__gt=start[0], version__lte=version)
+            .order_by("version")
+            .values_list("seat_id", "move")[: MOVES_FROM_SNAPSHOT + 1]
+        )
+        if len(moves) <= MOVES_FROM_SNAPSHOT:
+            index = {seat.pk: seat.index for seat in seats}
+            state = GameState.from_json(start[1])
+            for seat_id, move in moves:
+                state = apply_move(state, index[seat_id], move)
+            return state
+    return position(game, at=game.moves.filter(version__lte=version).count()).state
+
+
+def changed_areas(game, seats, own, view, log_entries):
+    """The ids of the areas whose caballeros changed by others' moves since `own` (one of the
+    `seats` of `game`) last looked, compared with `view` (the seat's view now); empty on a first
+    look. `log_entries` (the page's log, games/reading/selectors.py) tell without a query whether others
+    moved; only then is the old position rebuilt."""
+    seen = own.seen_version
+    if not seen or seen >= game.version or own.index is None:
+        return set()
+    if not any(entry["version"] > seen and entry.get("mover") != own.index for entry in log_entries):
+        return set()
+    try:
+        then = _state_at(game, seats, seen)
+    except (NotReplayable, IllegalMove, KeyError, TypeError, ValueError):
+        return set()
+    before = _caballeros(view_for(then, own.index))
+    now = _caballeros(view)
+    return {area for area, caballeros in now.items() if before.get(area) != caballeros}

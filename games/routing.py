@@ -1,8 +1,0 @@
-from django.urls import path
-
-from . import consumers
-
-websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-]

@@ -1,0 +1,119 @@
+"""The archive of finished games (a page and its JSON twin) and the statistics drawn from it.
+Thin: games/reading/archive.py reads, games/reading/statistics.py computes."""
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from games.reading import archive, statistics
+
+
+class ArchiveJSONForm(archive.ArchiveForm):
+    limit = forms.IntegerField(
+        required=False, min_value=1, max_value=archive.MOST_PER_PAGE, label="Limit", help_text="Games per page."
+    )
+
+
+@require_GET
+def archive_page(request):
+    form = archive.ArchiveForm(request.GET)
+    choices = [
+        {"name": name, "label": form.fields[name].label, "choices": form.fields[name].choices,
+         "value": form.data.get(name, "")}
+        for name in ("players", "rounds", "veto", "rated", "practice")
+    ]
+    if not form.is_valid():
+        context = {"form": form, "choice_fields": choices, "error": form.error_text()}
+        return render(request, "games/archive.html", context, status=400)
+    filters = form.filters()
+    page = archive.page(request.user, filters, form.cursor())
+    base = reverse("archive")
+    for row in page.rows:
+        for player in row["ranking"]:
+            player["archive_url"] = _player_url(base, player["user"], filters)
+    return render(
+        request,
+        "games/archive.html",
+        {
+            "form": form,
+            "choice_fields": choices,
+            "filters": filters,
+            "filtered": any(value for key, value in request.GET.items() if key not in ("after", "before")),
+            "page": page,
+            "newer_url": _page_url(request, page.newer),
+            "older_url": _page_url(request, page.older),
+            "json_url": reverse("archive_json") + (f"?{request.GET.urlencode()}" if request.GET else ""),
+        },
+    )
+
+
+@require_GET
+def archive_json(request):
+    """The archive for programs: the same filters and cursors as the page, `limit` games a page
+    (at most 100), and the URLs of the next and previous pages."""
+    form = ArchiveJSONForm(request.GET)
+    if not form.is_valid():
+        return JsonResponse({"error": form.error_text(), "errors": form.errors.get_json_data()}, status=400)
+    page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"])
+    return JsonResponse({
+        "games": [_game_json(request, row) for row in page.rows],
+        "newer": _page_url(request, page.newer, "archive_json", absolute=True),
+        "older": _page_url(request, page.older, "archive_json", absolute=True),
+    })
+
+
+@require_GET
+def statistics_page(request):
+    return render(request, "games/statistics.html", {"stats": statistics.current()})
+
+
+def _game_json(request, row):
+    game = row["game"]
+    return {
+        "id": game.pk,
+        "url": request.build_absolute_uri(game.get_absolute_url()),
+        "finished_at": game.finished_at.isoformat(),
+        "num_players": game.num_players,
+        "rounds": game.num_rounds,
+        "veto": game.veto,
+        "rated": game.rated,
+        "practice": game.practice,
+        "private": game.private,
+        "imported": game.imported,
+        "players": [
+            {
+                "place": player["place"],
+                "seat": player["seat"],
+                "name": player["username"],
+                "colour": player["colour"],
+                "score": player["score"],
+            }
+            for player in row["ranking"]
+        ],
+    }
+
+
+def _player_url(base, user, filters):
+    """The archive of `user`'s games; of those against the player the archive shows, if one.
+    None for a deleted account, or a player who is not a user here (an imported game)."""
+    if user is None or user.deleted_at is not None:
+        return None
+    if len(filters.players) == 1 and filters.players[0].pk != user.pk:
+        return f"{base}?{urlencode({'player': filters.players[0].username, 'against': user.username})}"
+    return f"{base}?{urlencode({'player': user.username})}"
+
+
+def _page_url(request, cursor, name="archive", absolute=False):
+    """This request's URL under `name` with its cursor changed to `cursor`; None for no cursor."""
+    if cursor is None:
+        return None
+    query = request.GET.copy()
+    for key in ("after", "before"):
+        query.pop(key, None)
+    query["after" if cursor.older else "before"] = cursor.token()
+    url = f"{reverse(name)}?{query.urlencode()}"
+    return request.build_absolute_uri(url) if absolute else url

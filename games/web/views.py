@@ -1,0 +1,344 @@
+"""Lobby, game page and its htmx partials, and the move endpoint. Thin: the engine decides,
+games.reading.selectors reads, games.moves.moves_forms reads posted fields into moves, games.play.services writes,
+the templates draw."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.emails import has_verified_email
+from games.access import game_or_404, invitation_session_key
+from games.mail.turn_report import page_context as turn_report_context
+from games.models import Game
+from games.moves.moves_forms import UnreadableFields, read_move
+from games.play import chat, services
+from games.reading import finding, keyset, selectors, view_cache
+from games.reading.selectors import (
+    LARGE,
+    game_context,
+    game_for_move,
+    own_seat,
+    seat_view,
+    vacation_spans,
+    viewable_game,
+)
+from games.web import replay_views
+from games.web.forms import NewGameForm
+
+PARTIALS = {
+    "play": "games/partials/play.html",
+    "board": "games/partials/board.html",
+    "decision": "games/partials/decision.html",
+    "log": "games/partials/log.html",
+}
+
+
+@require_GET
+def lobby(request):
+    user = request.user
+    try:
+        mine = selectors.my_games(user, request.GET.get("mine", 1))
+        open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
+    except ValueError as error:
+        return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
+    open_page = selectors.open_games(user, open_cursor)
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "my_games": mine.rows,
+            "my_games_page": mine.page,
+            "your_move": mine.waiting > 0,
+            "waiting": mine.waiting,
+            "open_games": finding.with_creator_ratings(open_page.rows),
+            "open_page": open_page,
+            "finished": selectors.finished_games(user),
+            "friends": finding.friends_of(user),
+            "quick_form": finding.QuickGameForm(),
+        },
+    )
+
+
+@require_GET
+def my_games(request):
+    """The lobby's "my games" alone, which the lobby fetches again when its socket says that one
+    of the player's games changed."""
+    if not request.user.is_authenticated:
+        return HttpResponseForbidden(_("Log in to see your games."))
+    try:
+        mine = selectors.my_games(request.user, request.GET.get("mine", 1))
+    except ValueError as error:
+        return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
+    return render(
+        request,
+        "games/partials/my_games.html",
+        {"my_games": mine.rows, "my_games_page": mine.page, "your_move": mine.waiting > 0, "waiting": mine.waiting},
+    )
+
+
+@login_required
+def new_game(request):
+    form = NewGameForm(request.POST or None)
+    if not has_verified_email(request.user):
+        form.fields["rated"].help_text = _("Rated games need a verified email address (see your settings).")
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.create_game(request.user, **form.cleaned_data)
+        except services.GameError as error:
+            form.add_error(None, error.message)
+            return render(request, "games/new.html", {"form": form}, status=error.status)
+        if game.status == game.Status.ACTIVE:
+            messages.success(request, gettext("Practice game created and started."))
+        else:
+            messages.success(request, _("Game created. It starts when every seat is taken."))
+        return redirect(game)
+    return render(request, "games/new.html", {"form": form})
+
+
+@require_GET
+def game_page(request, pk):
+    position = "at" in request.GET or "back" in request.GET
+    game = viewable_game(request, pk, defer=() if position else LARGE)
+    if game.status == Game.Status.ACTIVE and not position:
+        return _cached_page(request, game)
+    if game.get_deferred_fields():
+        game.refresh_from_db(fields=LARGE)
+    if replay_views.wanted(game, request.GET):
+        return replay_views.page(request, game)
+    own = own_seat(request, list(game.seats.all()))
+    # Read before game_context marks this version seen.
+    seen_before = own.seen_version if own is not None else None
+    context = game_context(request, game)
+    context["chat"] = chat.chat_context(request.user, game, context["seats"])
+    context.update(turn_report_context(game, context["own_seat"], context["seats"], seen_before))
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def game_partial(request, pk, name):
+    if name == "replay":
+        return replay_views.partial(request, viewable_game(request, pk))
+    if name not in PARTIALS:
+        raise Http404(_("No such part of the game page."))
+    if name == "play":
+        return _play(request, viewable_game(request, pk, defer=LARGE))
+    whole_log = name == "log" and request.GET.get("all") == "1"
+    context = game_context(
+        request, viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
+    )
+    return _render_partial(request, name, context)
+
+
+@require_GET
+def invitation(request, pk, token):
+    # A game that does not exist answers as a wrong link does: the link is all a stranger has.
+    game = Game.objects.defer("state", "first_events").filter(pk=pk).first()
+    if game is None or not services.invitation_valid(game, token=token):
+        raise Http404(_("This invitation link is not valid."))
+    # The session remembers the invitation, so the page's partials and WebSocket work too.
+    request.session[invitation_session_key(pk)] = True
+    return redirect(game)
+
+
+@require_POST
+def join(request, pk):
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("game", args=[pk]))
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
+    return _act(request, lambda: services.join_game(game, user=request.user, token=token), game)
+
+
+@login_required
+@require_POST
+def leave(request, pk):
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    return _act(request, lambda: services.leave_game(game, user=request.user), game)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cancel(request, pk):
+    """The creator cancels a game that has not started, having confirmed it: the page's button
+    opens a dialog (with JavaScript) or this view's confirmation page (without), and only their
+    form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        return _act(request, lambda: services.cancel_game(game, user=request.user), game)
+    try:
+        services.check_may_cancel(game, user=request.user)
+    except services.GameError as error:
+        messages.error(request, error.message)
+        return redirect(game)
+    return render(request, "games/cancel.html", {"game": game})
+
+
+@login_required
+@require_POST
+def hand_seat_to_computer(request, pk):
+    """The seat's player lets the computer play it now; the form posts the version it was shown."""
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    try:
+        version = int(request.POST.get("expected_version", ""))
+    except ValueError:
+        messages.error(request, _("This request could not be read: it names no version of the game."))
+        return redirect(game)
+    return _act(request, lambda: services.hand_seat_to_computer(
+        game, user=request.user, expected_version=version
+    ), game)
+
+
+@login_required
+@require_POST
+def take_back_seat(request, pk):
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    return _act(request, lambda: services.take_back_seat(game, user=request.user), game)
+
+
+@login_required
+@require_POST
+def answers_ahead(request, pk):
+    """The seat's standing "allow" to every veto question: `on` is "1" to set it, "0" to take it
+    back (a form sent twice does the same twice); `seat` names the player's own seat."""
+    game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
+    on, seat = request.POST.get("on"), request.POST.get("seat", "")
+    if on not in ("0", "1") or not seat.isdigit():
+        messages.error(request, _("This form could not be read: reload the page and try again."))
+        return redirect(game)
+    return _act(request, lambda: services.set_answers_ahead(
+        game, user=request.user, on=on == "1", seat_index=int(seat)
+    ), game)
+
+
+def _act(request, change, game):
+    try:
+        change()
+    except services.GameError as error:
+        messages.error(request, error.message)
+    return redirect(game)
+
+
+@require_POST
+def move(request, pk):
+    """Accept one move, in a straight line (games/moves/moves_forms.py): the game is loaded once, the
+    posted fields are read by the form of the seat's decision, services.submit_move applies the
+    move and hands the saved game back, and htmx gets the play area rendered from it (or an error
+    fragment with a 4xx); a plain post is redirected to the page."""
+    game = game_for_move(request, pk)
+    if not request.user.is_authenticated:
+        return _move_error(request, game, _("Log in to play."), 403)
+    seats = list(game.seats.all())
+    own = own_seat(request, seats)
+    view = seat_view(game, own.index) if own is not None and game.status == Game.Status.ACTIVE else None
+    try:
+        form = read_move(request.POST, view, game.version)
+    except UnreadableFields as error:
+        return _move_error(request, game, _("This move could not be read (%(problem)s).") % {"problem": error}, 400)
+    if not form.is_valid():
+        if set(form.errors) <= {NON_FIELD_ERRORS, "move"}:
+            # Sentences written for the player ("This is not one of the moves open to you now."):
+            # said as they are.
+            return _move_error(request, game, " ".join(e for errors in form.errors.values() for e in errors), 400)
+        problems = "; ".join(
+            " ".join(errors) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(errors)}"
+            for field, errors in form.errors.items()
+        )
+        return _move_error(request, game, _("This move could not be read (%(problem)s).") % {"problem": problems}, 400)
+    try:
+        game = services.submit_move(
+            game,
+            user=request.user,
+            move=form.move(),
+            expected_version=form.cleaned_data["expected_version"],
+            seat_index=form.cleaned_data["seat"],
+            seats=seats,
+        )
+    except services.GameError as error:
+        return _move_error(request, game, error.message, error.status)
+    if request.htmx:
+        return _play(request, game)
+    return redirect(game)
+
+
+def _render_partial(request, name, context):
+    return render(request, "games/partials/unlocalized.html", {**context, "partial": PARTIALS[name]})
+
+
+def _play(request, game):
+    """The play partial, from the cache when this reader's view of this version was rendered
+    before (games/reading/view_cache.py). `game`: from `viewable_game` or `game_for_move`, so a reader
+    who may not see the game has had his 404 before any cache lookup."""
+    if not view_cache.cacheable(game):
+        return _render_partial(request, "play", game_context(request, game))
+    return HttpResponse(view_cache.body_for_reader(request, _cached_play(request, game)))
+
+
+def _cached_play(request, game):
+    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
+    `_LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet."""
+    seats = list(game.seats.all())
+    spans = vacation_spans(game, seats)
+    key = view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone())
+    entry = view_cache.get(key)
+    if entry is None:
+        if game.get_deferred_fields():
+            game.refresh_from_db(fields=LARGE)
+        context = {**game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
+        entry = view_cache.render("games/partials/unlocalized.html", context, key)
+    return entry
+
+
+def _cached_page(request, game):
+    """A running game's page around its play partial from the view cache (the same entry the
+    partial and the spectators' sockets get): only the page's frame and the chat are rendered per
+    request. Measured (bench/README.md, "Speed"): in one process, a page from the cache costs
+    1.1-1.3 log-in pages of CPU where the whole page rendered on each GET cost 2.2-2.4."""
+    seats = list(game.seats.all())
+    own = own_seat(request, seats)
+    # Read before a render marks this version seen: the turn report opens on what is new to them.
+    seen_before = own.seen_version if own is not None else None
+    body = view_cache.body_for_reader(request, _cached_play(request, game))
+    context = {
+        "game": game,
+        "play_html": mark_safe(body),
+        # The partial's first tag says whether the reader is to act (templates/games/partials/play.html).
+        "your_move": 'data-your-move="1"' in body[: body.find(">") + 1],
+        "chat": chat.chat_context(request.user, game, seats),
+        **turn_report_context(game, own, seats, seen_before),
+    }
+    return render(request, "games/game.html", context)
+
+
+def spectators_play(game_id):
+    """The spectators' play partial of the game as it stands, for the sockets of its spectators'
+    pages (games/broadcast.py): (version, body), with the clock as of now; None when the game
+    is gone, is not kept in the view cache (an open or cancelled game: their pages re-fetch), or
+    its body has a part of a reader's own. Exactly what a logged-out visitor's request for the
+    play partial gets, from the same cache entry: no seat, no user, the site's time zone."""
+    games = Game.objects.defer(*LARGE).prefetch_related(chat.seats_with_mutes(AnonymousUser()))
+    game = games.filter(pk=game_id).first()
+    if game is None or not view_cache.cacheable(game):
+        return None
+    with timezone.override(None):
+        body = view_cache.body_for_reader(None, _cached_play(None, game))
+    return None if body is None else (game.version, body)
+
+
+def _move_error(request, game, message, status):
+    context = {"game": game, "error": message}
+    if request.htmx:
+        response = render(request, "games/partials/move_error.html", context, status=status)
+        response["HX-Retarget"] = "#move-error"
+        response["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "games/move_error.html", context, status=status)
