@@ -123,6 +123,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "elgrande_site.context_processors.site",
             ],
+            # Short month names as Italian and French write them (games.templatetags.typography.py).
+            "builtins": ["games.templatetags.typography"],
         },
     },
 ]

@@ -39,6 +39,21 @@ def test_month_and_day_names_are_written_as_each_language_writes_them(language, 
         assert template.render(Context({"day": day})) == expected
 
 
+
+@pytest.mark.parametrize("language, expected", [
+    ("it", "ven 27 nov, 15:00 · 27 nov 2026 · M"),
+    ("fr", "ven 27 nov., 15:00 · 27 nov. 2026 · M"),
+    ("en", "Fri 27 Nov, 15:00 · 27 Nov 2026 · M"),
+])
+def test_short_month_names_are_written_as_each_language_writes_them(language, expected):
+    """Django's "M" capitalises a month whatever the catalogue says ("Nov" in Italian): the site's
+    date filter (games.templatetags.typography.py) writes it in lower case in Italian and with
+    the French abbreviations in French; an escaped M stays a letter."""
+    day = datetime.datetime(2026, 11, 27, 15, 0)
+    template = Template('{{ day|date:"D j M, H:i" }} · {{ day|date:"j M Y" }} · {{ day|date:"\\M" }}')
+    with translation.override(language):
+        assert template.render(Context({"day": day})) == expected
+
 # Placeholders that stand for a card's or an area's name, whose French article varies: "de
 # l'Intrigue", "d'Aragon", "du Pays basque", "au Pays basque". A sentence must not put "de", "en",
 # "du" or "au" right before one.
