@@ -129,7 +129,9 @@ document.addEventListener("click", (event) => {
   if (!chosen || chosen.dataset.confirmed === "1") return;
   const move = parseMove(chosen);
   if (!move) return;
-  if (CONFIRMED_KINDS.indexOf(move.type) >= 0) {
+  // A form marked data-confirm-every (the panel's catch-all for a decision it has no form of its own
+  // for) asks for the Confirm whatever the move.
+  if (CONFIRMED_KINDS.indexOf(move.type) >= 0 || (chosen.form && "confirmEvery" in chosen.form.dataset)) {
     event.preventDefault();
     if (chosen.classList.contains("chosen")) letGo(chosen.closest("#decision") || chosen.form);
     else choose(chosen, move);

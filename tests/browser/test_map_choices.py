@@ -3,6 +3,7 @@ a page of its own: the King's and a Grande's destination, the picks of "one of e
 score, a mobile scoreboard's destination. Nothing is sent before Confirm, and Confirm sends the
 same fields the plain form posts."""
 
+import json
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -112,3 +113,19 @@ def test_a_special_actions_region_fields_are_filled_on_the_map_and_sent_on_confi
     assert {key: sent[0][key] for key in expected} == expected
     assert page.evaluate("document.documentElement.scrollWidth") == 390
     context.close()
+
+
+def test_the_panels_catch_all_form_sends_nothing_on_one_click(browser):
+    """A decision the panel has no form of its own for gets its moves as plain buttons: each is
+    chosen by a first click and sent only by the Confirm, as every decision of a seat is."""
+    view = special_turn("king_card")
+    view["decision"] = {**view["decision"], "kind": "unheard_of", "moves": [{"type": "pass"}, {"type": "wait"}]}
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    open_page(page, page_for(view))
+    first = page.locator("#decision form[data-confirm-every] button[name=move]").first
+    first.click()
+    assert page.evaluate("window.sent") == [], "one click sent the decision"
+    assert first.get_attribute("aria-pressed") == "true"
+    page.locator("#decision .decision-confirm").click()
+    assert [json.loads(sent["move"]) for sent in page.evaluate("window.sent")] == [{"type": "pass"}]
+    page.close()
