@@ -1,9 +1,10 @@
 """Each language's typography, loaded as a builtin so that every page and mail uses it.
 
 `colon`: the colon after a label, with the non-breaking space French puts before it ("Scores :").
-`date`: Django's `date` filter as each language writes its short month names: Italian writes them in lower case ("27 nov 2026") and French with
-its own abbreviations ("27 nov. 2026"). Django's "M" capitalises the month whatever the catalogue
-says, so "M" becomes "b" (lower case) in Italian and "N" (the press's abbreviations) in French."""
+`date`: Django's `date` filter as each language writes its short month names: Italian writes them
+in lower case ("27 nov 2026") and French with its own abbreviations ("27 nov. 2026"). Django's "M"
+capitalises the month whatever the catalogue says, so "M" becomes "b" (lower case) in Italian and
+"N" (the press's abbreviations) in French."""
 
 from django import template
 from django.template.defaultfilters import date as django_date

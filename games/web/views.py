@@ -22,7 +22,7 @@ from games.mail.turn_report import page_context as turn_report_context
 from games.models import Game
 from games.moves.moves_forms import UnreadableFields, read_move
 from games.play import chat, services
-from games.reading import finding, keyset, selectors, view_cache
+from games.reading import keyset, selectors, view_cache
 from games.reading.selectors import (
     LARGE,
     game_context,
@@ -32,7 +32,7 @@ from games.reading.selectors import (
     vacation_spans,
     viewable_game,
 )
-from games.web import replay_views
+from games.web import finding, replay_views
 from games.web.forms import NewGameForm
 
 PARTIALS = {
