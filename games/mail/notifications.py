@@ -321,12 +321,15 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
     """Record the mails of one commit; the seats whose "your move" mail waits for their player to
     be away go into `deferred` ({seat: until when})."""
     created = []
+    # A tournament's table (the tournaments app's Table, by its relation's name: mail imports no app
+    # above it) is announced by the tournament's own mail, which says more: no start mail besides.
+    announced_elsewhere = started and Game.objects.filter(pk=game.pk, tournament_table__isnull=False).exists()
     for index, seat in seats.items():
         user = seat.user
         if state.is_over:
             created += _record(user, game, "game_finished", state=state, seat=index, seats=seats, verified=verified)
             continue
-        if started:
+        if started and not announced_elsewhere:
             if _at_the_table(game, user, index, newly_acting, deferred):
                 continue
             mail = _record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)

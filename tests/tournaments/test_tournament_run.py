@@ -86,6 +86,8 @@ def test_seven_entrants_play_three_swiss_rounds_to_a_final_ranking(make_user, ma
     table_mails = Notification.objects.filter(kind="tournament_table")
     assert table_mails.count() == 21
     assert table_mails.filter(status=Notification.Status.SENT).count() == 21
+    # The table mail announces the game: no "game started" mail besides it.
+    assert not Notification.objects.filter(kind="game_started", game__tournament_table__tournament=tournament).exists()
     sent = [message for message in mail.outbox if "your table is game" in message.subject]
     assert len(sent) == 21
     first_mail = next(m for m in sent if m.to == ["entrant1@example.org"])
