@@ -67,7 +67,9 @@ def test_every_game_mail_names_the_site(started, committed, smtp_server, make_us
     rng = random.Random(1)
     state = state_of(game)
     seat = to_act(state)[0]
-    committed(services.submit_move, game, users[seat], random_move(state, seat, rng), game.version)
+    committed(
+        services.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
+        expected_version=game.version)
     game.refresh_from_db()
     notifications.send_due_reminders(game.deadline - timedelta(hours=35))
     waiting = game.seats.get(index=to_act(state_of(game))[0]).user

@@ -29,7 +29,9 @@ def test_a_your_move_mail_tells_the_others_bids_cards_placements_and_scorings(st
     while not state.is_over and state.round < 4:
         seat = to_act(state)[0]
         mailoutbox.clear()
-        committed(services.submit_move, game, users[seat], services_random_move(state, seat, rng), game.version)
+        committed(
+            services.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
+            expected_version=game.version)
         state = state_of(game)
         mails += [m for m in mailoutbox if "your move" in m.body]
     assert mails
@@ -69,7 +71,9 @@ def test_the_report_starts_after_the_readers_own_last_move(started, committed, m
     first = to_act(state)[0]
     for _ in range(3):
         seat = to_act(state)[0]
-        committed(services.submit_move, game, users[seat], services_random_move(state, seat, rng), game.version)
+        committed(
+            services.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
+            expected_version=game.version)
         state = state_of(game)
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
     report = turn_report.since_last_move(game, first, seats.values())
@@ -85,7 +89,7 @@ def reached(started, committed, predicate):
     seed, history = find_position(predicate, num_players=3)
     game, users = started(3, seed=seed)
     for seat, move in history:
-        committed(services.submit_move, game, users[seat], move, game.version)
+        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     return game, users
 

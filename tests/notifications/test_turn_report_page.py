@@ -27,7 +27,9 @@ def test_a_returning_player_sees_what_the_others_did_once_open_then_folded(start
     first = to_act(state)[0]
     for _ in range(3):
         seat = to_act(state)[0]
-        committed(services.submit_move, game, users[seat], random_move(state, seat, rng), game.version)
+        committed(
+            services.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
+            expected_version=game.version)
         state = state_of(game)
     url = reverse("game", args=[game.pk])
     client = logged_in(users[first])

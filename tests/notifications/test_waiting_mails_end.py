@@ -42,13 +42,13 @@ def test_no_start_mail_to_players_at_the_table_and_a_your_move_mail_once_the_fir
     # A seed whose first bidder is the creator, at the table (the seed shuffles the seats too).
     seed = next(seed for seed in range(1, 100) if creator_bids_first(seed))
     Game.objects.filter(pk=game.pk).update(seed=seed)
-    committed(services.join_game, game, users[1], game.invite_token)
+    committed(services.join_game, game, user=users[1], token=game.invite_token)
     # The first two wait at the table for the game to start; the third joins from the lobby.
     opened = time.time()
     for user in users[:2]:
         presence.seen(game.pk, user.pk, now=opened)
     mailoutbox.clear()
-    committed(services.join_game, game, users[2], game.invite_token)
+    committed(services.join_game, game, user=users[2], token=game.invite_token)
     game.refresh_from_db()
     started = Notification.objects.filter(game=game, kind="game_started")
     assert list(started.values_list("user", flat=True)) == [users[2].pk]
