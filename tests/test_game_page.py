@@ -19,6 +19,7 @@ from games.log_text import Names, event_html
 from games.models import Game, Move
 from games.texts import fill_view
 from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -315,7 +316,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(move=json_values, move_type=st.sampled_from(
     ["bid", "court", "take_card", "place", "special", "decline", "allow", "veto", "choose_region", "share"]
 ))

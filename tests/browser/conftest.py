@@ -1,7 +1,9 @@
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -25,22 +27,41 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the site in headless Chromium against a live server")
 
 
-MANAGE = [sys.executable, str(ROOT / "manage.py")]
+def site_environment(database, extra=()):
+    """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL and
+    settings module left out), with `extra` added."""
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """An SQLite database migrated once for the whole session: each module's site starts from a
+    copy of it (`copy_of_migrated`) instead of migrating one of its own."""
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=site_environment(database), check=True)
+    return database
+
+
+def copy_of_migrated(migrated, database):
+    """Copy the migrated database to `database` through SQLite's backup, which also takes what is
+    still in the write-ahead log."""
+    with closing(sqlite3.connect(migrated)) as source, closing(sqlite3.connect(database)) as copy:
+        source.backup(copy)
+    return database
 
 
 @pytest.fixture(scope="module")
-def site_database(request, tmp_path_factory):
+def site_database(request, tmp_path_factory, migrated_database):
     """The live site's database, migrated: (its path, the environment that points at it). A test
     may fill it with `manage.py shell` under that environment before or while the site runs. A
     test module's `SITE_ENV` (a dict) adds to the site's environment."""
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    database = tmp_path_factory.mktemp("site") / "db.sqlite3"
-    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
-    env.update(getattr(request.module, "SITE_ENV", {}))
-    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    return database, env
+    database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("site") / "db.sqlite3")
+    return database, site_environment(database, getattr(request.module, "SITE_ENV", {}))
 
 
 @pytest.fixture(scope="module")
@@ -65,11 +86,21 @@ def live_site(site_database):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the whole session (starting it takes a while)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The session's Chromium; the contexts and pages a module opened are closed after it, so that
+    none of them keeps calling a server that has stopped."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for, visible_events
 from games.engine.board import CASTILLO_INDEX, POWER_CARDS, REGIONS
 from games.engine.cards import CARDS
+from tests.support.examples import examples
 
 MAX_MOVES = 5000  # a 5-player 9-round game takes a few hundred moves
 
@@ -51,7 +52,7 @@ def transitions(params):
 
 def fast(max_examples):
     return settings(
-        max_examples=max_examples,
+        max_examples=examples(max_examples),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow],
