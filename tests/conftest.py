@@ -5,7 +5,7 @@ import uuid
 import pytest
 
 import tests.support.examples  # noqa: F401  (loads the Hypothesis profile before the test modules)
-from tests.helpers import find_position, state_of, user_at
+from tests.support.helpers import find_position, state_of, user_at
 
 
 def pytest_configure(config):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import clocks, services
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
-from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -18,15 +18,11 @@ from games.engine import random_move, to_act, view_for, visible_events
 from games.log_text import Names, event_html
 from games.models import Game, Move
 from games.texts import fill_view
-from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 from tests.support.examples import examples
+from tests.support.games import post_move
+from tests.support.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-def post_move(client, game, move, version=None, htmx=True, **fields):
-    data = {"move": move if isinstance(move, str) else json.dumps(move), **fields}
-    data["expected_version"] = game.version if version is None else version
-    return client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
 
 
 def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client, start_game):

@@ -12,7 +12,7 @@ from django.db import connection
 from games import computer, services
 from games.engine import GameState, random_move, to_act
 from games.models import Game, Move, Seat
-from tests.test_deadline_faults import environment, processes, start_worker  # noqa: F401
+from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import broadcast, deadlines, rows, services
 from games.engine import random_move
 from games.models import Game, MailToDecide, Move, Seat
-from tests.helpers import snapshot, state_of, user_at
+from tests.support.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.
 pytestmark = pytest.mark.django_db(transaction=True)

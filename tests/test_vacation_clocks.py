@@ -14,7 +14,7 @@ from accounts import vacations
 from games import clocks, deadlines, services
 from games.engine import apply_move, legal_moves, to_act
 from games.models import Game, Move
-from tests.helpers import logged_in, state_of, user_at
+from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

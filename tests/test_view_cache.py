@@ -17,7 +17,7 @@ from accounts import vacations
 from games import selectors, services, view_cache, views
 from games.engine import random_move
 from games.models import Seat
-from tests.helpers import HTMX, logged_in, play, state_of, user_at
+from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

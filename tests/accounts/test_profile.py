@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
-from tests.helpers import logged_in, play, user_at
+from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import computer, statistics, tasks
-from tests.archive.factory import finished_game
-from tests.helpers import play
+from tests.support.archive_games import finished_game
+from tests.support.helpers import play
 
 pytestmark = pytest.mark.django_db
 

@@ -1,39 +1,14 @@
-import os
 import shutil
-import sqlite3
 import subprocess
-import sys
-from contextlib import closing
-from pathlib import Path
 
 import pytest
 
-from tests.helpers import serving
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ROOT = Path(__file__).resolve().parents[2]
-MANAGE = [sys.executable, str(ROOT / "manage.py")]
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.helpers import serving
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the site in headless Chromium against a live server")
-
-
-def site_environment(database, extra=()):
-    """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL and
-    settings module left out), with `extra` added."""
-    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
-    env.update(extra)
-    return env
 
 
 @pytest.fixture(scope="session")
@@ -44,14 +19,6 @@ def migrated_database(tmp_path_factory):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
     database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
     subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=site_environment(database), check=True)
-    return database
-
-
-def copy_of_migrated(migrated, database):
-    """Copy the migrated database to `database` through SQLite's backup, which also takes what is
-    still in the write-ahead log."""
-    with closing(sqlite3.connect(migrated)) as source, closing(sqlite3.connect(database)) as copy:
-        source.backup(copy)
     return database
 
 

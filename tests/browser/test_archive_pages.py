@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT, copy_of_migrated, site_environment
-from tests.helpers import serving
+from tests.support.browser import MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.helpers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ SHOTS = os.environ.get("SCREENSHOTS")
 PASSWORD = "a-long-enough-Passw0rd"
 SEED = (
     "import django; django.setup(); "
-    "from tests.archive.factory import many_games; many_games(60); "
+    "from tests.support.archive_games import many_games; many_games(60); "
     "from accounts.models import User; ana = User.objects.get(username='ana'); "
     f"ana.set_password('{PASSWORD}'); ana.save()"
 )

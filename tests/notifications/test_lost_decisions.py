@@ -17,8 +17,8 @@ from django.utils import timezone
 from games import deadlines, notifications, rows, services
 from games.engine import apply_move, legal_moves, random_move, to_act
 from games.models import Game, MailToDecide, Notification
-from tests.helpers import state_of
-from tests.test_deadline_faults import ROOT, environment
+from tests.support.helpers import state_of
+from tests.support.processes import ROOT, environment
 
 LOST = notifications.MAIL_DECISION_LOST_AFTER
 

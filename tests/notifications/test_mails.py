@@ -13,8 +13,8 @@ from django.urls import reverse
 from games import notifications, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act, view_for
 from games.models import Notification
-from tests.helpers import logged_in, state_of
-from tests.test_game_page_content import hidden_variant
+from tests.support.helpers import logged_in, state_of
+from tests.support.page_positions import hidden_variant
 
 pytestmark = pytest.mark.django_db
 

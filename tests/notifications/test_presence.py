@@ -12,8 +12,8 @@ from django.core.cache import cache
 from games import notifications, presence, services
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import MailToDecide, Notification
-from tests.helpers import find_position, state_of
-from tests.notifications.test_deciding import a_turn_that_comes_back_to_its_player, play_until, sent_to
+from tests.support.helpers import find_position, state_of
+from tests.support.notifications import a_turn_that_comes_back_to_its_player, play_until, sent_to
 
 pytestmark = pytest.mark.django_db
 GRACE = 120

@@ -18,7 +18,7 @@ from elgrande_site.email_url import email_settings
 from games import notifications, services, tasks
 from games.engine import legal_moves, to_act
 from games.models import Game, Notification
-from tests.helpers import state_of
+from tests.support.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -18,10 +18,10 @@ from accounts.models import User
 from games import notifications, services
 from games.engine import legal_moves, new_game, to_act
 from games.models import Game
-from tests.accounts.mail import path_of_link
-from tests.accounts.test_mail_over_smtp import body
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
-from tests.helpers import state_of
+from tests.support.helpers import state_of
+from tests.support.mail_links import path_of_link
+from tests.support.site_mail import body
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

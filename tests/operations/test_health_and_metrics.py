@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from elgrande_site import health, metrics
 from games import deadlines
-from tests.helpers import HTMX, logged_in, user_at
+from tests.support.helpers import HTMX, logged_in, user_at
 
 pytestmark = pytest.mark.django_db
 

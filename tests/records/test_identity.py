@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import game_records, statistics
 from games.models import Game, Move, Result
-from tests.helpers import play
-from tests.records.records import a_record
+from tests.support.helpers import play
+from tests.support.records import a_record
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from games import game_records
 from games.models import Game, Move, Notification, Seat
-from tests.records.records import a_record, engine_record
+from tests.support.records import a_record, engine_record
 
 pytestmark = pytest.mark.django_db
 
