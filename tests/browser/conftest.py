@@ -53,21 +53,14 @@ def live_site(site_database):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    """One headless Chromium for the whole session (starting it takes a while)."""
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for one module. Not for the session: while Playwright's synchronous API is
+    running, its event loop counts as running in the test thread, and Django refuses database
+    queries there (SynchronousOnlyOperation) in every test that runs after it in the process."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    """The session's Chromium; the contexts and pages a module opened are closed after it, so that
-    none of them keeps calling a server that has stopped."""
-    yield chromium
-    for context in chromium.contexts:
-        context.close()
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
