@@ -20,3 +20,9 @@ if _worker and _url and os.environ.get("TEST_REDIS_WORKER") != _worker:
     os.environ["TEST_REDIS_WORKER"] = _worker
 
 from elgrande_site.settings import *  # noqa: E402, F403
+
+# The processes the tests start (servers, manage.py, Celery workers) run the site's own settings,
+# with the environment above: some run in a copy of the code that has no tests/. The test
+# processes themselves are pointed here by --ds in pyproject.toml, which the environment does not
+# override.
+os.environ["DJANGO_SETTINGS_MODULE"] = "elgrande_site.settings"

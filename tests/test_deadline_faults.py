@@ -28,6 +28,8 @@ from tests.support.processes import (
     start_worker,
     until,
 )
+from tests.support.processes import processes as processes  # noqa: F401 (a fixture)
+from tests.support.processes import proxy as proxy  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

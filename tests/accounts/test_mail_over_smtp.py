@@ -12,6 +12,7 @@ from games import services
 from tests.support.helpers import free_port
 from tests.support.mail_links import path_of_link
 from tests.support.site_mail import body, html_part, mail_through, serving_mailbox, sign_up
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a-brand-new-Passw0rd"
