@@ -8,6 +8,8 @@ PORT ?= 8000
 # Exported to `run`'s server: unset, SITE_URL (the links in mails) follows the port it serves on.
 export PORT
 PYTEST_ARGS ?=
+# Test processes run at once (pytest-xdist; docs/testing.md): `auto` is one per core.
+TEST_WORKERS ?= auto
 
 .PHONY: run serve test lint migrate install
 
@@ -27,7 +29,7 @@ serve: install
 		PATH=$(CURDIR)/$(BIN):$$PATH exec $(BIN)/supervisord --configuration deploy/supervisord.conf
 
 test: install node_modules/.package-lock.json
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The tests' Node packages (axe-core for tests/browser/test_accessibility.py), from package-lock.json.
 node_modules/.package-lock.json: package-lock.json

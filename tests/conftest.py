@@ -4,7 +4,8 @@ import uuid
 
 import pytest
 
-from tests.helpers import find_position, state_of, user_at
+import tests.support.examples  # noqa: F401  (loads the Hypothesis profile before the test modules)
+from tests.support.helpers import find_position, state_of, user_at
 
 
 def pytest_configure(config):

@@ -12,7 +12,7 @@ from games import clocks
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
 from games.play import services
-from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

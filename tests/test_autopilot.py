@@ -1,7 +1,6 @@
 """Autopilot: after two timeouts in a row a seat moves at once, until its player plays again."""
 
 import random
-from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -10,42 +9,14 @@ from django.utils import timezone
 from games.engine import random_move
 from games.models import Game, Move, Seat
 from games.play import services
-from tests.helpers import logged_in, state_of, user_at
+from tests.support.games import on_autopilot, others_move_until_only, time_out
+from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
 
-def time_out(game):
-    """The deadline passes for the seats to act, and the sweep plays for them."""
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.apply_default_moves(game.pk, version=game.version)
-    game.refresh_from_db()
-
-
-def others_move_until_only(game, seat, rng):
-    """The other players move themselves until `seat` alone must act."""
-    while game.to_act != [seat]:
-        assert game.status == Game.Status.ACTIVE
-        other = next(s for s in game.to_act if s != seat)
-        services.submit_move(
-            game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
-        )
-        game.refresh_from_db()
-
-
 def seat_of(game, index):
     return Seat.objects.get(game=game, index=index)
-
-
-def on_autopilot(start_game):
-    """A 3-player game whose seat `game.to_act[0]` at the start timed out twice in a row."""
-    game = start_game(3, seed=7)
-    rng = random.Random(1)
-    seat = game.to_act[0]
-    time_out(game)
-    others_move_until_only(game, seat, rng)
-    time_out(game)
-    return game, seat, rng
 
 
 def test_a_single_timeout_only_counts(start_game):
@@ -298,7 +269,7 @@ def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
     make_user, queued_computer_moves, django_capture_on_commit_callbacks
 ):
     from games.play import computer_moves
-    from tests.test_practice_games import practice, user_at_seat
+    from tests.support.games import practice, user_at_seat
 
     game, creator = practice(make_user)
     seat = user_at_seat(game, creator)

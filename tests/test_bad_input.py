@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from elgrande_site.asgi import application
-from tests.helpers import HOST, HTMX, ORIGIN, logged_in, snapshot, user_at
+from tests.support.helpers import HOST, HTMX, ORIGIN, logged_in, snapshot, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -213,8 +213,6 @@ def test_a_login_longer_than_any_address_is_a_form_error(make_user, password):
     assert "_auth_user_id" in client.session
 
 
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["/ws/", "/ws/games/abc/", "/ws/games/1/extra/", "/", "/ws/games/%C3%A9/"])
 async def test_sockets_on_unrouted_paths_are_refused_without_an_error(path, caplog):
@@ -252,7 +250,6 @@ async def test_a_socket_for_a_game_id_too_large_for_the_database_is_refused(capl
     connected, code = await communicator.connect()
     assert (connected, code) == (False, 4404)
     assert not [record for record in caplog.records if record.levelname in ("ERROR", "CRITICAL")]
-
 
 
 # A quoted cookie value's octal escapes are decoded: this session key holds a NUL.
@@ -502,7 +499,7 @@ def test_a_move_beyond_its_shape_is_refused_with_a_reason_and_nothing_stored(gam
 
 
 def state_of(game):
-    from tests.helpers import state_of as state_of_game
+    from tests.support.helpers import state_of as state_of_game
 
     return state_of_game(game)
 

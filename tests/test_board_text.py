@@ -10,7 +10,7 @@ from django.utils.html import strip_tags
 
 from games.engine.board import CASTILLO_INDEX, REGIONS
 from games.words.texts import area_name
-from tests.helpers import logged_in, state_of, user_at
+from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

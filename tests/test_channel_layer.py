@@ -4,8 +4,6 @@ the deadline sweep sends a batch's notices, and its receive, which ends when it 
 import asyncio
 import random
 import time
-from contextlib import contextmanager
-from urllib.parse import urlsplit
 from uuid import uuid4
 
 import pytest
@@ -13,8 +11,8 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from elgrande_site.channel_layers import WaitingRedisChannelLayer, _until_it_ends
-from tests.test_deadline_faults import Proxy
+from elgrande_site.channel_layers import _until_it_ends
+from tests.support.redis_relay import layer_through, relayed_redis, through
 
 pytestmark = pytest.mark.skipif(
     not settings.REDIS_URL, reason="needs REDIS_URL: this is about the channels-redis layer (CI sets it)"
@@ -120,36 +118,10 @@ async def test_receives_cancelled_at_any_moment_all_end():
         assert receiving.cancelled()
 
 
-@contextmanager
-def relayed_redis():
-    """A TCP relay (tests/test_deadline_faults.py) in front of the tests' Redis, up; down at the end."""
-    url = urlsplit(settings.REDIS_URL)
-    relay = Proxy((url.hostname or "127.0.0.1", url.port or 6379))
-    relay.up()
-    try:
-        yield relay
-    finally:
-        if relay.running:
-            relay.down()
-
-
 @pytest.fixture
 def redis_relay():
     with relayed_redis() as relay:
         yield relay
-
-
-def through(relay, url):
-    """The Redis URL `url`, reached through `relay`."""
-    return urlsplit(url)._replace(netloc=f"127.0.0.1:{relay.port}").geturl()
-
-
-def layer_through(relay):
-    """A layer like the site's (the settings' configuration and this test process's prefix) whose
-    connections go through `relay`: a web process's, whose Redis goes away."""
-    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
-    [host] = config["hosts"]
-    return WaitingRedisChannelLayer(**{**config, "hosts": [{**host, "address": through(relay, host["address"])}]})
 
 
 async def test_the_first_notice_after_a_redis_blip_is_sent_on_a_fresh_connection(redis_relay):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.clocks import time_left_text
 from games.play import services
-from tests.helpers import HTMX, logged_in, play, user_at
+from tests.support.helpers import HTMX, logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -5,40 +5,17 @@ Real threads, each with its own database connection, race for the same game. On 
 immediate transactions of the settings do.
 """
 
-import threading
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from games.models import Move
 from games.play import services
-from tests.helpers import state_of, user_at
+from tests.support.games import race
+from tests.support.helpers import state_of, user_at
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(functions):
-    """Run the functions in threads released at the same instant; return their outcomes."""
-    barrier = threading.Barrier(len(functions))
-    outcomes = [None] * len(functions)
-
-    def run(index, function):
-        try:
-            barrier.wait()
-            outcomes[index] = function()
-        except Exception as error:  # the outcome is what the test inspects
-            outcomes[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 def test_simultaneous_submissions_apply_exactly_one(start_game):

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.test_deadline_faults import (  # noqa: F401 - fixtures
+from tests.support.processes import (  # noqa: F401 - fixtures
     database_url,
     environment,
     needs_postgresql,

@@ -60,7 +60,7 @@ def test_a_requests_wait_on_a_silent_connection_is_cut_and_the_pools_check_soone
     from psycopg_pool import ConnectionPool
 
     from elgrande_site import database
-    from tests.test_deadline_faults import Proxy
+    from tests.support.processes import Proxy
 
     settings = connection.settings_dict
     relay = Proxy((settings["HOST"] or "127.0.0.1", int(settings["PORT"] or 5432)))

@@ -20,7 +20,7 @@ from games.engine import apply_move, legal_moves, to_act
 from games.mail import notifications
 from games.models import Game, Move
 from games.play import services
-from tests.helpers import find_position, snapshot, state_of, user_at
+from tests.support.helpers import find_position, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -516,7 +516,7 @@ def test_a_sweep_whose_connection_went_silent_for_good_is_cut_off_at_its_time_li
     time limit the ticker shuts the connection down on this side, and the sweep fails and ends."""
     from django.db import connections
 
-    from tests.test_deadline_faults import Proxy
+    from tests.support.processes import Proxy
 
     database = connections.settings["default"]
     relay = Proxy((database["HOST"] or "127.0.0.1", int(database["PORT"] or 5432)))

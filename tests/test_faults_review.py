@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.infra import background
 from games.mail import notifications
 from games.models import Notification
-from tests.notifications.conftest import committed, mail_sent_at_once, started  # noqa: F401 - fixtures
+from tests.support.notifications import committed, mail_sent_at_once, started  # noqa: F401 - fixtures
 
 
 def test_a_due_mail_is_queued_once_per_lost_after_not_again_by_every_sweep(started, monkeypatch):

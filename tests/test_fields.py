@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from games.models import Game, Move
-from tests.helpers import play
+from tests.support.helpers import play
 
 pytestmark = pytest.mark.django_db
 

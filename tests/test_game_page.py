@@ -19,14 +19,11 @@ from games.models import Game, Move
 from games.play import services
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view
-from tests.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
+from tests.support.examples import examples
+from tests.support.games import post_move
+from tests.support.helpers import HTMX, find_position, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-def post_move(client, game, move, version=None, htmx=True, **fields):
-    data = {"move": move if isinstance(move, str) else json.dumps(move), **fields}
-    data["expected_version"] = game.version if version is None else version
-    return client.post(reverse("move", args=[game.pk]), data, **(HTMX if htmx else {}))
 
 
 def test_a_spectator_logged_out_sees_the_spectators_view_of_a_public_game(client, start_game):
@@ -320,7 +317,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(move=json_values, move_type=st.sampled_from(
     ["bid", "court", "take_card", "place", "special", "decline", "allow", "veto", "choose_region", "share"]
 ))

@@ -1,7 +1,6 @@
 """The game page's content: the board shows each seat only what it may see, and the decision panel
 offers exactly the legal choices, in forms that a browser submits as moves the engine accepts."""
 
-import functools
 import json
 import random
 import re
@@ -14,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape, strip_tags
 
 from games.engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act, view_for
-from games.engine.board import CASTILLO_INDEX, REGION_NAMES
+from games.engine.board import REGION_NAMES
 from games.engine.cards import CARDS
 from games.engine.random_play import random_share, random_special
 from games.models import Game
@@ -22,12 +21,12 @@ from games.moves.moves_forms import SPECIAL_FORMS, read_move
 from games.words.log_text import Names, step_html
 from games.words.refusals import refusal_message
 from games.words.texts import fill_view
-from tests.game_forms import find_form, forms_in, move_buttons, special_fields
-from tests.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.game_forms import find_form, forms_in, move_buttons, special_fields
+from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.page_positions import VETO_WINDOWS, castillo_moved, hidden_variant, position, positions
 
 pytestmark = pytest.mark.django_db
 
-VETO_WINDOWS = {("veto", "disks"), ("veto", "share"), ("veto", "plan")}
 # Decisions answered by a button carrying a whole move.
 BUTTON_DECISIONS = [(kind, None) for kind in ("bid", "card", "region", "castillo", "counter_veto")] + sorted(
     VETO_WINDOWS
@@ -64,56 +63,6 @@ def panel_forms(client, game):
 # --- positions, found on first use by playing random games with the engine alone -----------------
 
 
-def _decision_key(state, seat):
-    view = fill_view(view_for(state, seat))
-    kind = view["decision"]["kind"]
-    if kind == "action":
-        if state.special_done:
-            return None
-        return ("special", state.taken[seat])
-    if kind == "court" and view["decision"]["provinces"] < view["decision"]["allowance"]:
-        return ("court", "from_regions")
-    if kind == "veto":
-        return ("veto", view["decision"]["window"])
-    return (kind, None)
-
-
-@functools.cache
-def positions():
-    """{decision key: (state, seat)}; computed on first use so that tests not needing it stay fast."""
-    found = {}
-    wanted_specials = {("special", card) for card in CARDS}
-    for seed in range(1, 120):
-        num_players = 2 + seed % 4
-        state = new_game(num_players=num_players, seed=seed, veto=True)
-        rng = random.Random(seed)
-        while not state.is_over:
-            seat = to_act(state)[0]
-            key = _decision_key(state, seat)
-            if key is not None and key not in found:
-                card = CARDS[state.taken[seat]] if key[0] == "special" else None
-                if card is None or random_special(state, seat, card, random.Random(0)) is not None or key[1] == "veto":
-                    found[key] = (state, seat)
-            state = apply_move(state, seat, random_move(state, seat, rng))
-        if wanted_specials | VETO_WINDOWS <= set(found) and {"counter_veto", "share", "region", "castillo"} <= {
-            key[0] for key in found
-        }:
-            break
-    if ("court", "from_regions") not in found and ("court", None) in found:
-        # Random play seldom empties the provinces: take a court decision and empty them.
-        state, seat = found[("court", None)]
-        state = GameState.from_json(state.to_json())
-        state.provinces[seat] = 0
-        found[("court", "from_regions")] = (state, seat)
-    return found
-
-
-def position(key):
-    found = positions()
-    assert key in found, f"no random game reached {key}: the search or the engine has changed"
-    return found[key]
-
-
 @pytest.fixture
 def at(start_game):
     """A game stored at one of the positions above, and the acting seat's logged-in client."""
@@ -147,46 +96,6 @@ def submit(client, game, form, data):
 
 
 # --- what each seat sees --------------------------------------------------------------------------
-
-
-def hidden_variant(state, viewer):
-    """The same position with every fact private to seats other than `viewer` changed: their hands,
-    their played cards under the top one, their secret choices, the face-down stacks, and the
-    Castillo's counts when hidden. A page drawn for `viewer` must not change, but for the provinces
-    of the seat whose hidden Castillo count moved (see `castillo_moved`): every colour keeps 30
-    caballeros, so a change in the Castillo shows where the caballero came from or went."""
-    rng = random.Random(7)
-    other = GameState.from_json(state.to_json())
-    for seat in range(state.num_players):
-        if seat == viewer:
-            continue
-        other.hands[seat] = sorted(rng.sample(range(1, 14), len(state.hands[seat])))
-        pile = other.played[seat]
-        if len(pile) > 1:
-            other.played[seat] = [(card % 13) + 1 for card in pile[:-1]] + pile[-1:]
-    for stack in other.stacks:
-        stack.reverse()
-    for choices in ((other.action or {}).get("choices"), (other.castillo_choices or {}).get("choices")):
-        for seat, choice in enumerate(choices or []):
-            if seat != viewer and isinstance(choice, int):
-                choices[seat] = (choice + 1) % 9
-    if not state.show_castillo:
-        counts = other.caballeros[CASTILLO_INDEX]
-        movable = [s for s in range(state.num_players) if s != viewer and (other.provinces[s] or counts[s])]
-        assert movable, "no other seat has a caballero in the provinces or the Castillo"
-        seat = movable[0]
-        change = 1 if other.provinces[seat] else -1
-        counts[seat] += change
-        other.provinces[seat] -= change
-        assert castillo_moved(state, other) == {seat: change}
-        assert list(map(sum, zip(*other.caballeros, other.court, other.provinces))) == [30] * state.num_players
-    return other
-
-
-def castillo_moved(state, other):
-    """{seat: change} for the seats whose Castillo count differs between the two states."""
-    before, after = state.caballeros[CASTILLO_INDEX], other.caballeros[CASTILLO_INDEX]
-    return {seat: after[seat] - before[seat] for seat in range(state.num_players) if after[seat] != before[seat]}
 
 
 def provinces_shown(html, seat):

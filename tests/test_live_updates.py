@@ -19,9 +19,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
 from games.play import services
-from tests.helpers import serving, user_at
-from tests.test_channel_layer import relayed_redis, through
-from tests.test_spectators_socket import move_now
+from tests.support.helpers import serving, user_at
+from tests.support.redis_relay import relayed_redis, through
+from tests.support.sockets import move_now
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,7 +48,7 @@ def daphne_serving(log_path, static_root, **overrides):
     context manager that yields the port."""
     env = dict(
         os.environ,
-        DJANGO_SETTINGS_MODULE="tests.live_settings",
+        DJANGO_SETTINGS_MODULE="tests.support.live_settings",
         TEST_CHANNEL_PREFIX=f"test-{os.getpid()}",
         DATABASE_URL=database_url(),
         DEBUG="0",

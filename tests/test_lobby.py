@@ -14,7 +14,7 @@ from games.engine import new_game, view_for
 from games.engine.board import COLOUR_LABELS
 from games.models import Game
 from games.play import services
-from tests.helpers import play, state_of, user_at
+from tests.support.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from elgrande_site.asgi import application
 from games.models import Game
 from games.play import services
-from tests.helpers import HOST, ORIGIN, user_at
-from tests.test_websocket import session_cookie
+from tests.support.helpers import HOST, ORIGIN, user_at
+from tests.support.sockets import session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

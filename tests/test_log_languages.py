@@ -212,7 +212,7 @@ def test_the_cached_statistics_are_named_in_the_readers_language():
 
 @pytest.mark.django_db
 def test_the_game_page_names_regions_and_cards_in_each_readers_language_cache_or_not(start_game):
-    from tests.helpers import HTMX, logged_in, state_of, user_at
+    from tests.support.helpers import HTMX, logged_in, state_of, user_at
 
     game = start_game(3)
     state = state_of(game)

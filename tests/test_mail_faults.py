@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games.mail import notifications
 from games.models import Notification
-from tests.accounts.test_mail_over_smtp import mail_through
+from tests.support.processes import Proxy, database_url, environment, needs_celery, processes, start_worker
+from tests.support.site_mail import mail_through
 from tests.support.smtp import smtp_server
-from tests.test_deadline_faults import Proxy, database_url, environment, needs_celery, processes, start_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 __all__ = ["processes"]  # a fixture

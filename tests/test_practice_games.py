@@ -20,18 +20,10 @@ from games.models import Game, Move, Notification, Seat
 from games.play import computer_moves, services
 from ratings.models import Rating, RatingChange
 from ratings.rating import differences
-from tests.helpers import find_position, logged_in, state_of
+from tests.support.games import practice, user_at_seat
+from tests.support.helpers import find_position, logged_in, state_of
 
 pytestmark = pytest.mark.django_db
-
-
-def practice(make_user, levels=("greedy", "greedy"), num_players=None, **options):
-    creator = make_user()
-    game = services.create_game(
-        creator, num_players=num_players or len(levels) + 1, short_game=True, computers=list(levels), **options
-    )
-    game.refresh_from_db()
-    return game, creator
 
 
 def play_out(game, creator, rng, queued=None, most=5000):
@@ -50,10 +42,6 @@ def play_out(game, creator, rng, queued=None, most=5000):
             assert computer_moves.play(game.pk, game.version), "a computer seat should have acted"
             made += 1
     raise AssertionError("the game did not end")
-
-
-def user_at_seat(game, user):
-    return Seat.objects.get(game=game, user=user).index
 
 
 # ---- creating ------------------------------------------------------------------------------------
@@ -153,8 +141,8 @@ def test_practice_games_are_marked_in_the_lobby_and_the_archive(make_user):
     assert "practice game" in lobby and 'class="badge computer"' in lobby
     play_out(game, creator, random.Random(3))
     plain = services.create_game(creator, num_players=2, short_game=True)
+    from tests.support.helpers import play
     services.join_game(plain, user=make_user())
-    from tests.helpers import play
 
     play(plain)
     archive = Client().get(reverse("archive")).content.decode()
@@ -321,7 +309,7 @@ def test_a_single_timeout_plays_a_random_legal_move_not_the_greedy_players(start
 
 
 def test_the_autopilots_first_bid_is_the_greedy_players(start_game):
-    from tests.test_autopilot import on_autopilot
+    from tests.support.games import on_autopilot
 
     game, seat, _ = on_autopilot(start_game)
     first = Move.objects.filter(game=game, seat__index=seat, autopilot=True).order_by("version").first()

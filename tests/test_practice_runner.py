@@ -14,7 +14,7 @@ from games.engine import GameState, random_move, to_act
 from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import services
-from tests.test_deadline_faults import environment, processes, start_worker  # noqa: F401
+from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,8 @@ from django.utils.html import strip_tags
 from games.models import Game, Move
 from games.play import services
 from games.records.old_logs import legacy_events
-from tests.helpers import HTMX, find_position, logged_in, play, state_of, user_at
+from tests.support.helpers import HTMX, find_position, logged_in, play, state_of, user_at
+from tests.support.page_positions import hidden_retake_in_question
 
 pytestmark = pytest.mark.django_db
 
@@ -35,15 +36,6 @@ def texts(client, game):
         assert response.status_code == 200, url
         out[url] = strip_tags(response.content.decode())
     return out
-
-
-def hidden_retake_in_question(state):
-    action = state.action if state.phase == "special" else None
-    if not action or action.get("stage") != "veto" or action.get("window") != "plan":
-        return False
-    return any(
-        step[0] == "retake" and state.played[step[1]][-1] != step[2] for step in action["steps"] or []
-    )
 
 
 def test_a_veto_question_about_retaking_a_hidden_card_names_the_card_to_its_taker_alone(start_game, make_user):

@@ -13,7 +13,7 @@ from django.utils.html import strip_tags
 from games.engine import GameState, apply_move, new_game, random_move, to_act
 from games.models import Game, Move
 from games.records.old_logs import rebuild
-from tests.helpers import logged_in, play, user_at
+from tests.support.helpers import logged_in, play, user_at
 
 OPTIONS = {"num_players": 3, "seed": 5, "short_game": False, "veto": True, "show_castillo": False}
 OLD_LOG = [
@@ -121,7 +121,7 @@ def old_action(action):
 @pytest.mark.django_db
 def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answer(start_game):
     from games.play import services
-    from tests.helpers import find_position
+    from tests.support.helpers import find_position
 
     def plan_veto(state):
         return bool(state.action and state.action["stage"] == "veto" and state.action["window"] == "plan")
@@ -148,7 +148,7 @@ def test_a_legacy_game_stored_in_the_secret_king_returns_goes_on_in_turn():
     # revealed or sent. The upgraded game starts the shares again, in turn, and each can be played.
     from games.engine import legal_moves
     from games.records.old_logs import rebuild
-    from tests.engine.builders import at_action
+    from tests.support.engine_builders import at_action
 
     state = apply_move(
         at_action("king_returns", num_players=3, caballeros={"aragon": {"yellow": 2, "blue": 2}},

@@ -7,7 +7,7 @@ from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCacheClient
 
 from elgrande_site import cache
-from tests.helpers import free_port
+from tests.support.helpers import free_port
 
 
 @pytest.fixture

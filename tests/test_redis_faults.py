@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from games.engine import random_move, to_act
 from games.models import Game
-from tests.helpers import state_of, user_at
-from tests.test_deadline_faults import (
+from tests.support.games import post_move
+from tests.support.helpers import state_of, user_at
+from tests.support.processes import (
     INTERVAL,
     SLACK,
     Process,
@@ -32,7 +33,6 @@ from tests.test_deadline_faults import (
     start_worker,
     until,
 )
-from tests.test_game_page import post_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,11 +16,15 @@ from games.engine import IllegalMove, apply_move, to_act
 from games.words.log_text import COLOUR_WORDS
 from games.words.refusals import MESSAGES, refusal_message
 from games.words.texts import area_name, card_title
-from tests.engine.builders import at_action, game
-from tests.engine.test_revised_rulings import king_returns_position, secret_position
-from tests.engine.test_scoring import SCENARIO, at_general_scoring
-from tests.engine.test_setup_and_flow import shortfall_state
-from tests.engine.test_veto import FOUR_MOVES, intrigue_position
+from tests.support.engine_builders import at_action, game
+from tests.support.engine_positions import (
+    SCENARIO,
+    at_general_scoring,
+    king_returns_position,
+    secret_position,
+    shortfall_state,
+)
+from tests.support.veto_positions import FOUR_MOVES, intrigue_position
 
 ENGINE = pathlib.Path(__file__).resolve().parent.parent / "games" / "engine"
 LANGUAGES = ("en", "it", "fr")

@@ -7,7 +7,7 @@ from django.utils import timezone
 from games.engine import apply_move, new_game, to_act, view_for
 from games.models import Game, Move, Seat
 from games.play import services
-from tests.helpers import play, snapshot, state_of, user_at
+from tests.support.helpers import play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

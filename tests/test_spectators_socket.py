@@ -7,7 +7,6 @@ import asyncio
 import gzip
 import json
 import logging
-import random
 from datetime import UTC, datetime
 
 import pytest
@@ -23,14 +22,13 @@ from django.utils.html import strip_tags
 from accounts.models import User
 from elgrande_site.asgi import application
 from games import broadcast
-from games.engine import random_move
 from games.models import Game
 from games.play import services
 from games.web import views
-from tests.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
-from tests.test_channel_layer import layer_through, relayed_redis
-from tests.test_privacy_review import hidden_retake_in_question
-from tests.test_websocket import session_cookie
+from tests.support.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
+from tests.support.page_positions import hidden_retake_in_question
+from tests.support.redis_relay import layer_through, relayed_redis
+from tests.support.sockets import move_now, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,14 +86,6 @@ def logged_out_play(game, language="en"):
 def seat_play(game, seat):
     response = logged_in(user_at(game, seat)).get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
     return response.content.decode()
-
-
-def move_now(game, seat=None, choice=None):
-    """A move (a random legal one unless `choice`) through the services, as a page would post it."""
-    seat = game.to_act[0] if seat is None else seat
-    choice = choice or random_move(state_of(game), seat, random.Random(game.version))
-    services.submit_move(game, user=user_at(game, seat), move=choice, expected_version=game.version)
-    game.refresh_from_db()
 
 
 async def move(game, seat=None, choice=None):

@@ -18,7 +18,7 @@ from games.engine import random_move
 from games.infra import rows
 from games.models import Game, MailToDecide, Move, Seat
 from games.play import services
-from tests.helpers import snapshot, state_of, user_at
+from tests.support.helpers import snapshot, state_of, user_at
 
 # Real commits: the notices go out after them.
 pytestmark = pytest.mark.django_db(transaction=True)

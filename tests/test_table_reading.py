@@ -15,7 +15,7 @@ from games.engine.cards import CARDS
 from games.play import services
 from games.words.log_text import Names, event_html
 from games.words.texts import card_text, card_title
-from tests.helpers import logged_in, state_of, user_at
+from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -213,7 +213,7 @@ def new_lines(client, game):
 
 
 def test_the_log_marks_what_others_did_since_the_player_last_looked(start_game):
-    from tests.helpers import play
+    from tests.support.helpers import play
 
     game = start_game(3, seed=4)
     alice = logged_in(user_at(game, 0))
@@ -236,7 +236,7 @@ def test_the_log_marks_what_others_did_since_the_player_last_looked(start_game):
 
 
 def test_a_spectator_and_the_board_partial_mark_nothing(start_game):
-    from tests.helpers import HTMX, play
+    from tests.support.helpers import HTMX, play
 
     game = start_game(3, seed=4)
     play(game, moves=3)

@@ -15,7 +15,7 @@ from games import clocks, deadlines
 from games.engine import apply_move, legal_moves, to_act
 from games.models import Game, Move
 from games.play import services
-from tests.helpers import logged_in, state_of, user_at
+from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

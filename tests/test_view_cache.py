@@ -19,7 +19,7 @@ from games.models import Seat
 from games.play import services
 from games.reading import selectors, view_cache
 from games.web import views
-from tests.helpers import HTMX, logged_in, play, state_of, user_at
+from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

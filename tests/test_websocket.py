@@ -3,24 +3,13 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from elgrande_site.asgi import application
 from games.play import services
-from tests.helpers import HOST, ORIGIN, user_at
+from tests.support.helpers import HOST, ORIGIN, user_at
+from tests.support.sockets import page, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-
-def session_cookie(user):
-    client = Client()
-    client.force_login(user)
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-
-
-def page(game, *headers):
-    return WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[HOST, ORIGIN, *headers])
 
 
 async def test_every_open_page_hears_the_new_version_and_nothing_else(start_game):

@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User, Vacation
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

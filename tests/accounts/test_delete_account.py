@@ -8,7 +8,7 @@ from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User, Vacation
 from games.models import Game
 from games.play import services
-from tests.helpers import logged_in, play, user_at
+from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 

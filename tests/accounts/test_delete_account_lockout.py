@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

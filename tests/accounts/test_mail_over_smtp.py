@@ -1,86 +1,27 @@
 """End to end over a real SMTP server (aiosmtpd, started by the test): sign up, verify the address by
 the mailed link, then forget the password and set a new one by the mailed link."""
 
-import email
-from contextlib import contextmanager
-from email import policy
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.core import mail
 from django.urls import reverse
 
 from accounts.emails import has_verified_email
 from accounts.models import User
-from elgrande_site.email_url import email_settings
 from games.play import services
-from tests.accounts.mail import path_of_link
-from tests.helpers import free_port
+from tests.support.helpers import free_port
+from tests.support.mail_links import path_of_link
+from tests.support.site_mail import body, html_part, mail_through, serving_mailbox, sign_up
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a-brand-new-Passw0rd"
-
-
-class Mailbox:
-    """aiosmtpd handler that keeps every message it receives."""
-
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        message = email.message_from_bytes(envelope.original_content, policy=policy.default)
-        self.messages.append((envelope.rcpt_tos, message))
-        return "250 Message accepted for delivery"
-
-    def take(self):
-        """The one message received since the last take, as (recipients, message)."""
-        assert len(self.messages) == 1, [m["Subject"] for _, m in self.messages]
-        return self.messages.pop()
-
-
-def mail_through(settings, tmp_path, port):
-    """The site as EMAIL_URL would configure it for a local relay without TLS on `port`."""
-    for name, value in email_settings(f"smtp://127.0.0.1:{port}?starttls=off", file_path=tmp_path).items():
-        setattr(settings, name, value)
-
-
-@contextmanager
-def serving_mailbox(settings, tmp_path):
-    """A real SMTP server (aiosmtpd) on a free port, the site's mail going to it: its Mailbox."""
-    port = free_port()
-    mailbox = Mailbox()
-    controller = Controller(mailbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    mail_through(settings, tmp_path, port)
-    try:
-        yield mailbox
-    finally:
-        controller.stop()
-
-
-@pytest.fixture
-def smtp_server(settings, tmp_path):
-    with serving_mailbox(settings, tmp_path) as mailbox:
-        settings.DEFAULT_FROM_EMAIL = "El Grande <games@example.org>"
-        yield mailbox
 
 
 @pytest.fixture
 def refused_mail(settings, tmp_path):
     """The site's mail goes to a port where nothing listens: every connection is refused."""
     mail_through(settings, tmp_path, free_port())
-
-
-def sign_up(client, password, username="isabel", **extra):
-    return client.post(
-        reverse("account_signup"),
-        {"username": username, "email": "isabel@example.org", "password1": password, "password2": password},
-        **extra,
-    )
-
-
-def body(message):
-    return message.get_body(preferencelist=("plain",)).get_content()
 
 
 def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_server, password):
@@ -111,10 +52,6 @@ def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_se
     assert client.get(reverse("lobby")).context["user"] == user
     # Nothing went to Django's test outbox: every mail went over SMTP.
     assert mail.outbox == []
-
-
-def html_part(message):
-    return message.get_body(preferencelist=("html",)).get_content()
 
 
 def test_account_mails_have_an_html_part_with_their_links(client, smtp_server, password, make_user):

@@ -6,8 +6,8 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.emails import has_verified_email
-from tests.accounts.mail import path_of_link
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
+from tests.support.mail_links import path_of_link
 
 pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "another-long-Passw0rd"

@@ -7,7 +7,7 @@ from django.urls import reverse
 from accounts.emails import has_verified_email, wants_mail
 from games.models import Game
 from games.play import services
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 NEW_GAME = {"num_players": "3", "short_game": "False", "time_per_move": "86400", "veto": "on"}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import User
-from tests.accounts.mail import path_of_link
+from tests.support.mail_links import path_of_link
 
 pytestmark = pytest.mark.django_db
 

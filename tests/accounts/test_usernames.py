@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.usernames import skeleton
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

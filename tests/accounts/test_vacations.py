@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from accounts import vacations
 from accounts.models import Vacation
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 NOW = datetime(2030, 3, 10, 12, 0, tzinfo=UTC)

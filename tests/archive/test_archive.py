@@ -15,8 +15,8 @@ from django.urls import reverse
 from games.models import Game, Result
 from games.play import results
 from games.reading import archive
-from tests.archive.factory import finished_game
-from tests.helpers import logged_in, play
+from tests.support.archive_games import finished_game
+from tests.support.helpers import logged_in, play
 
 pytestmark = pytest.mark.django_db
 
@@ -516,7 +516,7 @@ def test_an_imported_game_is_in_the_archive_and_its_statistics(client, tmp_path)
     from django.core.management import call_command
 
     from games.reading import statistics
-    from tests.records.records import a_record
+    from tests.support.records import a_record
 
     path = tmp_path / "record.json"
     path.write_text(json.dumps(a_record()))

@@ -9,8 +9,8 @@ from django.urls import reverse
 from games.models import Game
 from games.play import services
 from games.reading import selectors
-from tests.archive.factory import finished_game
-from tests.helpers import HTMX, logged_in
+from tests.support.archive_games import finished_game
+from tests.support.helpers import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from games import tasks
 from games.computer import players as computer
 from games.reading import statistics
-from tests.archive.factory import finished_game
-from tests.helpers import play
+from tests.support.archive_games import finished_game
+from tests.support.helpers import play
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ import pytest
 from games.bots import choose_move, sample_state
 from games.bots.greedy import greedy_move
 from games.engine import view_for
-from tests.bots.positions import random_positions
-from tests.engine.test_properties import perturb
+from tests.support.bot_positions import random_positions
+from tests.support.engine_positions import perturb
 
 POSITIONS = {"random": 600, "greedy": 400, "strong": 40}
 

@@ -8,7 +8,7 @@ import pytest
 from games.bots import LEVELS, choose_move
 from games.engine import apply_move, new_game, to_act, view_for
 from games.engine.cards import CARDS
-from tests.bots.positions import random_positions
+from tests.support.bot_positions import random_positions
 
 POSITIONS = {"random": 3000, "greedy": 2500, "strong": 80}
 

@@ -11,7 +11,7 @@ from games.bots.evaluate import NOW, area_points, chance_tables, evaluate
 from games.engine import apply_move, legal_moves, new_game, to_act, view_for
 from games.engine.board import REGIONS
 from games.engine.scoring import rank_groups, rank_points, sole_leader, values_in_play
-from tests.engine.builders import at_action, lay_out
+from tests.support.engine_builders import at_action, lay_out
 
 # --- the evaluation ---------------------------------------------------------------------------------
 

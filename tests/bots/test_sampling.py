@@ -10,8 +10,8 @@ from games.bots import sample_state
 from games.engine import new_game, view_for
 from games.engine.board import CASTILLO_INDEX, POWER_CARDS, REGIONS
 from games.engine.cards import CARDS, stack_cards
-from tests.bots.positions import random_positions
-from tests.engine.builders import lay_out
+from tests.support.bot_positions import random_positions
+from tests.support.engine_builders import lay_out
 
 
 def comparable(view):

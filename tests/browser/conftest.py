@@ -1,46 +1,34 @@
-import os
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.helpers import serving
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ROOT = Path(__file__).resolve().parents[2]
-MANAGE = [sys.executable, str(ROOT / "manage.py")]
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.helpers import serving
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the site in headless Chromium against a live server")
 
 
-MANAGE = [sys.executable, str(ROOT / "manage.py")]
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """An SQLite database migrated once for the whole session: each module's site starts from a
+    copy of it (`copy_of_migrated`) instead of migrating one of its own."""
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=site_environment(database), check=True)
+    return database
 
 
 @pytest.fixture(scope="module")
-def site_database(request, tmp_path_factory):
+def site_database(request, tmp_path_factory, migrated_database):
     """The live site's database, migrated: (its path, the environment that points at it). A test
     may fill it with `manage.py shell` under that environment before or while the site runs. A
     test module's `SITE_ENV` (a dict) adds to the site's environment."""
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    database = tmp_path_factory.mktemp("site") / "db.sqlite3"
-    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
-    env.update(getattr(request.module, "SITE_ENV", {}))
-    subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    return database, env
+    database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("site") / "db.sqlite3")
+    return database, site_environment(database, getattr(request.module, "SITE_ENV", {}))
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +55,9 @@ def live_site(site_database):
 
 @pytest.fixture(scope="module")
 def browser():
+    """Headless Chromium for one module. Not for the session: while Playwright's synchronous API is
+    running, its event loop counts as running in the test thread, and Django refuses database
+    queries there (SynchronousOnlyOperation) in every test that runs after it in the process."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -2,14 +2,13 @@
 form end up in the address, pages go on, and nothing is wider than the screen."""
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, ROOT
-from tests.helpers import serving
+from tests.support.browser import MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.helpers import serving
 
 pytestmark = pytest.mark.browser
 
@@ -18,26 +17,20 @@ SHOTS = os.environ.get("SCREENSHOTS")
 PASSWORD = "a-long-enough-Passw0rd"
 SEED = (
     "import django; django.setup(); "
-    "from tests.archive.factory import many_games; many_games(60); "
+    "from tests.support.archive_games import many_games; many_games(60); "
     "from accounts.models import User; ana = User.objects.get(username='ana'); "
     f"ana.set_password('{PASSWORD}'); ana.save()"
 )
 
 
 @pytest.fixture(scope="module")
-def archive_site(tmp_path_factory):
+def archive_site(tmp_path_factory, migrated_database):
     """The site (as conftest's live_site) with sixty finished games in its archive."""
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
-    database = tmp_path_factory.mktemp("archive-site") / "db.sqlite3"
-    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1",
-               DJANGO_SETTINGS_MODULE="elgrande_site.settings")
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("archive-site") / "db.sqlite3")
+    env = site_environment(database, {"DJANGO_SETTINGS_MODULE": "elgrande_site.settings"})
     subprocess.run([sys.executable, "-c", SEED], cwd=ROOT, env=env, check=True)
     with serving(
-        lambda port: [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+        lambda port: [*MANAGE, "runserver", "--noreload", f"127.0.0.1:{port}"],
         env=env, cwd=ROOT, log_path=database.parent / "server.log",
     ) as port:
         yield f"http://127.0.0.1:{port}"

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from games.engine import apply_move, new_game, random_move, to_act, view_for
 from games.engine.board import CASTILLO_INDEX, REGIONS
 from games.words.texts import fill_view
-from tests.browser.test_two_players import create_game, sign_up
+from tests.support.browser import create_game, sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.test_two_players import create_game, sign_up
+from tests.support.browser import create_game, sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.test_two_players import MOVE_TIMEOUT, act, sign_up, version, wait_for_version
+from tests.support.browser import MANAGE, MOVE_TIMEOUT, ROOT, act, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 

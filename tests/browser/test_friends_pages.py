@@ -7,8 +7,7 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.ratings.seed import PASSWORD
+from tests.support.browser import MANAGE, PASSWORD, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +18,7 @@ SIZES = [(1366, 900), (390, 844)]
 
 @pytest.fixture(scope="module")
 def site(live_site_env, live_site):
-    seed = "from tests.friends.seed import seed; seed()"
+    seed = "from tests.support.friends_seed import seed; seed()"
     subprocess.run([*MANAGE, "shell", "-v0", "-c", seed], cwd=ROOT, env=live_site_env, check=True)
     return live_site
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from .test_two_players import MOVE_TIMEOUT, version, wait_for_version
-from .test_two_players import sign_up_on as sign_up
+from tests.support.browser import MOVE_TIMEOUT, version, wait_for_version
+from tests.support.browser import sign_up_on as sign_up
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.helpers import free_port
+from tests.support.browser import MANAGE, ROOT
+from tests.support.helpers import free_port
 
 pytestmark = pytest.mark.browser
 

@@ -14,10 +14,10 @@ from django.http import QueryDict
 from games.engine import view_for
 from games.engine.cards import CARDS
 from games.moves.moves_forms import read_move
-from tests.browser.test_map_choices import KEEP_SUBMISSIONS as KEPT_BY_MAP_CHOICES
-from tests.browser.test_map_choices import MAP_SCRIPT, page_for, special_turn
+from tests.support.map_page import KEEP_SUBMISSIONS as KEPT_BY_MAP_CHOICES
+from tests.support.map_page import MAP_SCRIPT, page_for, special_turn
+from tests.support.page_positions import position
 from tests.support.static_pages import open_page
-from tests.test_game_page_content import position
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.browser.test_map_choices import MAP_SCRIPT, page_for, special_turn
+from tests.support.map_page import MAP_SCRIPT, page_for, special_turn
 from tests.support.static_pages import open_page
 
 pytestmark = pytest.mark.browser

@@ -11,9 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.test_phone import OVERFLOWING, log_in
-from tests.browser.test_two_players import SETTLED
+from tests.support.browser import MANAGE, OVERFLOWING, ROOT, SETTLED, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +33,7 @@ FOREIGN_TARGETS = """() => {
 
 def make_game(env, prefix):
     made = subprocess.run(
-        [*MANAGE, "shell", "-c", f"from tests.browser.map_games import make; make({prefix!r})"],
+        [*MANAGE, "shell", "-c", f"from tests.support.map_games import make; make({prefix!r})"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(made.stdout.strip().splitlines()[-1])

@@ -5,7 +5,7 @@ Confirm always in view, covers no part of the map's top."""
 
 import pytest
 
-from tests.browser.test_map_choices import page_for, special_turn
+from tests.support.map_page import page_for, special_turn
 from tests.support.static_pages import open_page
 
 pytestmark = pytest.mark.browser

@@ -10,9 +10,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.test_phone import log_in
-from tests.browser.test_two_players import version, wait_for_version
+from tests.support.browser import MANAGE, ROOT, log_in, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +24,7 @@ CONFIRM = "#decision-panel .decision-confirm"
 def games(site_database, live_site):
     _, env = site_database
     made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.browser.oneclick_games import make; make()"],
+        [*MANAGE, "shell", "-c", "from tests.support.oneclick_games import make; make()"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(made.stdout.strip().splitlines()[-1])

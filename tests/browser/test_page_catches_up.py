@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.test_two_players import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+from tests.support.browser import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
 # While this file exists, the site's channel layer loses every notice to the game pages
-# (tests/browser/lossy_layer.py).
+# (tests/support/lossy_layer.py).
 LOSE_NOTICES = Path(tempfile.gettempdir()) / f"elgrande-lose-notices-{os.getpid()}"
-SITE_ENV = {"DJANGO_SETTINGS_MODULE": "tests.browser.lossy_layer", "LOSE_NOTICES_WHILE": str(LOSE_NOTICES)}
+SITE_ENV = {"DJANGO_SETTINGS_MODULE": "tests.support.lossy_layer", "LOSE_NOTICES_WHILE": str(LOSE_NOTICES)}
 
 
 def acting_page(pages):

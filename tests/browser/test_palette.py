@@ -9,7 +9,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.words.score_chart import score_chart
-from tests.browser.test_map_choices import page_for, special_turn
+from tests.support.map_page import page_for, special_turn
 from tests.support.static_pages import open_page
 
 pytestmark = pytest.mark.browser

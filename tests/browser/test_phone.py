@@ -8,12 +8,10 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.phone_games import PASSWORD
+from tests.support.browser import MANAGE, PHONE, ROOT, fits_the_phone, log_in
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # SCREENSHOTS=<folder> saves each page at 1280 and 390 px wide there, to look at them by hand.
 SHOTS = os.environ.get("SCREENSHOTS")
 
@@ -26,38 +24,16 @@ SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
     .filter(target => target.rect.height < 44 || target.rect.width < 44)
     .map(target => `${target.what} ${Math.round(target.rect.width)}x${Math.round(target.rect.height)}`)"""
 
-# Elements wider than the window, or sticking out of its right edge.
-OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
-    .filter(element => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-    .filter(element => !element.closest('.table-scroll, .chart-frame, .log ol, .chat-lines'))
-    .map(element => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))
-    .slice(0, 10)"""
-
 
 @pytest.fixture(scope="module")
 def games(site_database, live_site):
     _, env = site_database
     made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.browser.phone_games import make; make()"],
+        [*MANAGE, "shell", "-c", "from tests.support.phone_games import make; make()"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(made.stdout.strip().splitlines()[-1])
 
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
-
-
-def fits_the_phone(page, name):
-    assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"], (
-        name, page.evaluate(OVERFLOWING)
-    )
 
 
 def shoot(page, name):

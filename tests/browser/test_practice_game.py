@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.browser.test_two_players import act, sign_up, version, wait_for_version
+from tests.support.browser import act, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.replay_games import PASSWORD
+from tests.support.browser import MANAGE, ROOT
+from tests.support.replay_games import PASSWORD
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ TIMEOUT = 10_000
 def games(site_database, live_site):
     _, env = site_database
     made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.browser.replay_games import make; make()"],
+        [*MANAGE, "shell", "-c", "from tests.support.replay_games import make; make()"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(made.stdout.strip().splitlines()[-1])

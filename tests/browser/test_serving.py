@@ -1,11 +1,11 @@
-"""The helper that starts a live server for the browser and live-update tests (tests.helpers.serving)."""
+"""The helper that starts a live server for the browser and live-update tests (tests.support.helpers.serving)."""
 
 import socket
 import sys
 
 import pytest
 
-from tests.helpers import serving
+from tests.support.helpers import serving
 
 
 def test_it_yields_the_port_the_server_listens_on_and_stops_it_afterwards(tmp_path):

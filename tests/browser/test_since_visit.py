@@ -9,8 +9,7 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.test_phone import log_in
+from tests.support.browser import MANAGE, ROOT, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +27,7 @@ def shell(env, code):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_returning_player_sees_what_changed_on_the_map_and_in_the_chat(live_site, live_site_env, browser, size):
-    made = shell(live_site_env, f"from tests.browser.since_games import make; make('since{size}')")
+    made = shell(live_site_env, f"from tests.support.since_games import make; make('since{size}')")
     url = f"{live_site}/games/{made['game']}/"
     context = browser.new_context(viewport=SIZES[size])
     page = log_in(context, live_site, made["players"][0])
@@ -42,7 +41,7 @@ def test_a_returning_player_sees_what_changed_on_the_map_and_in_the_chat(live_si
     page.close()
 
     # Away: the others talk and play.
-    changed = shell(live_site_env, f"from tests.browser.since_games import others_play; "
+    changed = shell(live_site_env, f"from tests.support.since_games import others_play; "
                                    f"others_play({made['game']}, 'Who takes the King?')")
     assert changed
     page = context.new_page()

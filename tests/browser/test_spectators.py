@@ -4,7 +4,7 @@ fetch their own."""
 
 import pytest
 
-from tests.browser.test_two_players import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+from tests.support.browser import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 

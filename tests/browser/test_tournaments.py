@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.tournaments.seed import PASSWORD
+from tests.support.browser import MANAGE, ROOT
+from tests.support.tournament_seed import PASSWORD
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ SIZES = [(1366, 900), (390, 844)]
 
 @pytest.fixture(scope="module")
 def site(live_site_env, live_site):
-    seed = "from tests.tournaments.seed import seed; seed()"
+    seed = "from tests.support.tournament_seed import seed; seed()"
     subprocess.run([*MANAGE, "shell", "-v0", "-c", seed], cwd=ROOT, env=live_site_env, check=True)
     return live_site
 

@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from tests.browser.conftest import MANAGE, ROOT
-from tests.browser.test_phone import fits_the_phone
-from tests.browser.turn_report_games import PASSWORD
+from tests.support.browser import MANAGE, ROOT, fits_the_phone
+from tests.support.turn_report_games import PASSWORD
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("SCREENSHOTS")
@@ -20,7 +19,7 @@ SHOTS = os.environ.get("SCREENSHOTS")
 def game(site_database, live_site):
     _, env = site_database
     made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.browser.turn_report_games import make; make()"],
+        [*MANAGE, "shell", "-c", "from tests.support.turn_report_games import make; make()"],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(made.stdout.strip().splitlines()[-1])

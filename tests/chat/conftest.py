@@ -1,17 +1,6 @@
 import pytest
-from django.urls import reverse
 
-from tests.helpers import HTMX, logged_in, user_at
-
-
-def post_chat(client, game, text, htmx=True):
-    return client.post(reverse("chat", args=[game.pk]), {"text": text}, **(HTMX if htmx else {}))
-
-
-def stored(game):
-    from games.models import ChatMessage
-
-    return list(ChatMessage.objects.filter(game=game).order_by("pk").values_list("seat__index", "text"))
+from tests.support.helpers import logged_in, user_at
 
 
 @pytest.fixture

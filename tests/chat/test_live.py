@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import ChatMessage
-from tests.chat.conftest import post_chat
-from tests.helpers import logged_in, user_at
-from tests.test_websocket import page, session_cookie
+from tests.support.chat import post_chat
+from tests.support.helpers import logged_in, user_at
+from tests.support.sockets import page, session_cookie
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,8 +6,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import ChatMute
-from tests.chat.conftest import post_chat
-from tests.helpers import HTMX, logged_in, user_at
+from tests.support.chat import post_chat
+from tests.support.helpers import HTMX, logged_in, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from games.models import ChatMessage, Game
 from games.play import chat
-from tests.chat.conftest import post_chat, stored
-from tests.helpers import HTMX, logged_in, play, user_at
+from tests.support.chat import post_chat, stored
+from tests.support.helpers import HTMX, logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 

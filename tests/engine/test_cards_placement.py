@@ -4,8 +4,7 @@ import pytest
 
 from games.engine import apply_move, to_act, view_for
 from games.engine.cards import CARDS
-
-from .builders import at_action, holdings, refused
+from tests.support.engine_builders import at_action, holdings, refused
 
 ALL_CARDS = sorted(CARDS)
 

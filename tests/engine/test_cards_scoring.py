@@ -3,8 +3,7 @@
 import pytest
 
 from games.engine import apply_move
-
-from .builders import at_action, refused
+from tests.support.engine_builders import at_action, refused
 
 # Grandes (CARD_TEST_HOMES): red galicia, yellow basque, blue catalonia, green seville.
 

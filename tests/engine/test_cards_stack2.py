@@ -3,8 +3,7 @@
 import pytest
 
 from games.engine import apply_move, legal_moves, to_act, view_for, visible_events
-
-from .builders import at_action, holdings, of_kind, play, refused
+from tests.support.engine_builders import at_action, holdings, of_kind, play, refused
 
 
 def special(state, **fields):

@@ -4,8 +4,7 @@ import pytest
 
 from games.engine import apply_move, to_act, view_for, visible_events
 from games.engine.board import AREA_INDEX
-
-from .builders import at_action, holdings, refused
+from tests.support.engine_builders import at_action, holdings, refused
 
 # King in New Castile unless said otherwise; Grandes: red galicia, yellow basque, blue catalonia, green seville.
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import IllegalMove, apply_move, new_game, random_move, to_act
+from tests.support.examples import examples
 
 FIELDS = [
     "type",
@@ -80,7 +81,7 @@ def test_the_sample_reaches_every_phase_and_stage():
     } <= set(POSITIONS)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(data=st.data(), move=forged)
 def test_a_forged_move_is_refused_or_legal_and_a_refusal_changes_nothing(data, move):
     phase = data.draw(st.sampled_from(sorted(POSITIONS)))

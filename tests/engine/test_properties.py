@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act, view_for, visible_events
-from games.engine.board import CASTILLO_INDEX, POWER_CARDS, REGIONS
-from games.engine.cards import CARDS
+from games.engine.board import CASTILLO_INDEX, REGIONS
+from tests.support.engine_positions import perturb
+from tests.support.examples import examples
 
 MAX_MOVES = 5000  # a 5-player 9-round game takes a few hundred moves
 
@@ -51,7 +52,7 @@ def transitions(params):
 
 def fast(max_examples):
     return settings(
-        max_examples=max_examples,
+        max_examples=examples(max_examples),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow],
@@ -232,47 +233,6 @@ def test_a_clone_may_be_changed_in_place_without_changing_the_original():
 
 
 # --- private facts -----------------------------------------------------------------------------------
-
-
-def perturb(state, viewer, rng):
-    """The same position with every fact private to seats other than `viewer` changed: their hands,
-    their played piles below the top, the stacks' order and contents, their secret choices, their
-    veto answers not yet revealed and, when the Castillo is hidden, one seat's count there (moved
-    to or from its provinces, so that every colour keeps 30 caballeros)."""
-    other = state.clone()
-    others = [s for s in range(state.num_players) if s != viewer]
-    for seat in others:
-        other.hands[seat] = sorted(rng.sample(POWER_CARDS, len(state.hands[seat])))
-        pile = state.played[seat]
-        if len(pile) > 1:
-            other.played[seat] = [rng.choice(POWER_CARDS) for _ in pile[:-1]] + [pile[-1]]
-    ids = sorted(CARDS)
-    other.stacks = [[rng.choice(ids) for _ in stack] for stack in state.stacks]
-    if other.action is not None:
-        action = other.action
-        if action["stage"] == "choices":
-            for seat in others:
-                choice = action["choices"][seat]
-                if choice is not None:  # a secret disk: a region
-                    action["choices"][seat] = (choice + 1) % len(REGIONS)
-        for seat in others:
-            answer = action["answers"][seat]
-            if answer is not None:
-                action["answers"][seat] = 0 if answer == -1 else -1
-    if other.castillo_choices is not None:
-        for seat in others:
-            choice = other.castillo_choices["choices"][seat]
-            if choice is not None:
-                other.castillo_choices["choices"][seat] = (choice + 1) % len(REGIONS)
-    if not state.show_castillo:
-        counts = other.caballeros[CASTILLO_INDEX]
-        movable = [seat for seat in others if other.provinces[seat] or counts[seat]]
-        if movable:
-            seat = rng.choice(movable)
-            change = 1 if other.provinces[seat] else -1
-            counts[seat] += change
-            other.provinces[seat] -= change
-    return other
 
 
 def castillo_moved(state, other):

@@ -14,17 +14,11 @@ import pytest
 
 from games.engine import apply_move, legal_moves, random_move, to_act, view_for
 from games.engine.board import AREA_INDEX
-from tests.engine.builders import at_action, holdings, refused
+from tests.support.engine_builders import at_action, holdings, refused
+from tests.support.engine_positions import SEAT, holding, king_returns_position, secret_position
 
-SEAT = {"red": 0, "yellow": 1, "blue": 2, "green": 3, "brown": 4}
 ALLOW = {"type": "allow"}
 VETO = {"type": "veto"}
-
-
-def holding(state, *colours):
-    state = state.clone()
-    state.vetoes = [[SEAT[c], state.round] for c in colours]
-    return state
 
 
 def count(state, colour, area):
@@ -36,15 +30,6 @@ def kinds(events):
 
 
 # --- 1. The King returns, in turn ---------------------------------------------------------------------
-
-def king_returns_position(holders=(), num_players=4):
-    state = at_action(
-        "king_returns",
-        num_players=num_players,
-        caballeros={"aragon": {"yellow": 2, "blue": 2, "green": 2}, "granada": {"red": 3}},
-        court={"red": 5, "yellow": 2, "blue": 2, "green": 2},
-    )
-    return holding(state, *holders)
 
 
 def test_king_returns_shares_are_sent_one_after_another_clockwise_from_the_takers_left():
@@ -211,15 +196,6 @@ SECRET_CARDS = {
     "secret_all_to_provinces": {"type": "special"},
     "secret_unique_scoring": {"type": "special"},
 }
-
-
-def secret_position(card, holders):
-    state = at_action(
-        card,
-        num_players=4,
-        caballeros={"aragon": {"yellow": 2, "blue": 3, "green": 2}, "granada": {"yellow": 3, "blue": 2, "green": 2}},
-    )
-    return holding(state, *holders)
 
 
 @pytest.mark.parametrize("card", sorted(SECRET_CARDS))

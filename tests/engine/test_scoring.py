@@ -10,7 +10,8 @@ import pytest
 from games.engine import IllegalMove, apply_move, new_game, to_act, view_for, visible_events
 from games.engine.board import AREA_INDEX, AREAS, NEIGHBOURS, REGIONS
 from games.engine.scoring import rank_points
-from tests.engine.builders import at_action, game, lay_out, quiet
+from tests.support.engine_builders import at_action, game, lay_out, quiet
+from tests.support.engine_positions import COLOURS4, SCENARIO, at_general_scoring
 
 # --- rank_points -----------------------------------------------------------------------------------
 
@@ -304,38 +305,7 @@ def test_italian_example_8_4_0_in_catalonia_and_4_0_0_in_seville():
 # --- general scoring ---------------------------------------------------------------------------------
 
 
-COLOURS4 = ["red", "yellow", "blue", "green"]
 SEAT = {colour: seat for seat, colour in enumerate(COLOURS4)}
-
-
-def at_general_scoring(caballeros, king="galicia", grandes=None, scores=None, mobile=None, short_game=False, **opts):
-    """A 4-player game at the end of its first scoring round, laid out as given (all other areas
-    empty), with the secret disks (if any) awaited."""
-    state = game(4, seed=31, colours=COLOURS4, short_game=short_game, **opts)
-    last = state.scoring_rounds[0]
-    while state.round < last:
-        state = quiet(state)
-    layout = {area: {} for area in AREAS}
-    layout.update(caballeros)
-    state = lay_out(
-        state,
-        caballeros=layout,
-        king=king,
-        grandes=grandes or {"red": "aragon", "yellow": "seville", "blue": "granada", "green": "catalonia"},
-        scores=scores or {c: 0 for c in COLOURS4},
-        mobile=mobile,
-    )
-    while state.phase not in ("castillo",) and state.round == last:
-        state = quiet(state)
-    return state
-
-
-SCENARIO = {
-    "castillo": {"red": 3, "blue": 2},
-    "aragon": {"red": 2, "yellow": 2},
-    "galicia": {"blue": 3, "yellow": 1},
-    "seville": {"yellow": 1, "green": 1},
-}
 
 
 def test_only_players_with_castillo_caballeros_choose():

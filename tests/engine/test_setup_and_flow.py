@@ -9,7 +9,8 @@ from games.engine import IllegalMove, apply_move, legal_moves, new_game, to_act,
 from games.engine.board import AREA_INDEX, REGIONS
 from games.engine.cards import CARDS
 from games.words.refusals import refusal_message
-from tests.engine.builders import at_action, frozen, game, lay_out, play, quiet, quiet_move
+from tests.support.engine_builders import at_action, frozen, game, lay_out, play, quiet, quiet_move
+from tests.support.engine_positions import play_to_turn, shortfall_state
 
 POWER_TABLE = {1: 6, 2: 5, 3: 5, 4: 4, 5: 4, 6: 3, 7: 3, 8: 2, 9: 2, 10: 1, 11: 1, 12: 0, 13: 0}
 
@@ -72,16 +73,6 @@ def play_round(state, bids=None, events=None):
         state = play(state, seat, move, events)
     while state.round == start and not state.is_over:
         state = quiet(state, events)
-    return state
-
-
-def play_to_turn(state, seat, bids):
-    """Bid the given values and play quietly until it is `seat`'s turn (court or card phase)."""
-    while state.phase == "bid":
-        bidder = to_act(state)[0]
-        state = apply_move(state, bidder, {"type": "bid", "card": bids[bidder]})
-    while state.current_player != seat:
-        state = quiet(state)
     return state
 
 
@@ -299,29 +290,6 @@ def test_power_cards_12_and_13_skip_the_court_move(value):
     state = play_to_turn(new_game(2, seed=8), 0, {0: value, 1: other})
     assert state.phase == "card"
     assert (state.court[0], state.provinces[0]) == (7, 21)
-
-
-def shortfall_state():
-    """Red's turn with power card 4 and a single caballero left in the provinces; the King in
-    Galicia (1 red there), 16 red in Aragon, 3 in Seville, 2 in the Castillo, 7 in court."""
-    state = game(3, seed=9, colours=["red", "blue", "green"])
-    state = play_to_turn(state, 0, {0: 4, 1: 13, 2: 12})  # blue and green play first
-    assert state.phase == "court" and state.current_player == 0
-    empty = {region: {} for region in REGIONS}
-    state = lay_out(
-        state,
-        king="galicia",
-        caballeros={
-            **empty,
-            "galicia": {"red": 1},
-            "aragon": {"red": 16},
-            "seville": {"red": 3},
-            "castillo": {"red": 2},
-        },
-        court={"red": 7},
-    )
-    assert state.provinces[0] == 1
-    return state
 
 
 def test_shortfall_is_made_up_from_own_regions():

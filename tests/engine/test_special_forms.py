@@ -9,8 +9,7 @@ import pytest
 from games.engine import IllegalMove, apply_move, legal_moves, new_game, random_move, to_act, view_for
 from games.engine.board import AREAS, MOBILE_SCOREBOARDS, POWER_CARDS, REGIONS
 from games.engine.cards import CARDS
-
-from .builders import at_action, refused
+from tests.support.engine_builders import at_action, refused
 
 
 def action_positions():

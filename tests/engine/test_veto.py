@@ -9,21 +9,10 @@ import pytest
 
 from games.engine import apply_move, legal_moves, to_act, view_for
 from games.engine.board import AREA_INDEX, REGIONS
-from tests.engine.builders import at_action, game, play_to_action, quiet, refused
+from tests.support.engine_builders import game, play_to_action, quiet, refused
+from tests.support.veto_positions import FOUR_MOVES, SEAT, at, holding, intrigue_position
 
-SEAT = {"red": 0, "yellow": 1, "blue": 2, "green": 3, "brown": 4}
 NO_HOMES = {"red": "galicia", "yellow": "galicia", "blue": "galicia", "green": "galicia"}  # 4 players
-
-
-def holding(state, *colours, taken=None):
-    """The given colours hold a Veto card kept in round `taken` (default: this round)."""
-    state = state.clone()
-    state.vetoes = [[SEAT[c], state.round if taken is None else taken] for c in colours]
-    return state
-
-
-def at(card, holders=(), **layout):
-    return holding(at_action(card, **layout), *holders)
 
 
 def count(state, colour, area):
@@ -38,26 +27,6 @@ ALLOW = {"type": "allow"}
 
 
 # --- 9.1: an action aimed at one player: the holder vetoes after the first moves ------------------------
-
-FOUR_MOVES = {
-    "type": "special",
-    "plan": [
-        {"from": "aragon", "to": "catalonia", "colour": "yellow"},
-        {"from": "aragon", "to": "catalonia", "colour": "blue"},
-        {"from": "aragon", "to": "basque", "colour": "yellow"},
-        {"from": "aragon", "to": "basque", "colour": "blue"},
-    ],
-}
-
-
-def intrigue_position(holders=("blue",), num_players=3):
-    return at(
-        "intrigue_4_any",
-        holders,
-        num_players=num_players,
-        caballeros={"aragon": {"yellow": 2, "blue": 2}, "granada": {"red": 1}},
-        court={"red": 5},
-    )
 
 
 def test_9_1_holder_vetoes_after_the_first_two_moves():

@@ -7,8 +7,8 @@ from django.urls import reverse
 from accounts.models import Block
 from games.models import Game, Notification
 from games.play import services
-from tests.chat.conftest import post_chat
-from tests.helpers import logged_in, user_at
+from tests.support.chat import post_chat
+from tests.support.helpers import logged_in, user_at
 
 pytestmark = pytest.mark.django_db
 

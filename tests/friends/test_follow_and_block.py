@@ -10,7 +10,7 @@ from django.urls import reverse
 from accounts import deletion
 from accounts.models import Block, Follow
 from games.computer import players as computer
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

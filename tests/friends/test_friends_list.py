@@ -13,7 +13,7 @@ from accounts.models import Block, Follow
 from elgrande_site.asgi import application
 from games.infra import presence
 from games.play import services
-from tests.helpers import HOST, ORIGIN, logged_in
+from tests.support.helpers import HOST, ORIGIN, logged_in
 from tests.test_websocket import session_cookie
 
 

@@ -12,7 +12,7 @@ from accounts import deletion, friends
 from accounts.models import Block
 from games.computer import players as computer
 from games.play import services
-from tests.helpers import HTMX, logged_in
+from tests.support.helpers import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from games.play import services
 from games.web import finding
 from ratings.models import Ladder, Rating
 from ratings.rating import shown
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 from tests.test_concurrency import race
 
 OPTIONS = {"num_players": "3", "short_game": "False", "veto": "on", "time_per_move": "86400"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .po import read
+from tests.support.po import read
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"

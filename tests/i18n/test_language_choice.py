@@ -12,7 +12,7 @@ from django.utils import translation
 
 from accounts.models import User
 from games import clocks
-from tests.helpers import HTMX, logged_in
+from tests.support.helpers import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.play import services
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

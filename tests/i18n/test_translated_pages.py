@@ -1,5 +1,5 @@
 """Every page, partial and mail in Italian and French shows none of the English msgids that its
-English render shows (tests/i18n/leftovers.py): the lobby, the game page in each phase for the
+English render shows (tests/support/leftovers.py): the lobby, the game page in each phase for the
 seats to act, another seat and a spectator, its partials, the archive, statistics, ladders,
 profile, settings, rules and account pages, the error pages, and every kind of mail."""
 
@@ -9,9 +9,8 @@ from django.utils import translation
 
 from games.engine import to_act, view_for
 from games.mail import notifications
-from tests.helpers import HTMX, logged_in, state_of
-
-from .leftovers import left_in_translation
+from tests.support.helpers import HTMX, logged_in, state_of
+from tests.support.leftovers import left_in_translation
 
 LANGUAGES = ("it", "fr")
 
@@ -97,7 +96,7 @@ def test_a_game_waiting_for_players_and_a_cancelled_one_are_translated(make_user
 
 @pytest.fixture
 def finished_game(start_game):
-    from tests.helpers import play
+    from tests.support.helpers import play
 
     game = start_game(3, seed=7, rated=True)
     play(game)
@@ -179,7 +178,7 @@ def assert_mail_translated(rendered, at_least=3):
 @pytest.mark.parametrize("kind", ["game_started", "your_move", "live_your_move", "reminder_half", "reminder_last"])
 def test_every_mail_about_a_decision_is_translated(start_game, kind):
     game = start_game(3, seed=3)
-    from tests.helpers import play
+    from tests.support.helpers import play
 
     play(game, until=lambda state: 0 in to_act(state) and state.round == 1 and state.phase != "bid", moves=60)
     assert_mail_translated(_mails(game, kind))

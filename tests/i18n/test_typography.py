@@ -9,7 +9,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from .po import read
+from tests.support.po import read
 
 FRENCH = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 # A mark ending a clause (a space, a quote, a bracket, a tag or the end after it), right after an

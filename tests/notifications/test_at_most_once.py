@@ -17,9 +17,9 @@ from django.utils import timezone
 from games import tasks
 from games.mail import notifications
 from games.models import Notification
-from tests.accounts.test_mail_over_smtp import mail_through
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
-from tests.helpers import free_port
+from tests.support.helpers import free_port
+from tests.support.site_mail import mail_through
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

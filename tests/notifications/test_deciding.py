@@ -16,31 +16,10 @@ from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.mail import notifications
 from games.models import Game, Move, Notification
 from games.play import services
-from tests.helpers import find_position, logged_in, state_of
+from tests.support.helpers import find_position, logged_in, state_of
+from tests.support.notifications import a_turn_that_comes_back_to_its_player, play_until, sent_to
 
 pytestmark = pytest.mark.django_db
-
-
-def sent_to(mailoutbox, user):
-    return [message for message in mailoutbox if message.to == [user.email]]
-
-
-def play_until(game, users, committed, until):
-    """Play random moves of the first seat to act, with the after-commit hooks run, until
-    `until(state)`."""
-    rng = random.Random(game.seed)
-    state = state_of(game)
-    while not until(state):
-        seat = to_act(state)[0]
-        committed(
-            services.submit_move,
-            game,
-            user=users[seat],
-            move=random_move(state, seat, rng),
-            expected_version=game.version,
-        )
-        state = state_of(game)
-    return state
 
 
 def test_the_start_mails_each_player_their_first_decision_in_one_mail(started, mailoutbox):
@@ -111,24 +90,6 @@ def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
     assert decisions >= 2
     assert sent_to(mailoutbox, users[player]) == []
     assert Notification.objects.filter(user=users[player], kind="your_move", version__gte=turn_began).count() == 1
-
-
-def a_turn_that_comes_back_to_its_player(num_players=3):
-    """(seed, moves before) of a game, played as `play_until` plays, whose first turn's player
-    waits on other seats (a veto question, a share), then acts again in the same turn."""
-    for seed in range(1, 300):
-        state, rng = new_game(num_players=num_players, seed=seed), random.Random(seed)
-        waiting = None
-        while state.round == 1 and not state.is_over:
-            seat = to_act(state)[0]
-            state = apply_move(state, seat, random_move(state, seat, rng))
-            if state.phase == "bid":
-                continue
-            if state.current_player not in to_act(state):
-                waiting = state.current_player
-            elif waiting == state.current_player:
-                return seed
-    raise LookupError("no such seed")
 
 
 @pytest.mark.parametrize("away, mailed", [(timedelta(minutes=16), True), (timedelta(minutes=2), False)])
@@ -541,4 +502,3 @@ def test_a_timeout_mails_the_players_whose_decision_comes_next_and_says_nothing_
     assert [(m.to, m.subject) for m in mailoutbox] == [
         ([users[next_seat].email], f"[El Grande] Game {game.pk}, round 1: your bid")
     ]
-

@@ -13,9 +13,10 @@ from django.urls import reverse
 from games.engine import random_move, to_act
 from games.mail import notifications
 from games.play import services
-from tests.accounts.test_mail_over_smtp import body, html_part, sign_up
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
-from tests.helpers import logged_in, play, state_of
+from tests.support.engine_builders import play
+from tests.support.helpers import logged_in, state_of
+from tests.support.site_mail import body, html_part, sign_up
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 HOST = "127.0.0.1:8811"

@@ -11,8 +11,8 @@ from django.urls import reverse
 from games.mail import notifications
 from games.models import Game, MailOptOut, Notification
 from games.play import services
-from tests.accounts.mail import links
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
+from tests.support.mail_links import links
 
 pytestmark = pytest.mark.django_db
 
@@ -254,7 +254,7 @@ def test_an_account_sends_a_bounded_number_of_invitations_a_day(private_game, se
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="invitations sent at once need PostgreSQL's row locks")
 def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeypatch, settings):
-    from tests.test_concurrency import race
+    from tests.support.games import race
 
     queued = []
     monkeypatch.setattr(notifications, "queue_notification", queued.append)

@@ -20,8 +20,8 @@ from games.infra import rows
 from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
 from games.play import services
-from tests.helpers import state_of
-from tests.test_deadline_faults import ROOT, environment
+from tests.support.helpers import state_of
+from tests.support.processes import ROOT, environment
 
 LOST = notifications.MAIL_DECISION_LOST_AFTER
 

@@ -17,9 +17,9 @@ from games.engine import random_move, to_act
 from games.mail import notifications
 from games.models import Game
 from games.play import services
-from tests.accounts.test_mail_over_smtp import body, html_part
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
-from tests.helpers import logged_in, play, state_of
+from tests.support.helpers import logged_in, play, state_of
+from tests.support.site_mail import body, html_part
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from games.engine import apply_move, legal_moves, new_game, random_move, to_act,
 from games.mail import notifications
 from games.models import Notification
 from games.play import services
-from tests.helpers import logged_in, state_of
-from tests.test_game_page_content import hidden_variant
+from tests.support.helpers import logged_in, state_of
+from tests.support.page_positions import hidden_variant
 
 pytestmark = pytest.mark.django_db
 

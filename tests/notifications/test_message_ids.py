@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from tests.accounts.test_mail_over_smtp import sign_up
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
+from tests.support.site_mail import sign_up
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -4,47 +4,25 @@ one mail for the decisions that waited together."""
 
 import random
 import time
-from datetime import UTC, datetime
 
 import pytest
 from django.core.cache import cache
 
-from games.engine import apply_move, legal_moves, new_game, random_move, to_act
+from games.engine import apply_move, new_game, random_move, to_act
 from games.infra import presence
 from games.mail import notifications
 from games.models import MailToDecide, Notification
 from games.play import services
-from tests.helpers import find_position, state_of
-from tests.notifications.test_deciding import a_turn_that_comes_back_to_its_player, play_until, sent_to
+from tests.support.helpers import find_position, state_of
+from tests.support.notifications import GRACE, a_turn_that_comes_back_to_its_player, at, bid, play_until, sent_to
 
 pytestmark = pytest.mark.django_db
-GRACE = 120
-
-
 @pytest.fixture(autouse=True)
 def no_presence(settings):
     settings.YOUR_MOVE_GRACE_SECONDS = GRACE
     cache.clear()
     yield
     cache.clear()
-
-
-def at(unix_time):
-    return datetime.fromtimestamp(unix_time, UTC)
-
-
-def bid(game, users, committed):
-    """The first bidder bids: (the seat that must bid next)."""
-    state = state_of(game)
-    bidder = to_act(state)[0]
-    committed(
-        services.submit_move,
-        game,
-        user=users[bidder],
-        move=legal_moves(state, bidder)[0],
-        expected_version=game.version,
-    )
-    return to_act(state_of(game))[0]
 
 
 def test_no_your_move_mail_while_the_page_is_open_and_one_when_the_grace_after_closing_ends(

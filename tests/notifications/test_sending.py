@@ -20,7 +20,7 @@ from games.engine import legal_moves, to_act
 from games.mail import notifications
 from games.models import Game, Notification
 from games.play import services
-from tests.helpers import state_of
+from tests.support.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 

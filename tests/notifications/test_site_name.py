@@ -3,8 +3,8 @@
 
 import pytest
 
-from tests.accounts.test_mail_over_smtp import body, sign_up
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
+from tests.support.site_mail import body, sign_up
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

@@ -19,10 +19,10 @@ from games.engine import legal_moves, new_game, to_act
 from games.mail import notifications
 from games.models import Game
 from games.play import services
-from tests.accounts.mail import path_of_link
-from tests.accounts.test_mail_over_smtp import body
-from tests.accounts.test_mail_over_smtp import smtp_server as smtp_server  # noqa: F401 (a fixture)
-from tests.helpers import state_of
+from tests.support.helpers import state_of
+from tests.support.mail_links import path_of_link
+from tests.support.site_mail import body
+from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 

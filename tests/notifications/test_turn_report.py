@@ -10,7 +10,7 @@ from games.mail import turn_report
 from games.models import Game, Move
 from games.play import services
 from games.words.log_text import plain_cards
-from tests.helpers import find_position, state_of
+from tests.support.helpers import find_position, state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from games.engine import random_move, to_act
 from games.play import services
-from tests.helpers import logged_in, state_of
+from tests.support.helpers import logged_in, state_of
 
 pytestmark = pytest.mark.django_db
 

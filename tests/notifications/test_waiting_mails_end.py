@@ -14,8 +14,8 @@ from games.infra import presence
 from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
 from games.play import services
-from tests.helpers import state_of
-from tests.notifications.test_presence import GRACE, at, bid
+from tests.support.helpers import state_of
+from tests.support.notifications import GRACE, at, bid
 
 pytestmark = pytest.mark.django_db
 

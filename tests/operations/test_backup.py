@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, Move, Notification
-from tests.helpers import play, serving
+from tests.support.helpers import play, serving
 from tests.support.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]

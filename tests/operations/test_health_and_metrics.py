@@ -2,6 +2,7 @@
 /readyz and /metrics, cheap, never cached, and saying nothing private."""
 
 import json
+import re
 
 import pytest
 from django.core.cache import cache
@@ -10,7 +11,7 @@ from django.urls import reverse
 
 from elgrande_site import health, metrics
 from games import deadlines
-from tests.helpers import HTMX, logged_in, user_at
+from tests.support.helpers import HTMX, logged_in, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -168,5 +169,8 @@ def test_the_health_answers_hold_nothing_private(start_game, client, settings):
     for response in (client.get("/healthz"), client.get("/readyz"), scrape(client, "a-scrapers-token")):
         text = response.content.decode()
         assert not any(name in text for name in names)
+        # The metrics name the site's views, and one is hand_seat_to_computer: a name in the code,
+        # seen here when a test of this process asked that view before.
+        text = re.sub(r'view="[a-z_]+"', 'view=""', text)
         assert "hand" not in text and "@" not in text
     assert set(json.loads(client.get("/readyz").content)) == {"status", "checks"}

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from elgrande_site.errors import start_sentry
 from games import deadlines
-from tests.helpers import logged_in, user_at
+from tests.support.helpers import logged_in, user_at
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

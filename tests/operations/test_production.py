@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.helpers import free_port
+from tests.support.helpers import free_port
 from tests.support.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,8 +189,7 @@ def production(tmp_path, database, mailbox):
 def test_the_production_topology_serves_plays_and_survives_killed_processes(production):
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.conftest import CHROMIUM_ARGS
-    from tests.browser.test_two_players import act, create_game, version, wait_for_version
+    from tests.support.browser import CHROMIUM_ARGS, act, create_game, version, wait_for_version
 
     site, env = production["site"], production["env"]
     plain = http.client.HTTPConnection("127.0.0.1", production["http_port"], timeout=10)

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from ratings.models import Rating, RatingChange
-from tests.helpers import logged_in
-from tests.ratings.helpers import play_rated, stored
+from tests.support.helpers import logged_in
+from tests.support.rated_games import play_rated, stored
 
 
 @pytest.mark.django_db

@@ -13,8 +13,8 @@ from games.engine import apply_move, random_move, to_act
 from games.play import services
 from ratings import rating
 from ratings.models import Ladder, Rating, RatingChange
-from tests.helpers import state_of
-from tests.ratings.helpers import open_rated
+from tests.support.helpers import state_of
+from tests.support.rated_games import open_rated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

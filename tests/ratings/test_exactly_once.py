@@ -14,8 +14,8 @@ from games.models import Game
 from games.play import services
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import rate_finished_game
-from tests.helpers import play, state_of, user_at
-from tests.ratings.helpers import open_rated, play_rated, stored
+from tests.support.helpers import play, state_of, user_at
+from tests.support.rated_games import open_rated, play_rated, stored
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import shown
-from tests.helpers import HTMX, logged_in, play
-from tests.ratings.helpers import open_rated, play_rated
+from tests.support.helpers import HTMX, logged_in, play
+from tests.support.rated_games import open_rated, play_rated
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from accounts.models import User
 from ratings.models import Ladder, Rating
 from ratings.rating import MODEL, shown
 from ratings.selectors import PER_PAGE
-from tests.helpers import logged_in
-from tests.ratings.helpers import play_rated
+from tests.support.helpers import logged_in
+from tests.support.rated_games import play_rated
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from games.models import Game
 from games.play import services
-from tests.helpers import logged_in
-from tests.ratings.helpers import open_rated
+from tests.support.helpers import logged_in
+from tests.support.rated_games import open_rated
 
 pytestmark = pytest.mark.django_db
 REFUSAL = (

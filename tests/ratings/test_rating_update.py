@@ -7,8 +7,8 @@ from games.models import Game, Seat
 from games.play import services
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import MODEL, rate_finished_game, shown, shown_uncertainty
-from tests.helpers import play
-from tests.ratings.helpers import open_rated, play_rated
+from tests.support.helpers import play
+from tests.support.rated_games import open_rated, play_rated
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games.models import Game
 from ratings import rating
 from ratings.models import Ladder, Rating, RatingChange
-from tests.helpers import play
-from tests.ratings.helpers import open_rated, play_rated, stored
+from tests.support.helpers import play
+from tests.support.rated_games import open_rated, play_rated, stored
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ def finish_game():
     from games.engine import random_move, to_act
     from games.models import Game
     from games.play import services
-    from tests.helpers import state_of
+    from tests.support.helpers import state_of
 
     def finish(game, late_every=9):
         users = {seat.index: seat.user for seat in game.seats.all()}

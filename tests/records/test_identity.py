@@ -13,8 +13,8 @@ from django.urls import reverse
 from games.models import Game, Move, Result
 from games.reading import statistics
 from games.records import game_records
-from tests.helpers import play
-from tests.records.records import a_record
+from tests.support.helpers import play
+from tests.support.records import a_record
 
 pytestmark = pytest.mark.django_db
 

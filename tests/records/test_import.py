@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from games.models import Game, Move, Notification, Seat
 from games.records import game_records
-from tests.records.records import a_record, engine_record
+from tests.support.records import a_record, engine_record
 
 pytestmark = pytest.mark.django_db
 

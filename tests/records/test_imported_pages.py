@@ -15,8 +15,8 @@ from django.utils.html import strip_tags
 from games import deadlines
 from games.models import Game, Notification
 from games.reading import selectors
-from tests.helpers import HTMX, logged_in
-from tests.records.records import a_record
+from tests.support.helpers import HTMX, logged_in
+from tests.support.records import a_record
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from tests.helpers import logged_in
+from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 

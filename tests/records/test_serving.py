@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.access import invitation_session_key
 from games.play import services
-from tests.helpers import logged_in, play, user_at
+from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 

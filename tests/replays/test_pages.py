@@ -14,8 +14,8 @@ from django.utils.html import strip_tags
 from games.models import Game, Move, Snapshot
 from games.play import services
 from games.records.old_logs import legacy_events
-from tests.helpers import HTMX, logged_in, play, state_of, user_at
-from tests.replays.helpers import engine_positions, log_items, replay_url, section
+from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
+from tests.support.replays import engine_positions, log_items, replay_url, section
 
 pytestmark = pytest.mark.django_db
 

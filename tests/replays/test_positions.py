@@ -11,8 +11,8 @@ from games.engine import GameState, apply_move, new_game, random_move, to_act
 from games.models import Game, Move, Snapshot
 from games.reading import replays
 from games.records.old_logs import legacy_events
-from tests.helpers import play, state_of
-from tests.replays.helpers import engine_positions
+from tests.support.helpers import play, state_of
+from tests.support.replays import engine_positions
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_a_position_costs_one_query_for_the_snapshots_and_one_for_the_moves_howe
 
 
 def scoring_without_castillo_seed():
-    """A seed whose random short game (as tests.helpers.play plays it) has a general scoring with
+    """A seed whose random short game (as tests.support.helpers.play plays it) has a general scoring with
     nobody in the Castillo: the move that ends the round scores it and begins the next at once."""
     for seed in range(1, 200):
         state = new_game(num_players=3, seed=seed, short_game=True)

@@ -20,8 +20,8 @@ from games.engine import apply_move, new_game, random_move, to_act
 from games.engine.board import AREAS, CASTILLO_INDEX, COLOUR_LABELS, REGION_NAMES, REGIONS
 from games.models import Game
 from games.play import services
-from tests.helpers import HTMX, logged_in, play, state_of, user_at
-from tests.replays.helpers import engine_positions, log_items, own_hand, replay, replay_url, revealed_hands, section
+from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
+from tests.support.replays import engine_positions, log_items, own_hand, replay, replay_url, revealed_hands, section
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ LAST_ROUND_LOOKED_AT = 6
 
 @functools.cache
 def rich_seed(num_players=3):
-    """A seed whose game, played as tests.helpers.play plays it, has before round 6 secret disks
+    """A seed whose game, played as tests.support.helpers.play plays it, has before round 6 secret disks
     chosen one after the other, a Castillo choice made while another is awaited, and a hidden card
     retaken."""
     for seed in range(1, 400):

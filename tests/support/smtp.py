@@ -7,7 +7,7 @@ import time
 from contextlib import contextmanager
 from email import policy
 
-from tests.helpers import free_port
+from tests.support.helpers import free_port
 
 
 class Mailbox:

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Notification
-from tests.archive.factory import finished_game
-from tests.tournaments.factory import played_tournament
+from tests.support.archive_games import finished_game
+from tests.support.tournament_factory import played_tournament
 from tournaments import services
 from tournaments.models import Entrant, Table, Tournament
 

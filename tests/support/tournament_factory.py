@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tests.archive.factory import finished_game
+from tests.support.archive_games import finished_game
 from tournaments import services
 from tournaments.models import Entrant, Table, Tournament
 

@@ -5,7 +5,7 @@ every kind of move the map makes (placements, a plan, an eviction, secret choice
 
 import json
 
-from tests.browser.phone_games import PASSWORD
+from tests.support.phone_games import PASSWORD
 
 OPTIONS = {"veto": False, "short_game": True, "show_castillo": False}
 
@@ -26,7 +26,7 @@ def make(prefix="map"):
     from games.engine.cards import CARDS
     from games.engine.cards.intrigue import MoveCaballeros
     from games.play import services
-    from tests.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, state_of, user_at
 
     seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)
     names = [f"{prefix}{seat}" for seat in range(3)]

@@ -1,5 +1,5 @@
 """A site with friends and open games to look at, for the browser test (run in the live site's
-process environment: `manage.py shell -c "from tests.friends.seed import seed; seed()"`).
+process environment: `manage.py shell -c "from tests.support.friends_seed import seed; seed()"`).
 
 "ana" follows "bea" (an open public game and a private one of hers) and "cid"; "dan", rated,
 has an open public game of 3 players with the default options, which ana's quick game joins.
@@ -8,7 +8,7 @@ has an open public game of 3 players with the default options, which ana's quick
 from accounts.models import Follow
 from games.play import services
 from ratings.models import Ladder, Rating
-from tests.ratings.seed import player
+from tests.support.ratings_seed import player
 
 
 def seed():

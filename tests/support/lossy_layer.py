@@ -1,6 +1,6 @@
 """A site whose channel layer loses the notices to the game pages while a flag file exists, as a
 channel layer that failed to send them would: the live site of tests/browser/test_page_catches_up.py
-runs with DJANGO_SETTINGS_MODULE=tests.browser.lossy_layer and LOSE_NOTICES_WHILE=<that file>."""
+runs with DJANGO_SETTINGS_MODULE=tests.support.lossy_layer and LOSE_NOTICES_WHILE=<that file>."""
 
 import os
 from pathlib import Path
@@ -9,7 +9,7 @@ from channels.layers import InMemoryChannelLayer
 
 from elgrande_site.settings import *  # noqa: F403
 
-CHANNEL_LAYERS = {"default": {"BACKEND": "tests.browser.lossy_layer.LosingLayer"}}
+CHANNEL_LAYERS = {"default": {"BACKEND": "tests.support.lossy_layer.LosingLayer"}}
 
 
 class LosingLayer(InMemoryChannelLayer):

@@ -35,7 +35,7 @@ def make():
     from accounts.models import User
     from games.engine import to_act
     from games.play import services
-    from tests.helpers import find_position, play, state_of, user_at
+    from tests.support.helpers import find_position, play, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
 

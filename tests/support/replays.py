@@ -8,7 +8,7 @@ from django.utils.html import strip_tags
 
 from games.engine import apply_move, new_game
 from games.models import Move
-from tests.helpers import HTMX
+from tests.support.helpers import HTMX
 
 
 def engine_positions(game):

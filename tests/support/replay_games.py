@@ -11,7 +11,7 @@ def make():
     """Prints {"finished": id, "running": id, "player": username in the running game's seat 0}."""
     from accounts.models import User
     from games.play import services
-    from tests.helpers import play, user_at
+    from tests.support.helpers import play, user_at
 
     def game(names, moves=None, **options):
         users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]

@@ -1,5 +1,5 @@
 """A site with ladders to look at, for the browser test (run in the live site's process
-environment: `manage.py shell -c "from tests.ratings.seed import seed; seed()"`).
+environment: `manage.py shell -c "from tests.support.ratings_seed import seed; seed()"`).
 
 "ana" (password PASSWORD, verified address) plays real rated games of 2 to 5 players through the
 services; FILLERS more players stand on the "all games" ladder above and below her, so that it has

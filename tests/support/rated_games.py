@@ -2,7 +2,7 @@
 
 from games.models import Game
 from games.play import services
-from tests.helpers import play
+from tests.support.helpers import play
 
 
 def open_rated(users, **options):

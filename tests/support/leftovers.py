@@ -7,7 +7,7 @@ from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .po import read
+from tests.support.po import read
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 # Elements that separate words; others (a, strong, span…) run on inside a sentence.

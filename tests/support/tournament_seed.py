@@ -1,5 +1,5 @@
 """Tournaments to look at, for the browser test (run in the live site's process environment:
-`manage.py shell -c "from tests.tournaments.seed import seed; seed()"`): a finished Swiss
+`manage.py shell -c "from tests.support.tournament_seed import seed; seed()"`): a finished Swiss
 tournament of seven (tests/tournaments/factory.py) and one open for sign-up. Every player's
 password is PASSWORD; "alba" entered both."""
 
@@ -9,7 +9,7 @@ from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from accounts.models import User
-from tests.tournaments.factory import played_tournament
+from tests.support.tournament_factory import played_tournament
 from tournaments import services
 
 PASSWORD = "a-long-enough-Passw0rd"

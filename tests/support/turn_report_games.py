@@ -13,7 +13,7 @@ def make():
     from games.engine import random_move, to_act
     from games.mail import turn_report
     from games.play import services
-    from tests.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, state_of, user_at
 
     seed, history = find_position(lambda state: state.round == 4 and state.phase == "bid", 3)
     users = [User.objects.create_user(f"report{seat}", f"report{seat}@example.org", PASSWORD) for seat in range(3)]

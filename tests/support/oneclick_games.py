@@ -5,7 +5,7 @@ and one at a placement composed on the map for each size of window."""
 
 import json
 
-from tests.browser.phone_games import PASSWORD
+from tests.support.phone_games import PASSWORD
 
 
 def _seat(state):
@@ -47,7 +47,7 @@ def make(prefix="one"):
     """Prints {position: [game id, user name of the seat to act]}."""
     from accounts.models import User
     from games.play import services
-    from tests.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
     made = {}

@@ -5,14 +5,15 @@ while the first player is away."""
 import json
 import random
 
-from tests.browser.phone_games import PASSWORD
+from tests.support.browser import PASSWORD
 
 
 def make(prefix):
     """Prints {"game": id, "players": [user names by seat]}."""
     from accounts.models import User
     from games.play import services
-    from tests.helpers import play, user_at
+    from tests.support.engine_builders import play
+    from tests.support.helpers import user_at
 
     names = [f"{prefix}{seat}" for seat in range(3)]
     users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
@@ -32,7 +33,7 @@ def others_play(game_id, text):
     from games.models import Game
     from games.play import chat, services
     from games.reading.since_visit import _caballeros
-    from tests.helpers import state_of, user_at
+    from tests.support.helpers import state_of, user_at
 
     game = Game.objects.get(pk=game_id)
     chat.post_message(game, game.seats.get(index=1), text)

@@ -1,0 +1,178 @@
+"""What the browser tests share: where Chromium and the site are, the live site's environment and
+its migrated database, and the steps of a player in a page (sign up, log in, create a game, play a
+move, wait for the page to show a version)."""
+
+import os
+import re
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+
+
+def site_environment(database, extra=()):
+    """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL and
+    settings module left out), with `extra` added."""
+    env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
+    env.update(extra)
+    return env
+
+
+def copy_of_migrated(migrated, database):
+    """Copy the migrated database to `database` through SQLite's backup, which also takes what is
+    still in the write-ahead log."""
+    with closing(sqlite3.connect(migrated)) as source, closing(sqlite3.connect(database)) as copy:
+        source.backup(copy)
+    return database
+
+
+PASSWORD = "a-long-enough-Passw0rd"
+
+
+MOVE_TIMEOUT = 10_000
+
+
+def sign_up(context, site, name):
+    page = context.new_page()
+    sign_up_on(page, site, name)
+    return page
+
+
+def sign_up_on(page, site, name):
+    """Sign `name` up in `page`, which ends on the lobby."""
+    page.goto(f"{site}/accounts/signup/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=email]", f"{name}@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    # The sign-up asks to check the mail, as it does for an address that has an account; the
+    # address's confirmation is optional, so the password logs in at once.
+    page.wait_for_url(f"{site}/accounts/confirm-email/")
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=login]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+
+
+def create_game(page, site, *, check=(), uncheck=()):
+    """Create a two-player game from the "new game" form, ticking `check` and clearing `uncheck`
+    (selectors); returns the game page's URL, where `page` now is."""
+    page.goto(f"{site}/games/new/")
+    page.select_option("select[name=num_players]", "2")
+    for selector in check:
+        page.check(selector)
+    for selector in uncheck:
+        page.uncheck(selector)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    return page.url
+
+
+def version(page):
+    return int(page.locator("#play").get_attribute("data-version"))
+
+
+# No swap is still settling: htmx settles a swap a moment after it, and the page's scripts finish
+# their work on the new view then (static/decision.js builds the map's controls).
+SETTLED = "!document.querySelector('.htmx-settling')"
+
+
+def wait_for_version(page, number, settled=True):
+    """Wait until `page` shows version `number` or a later one, settled unless `settled` is False."""
+    page.wait_for_function(
+        "n => { const p = document.getElementById('play');"
+        f" return p && parseInt(p.dataset.version, 10) >= n && {SETTLED if settled else 'true'}; }}",
+        arg=number,
+        timeout=MOVE_TIMEOUT,
+    )
+
+
+def act(page):
+    """Make the seat's current decision through the panel: the first offer, one caballero placed
+    by clicking the map, and the special action declined."""
+    panel = page.locator("#decision-panel")
+    kind = panel.get_attribute("data-kind")
+    if kind == "bid":
+        # A bid is chosen, then confirmed (static/decision.js): one stray click sends nothing.
+        panel.locator("button[data-bid]").first.click()
+        panel.locator(".bid-confirm").click()
+    elif kind == "court":
+        panel.get_by_role("button", name="Move to court").click()
+    elif kind == "card":
+        # A card, declining, going on without placing and a veto's answer are confirmed as a bid is.
+        panel.locator(".action-card-button").first.click()
+        panel.locator(".decision-confirm").click()
+    elif kind == "action" and panel.locator("form.place-none-form").count():
+        panel.get_by_role("button", name="Go on without placing").click()
+        panel.locator(".decision-confirm").click()
+    elif kind == "action" and panel.locator("form.place-form").count():
+        target = page.locator("svg.map g.area.placeable text.area-name").first
+        if target.count():
+            target.click()
+        page.locator(".map-compose .map-confirm").click()
+    elif kind == "action":
+        panel.get_by_role("button", name="Decline the special action").click()
+        panel.locator(".decision-confirm").click()
+    elif kind in ("region", "castillo"):
+        # A secret choice clicked in the panel is shown on the map and sent by the map's Confirm.
+        panel.locator(".region-choices button").first.click()
+        page.locator(".map-compose .map-confirm").click()
+    elif kind == "share":
+        page.evaluate(
+            """() => {
+                const form = document.querySelector('#decision-panel form.share-form');
+                let left = parseInt(form.dataset.limit, 10);
+                for (const input of form.querySelectorAll('input[data-area-count]')) {
+                    const n = Math.min(left, parseInt(input.max, 10));
+                    input.value = n; left -= n;
+                }
+            }"""
+        )
+        panel.get_by_role("button", name="Send to the provinces").click()
+    else:
+        panel.get_by_role("button", name="Allow").click()
+        panel.locator(".decision-confirm").click()
+    return kind
+
+
+# Elements wider than the window, or sticking out of its right edge.
+OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
+    .filter(element => element.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+    .filter(element => !element.closest('.table-scroll, .chart-frame, .log ol, .chat-lines'))
+    .map(element => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))
+    .slice(0, 10)"""
+
+
+def log_in(context, site, name):
+    page = context.new_page()
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=login]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+    return page
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def fits_the_phone(page, name):
+    """Nothing of the page is wider than a phone's 390 px; else the elements that overflow."""
+    assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"], (
+        name, page.evaluate(OVERFLOWING)
+    )
