@@ -14,8 +14,7 @@ from django.utils import timezone
 
 from games.engine import random_move
 from games.reading import view_cache
-from tests.support.engine_builders import play
-from tests.support.helpers import HTMX, logged_in, state_of, user_at
+from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from games.engine import view_for
 from games.reading.since_visit import _caballeros
-from tests.support.engine_builders import play
-from tests.support.helpers import logged_in, state_of, user_at
+from tests.support.helpers import logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, PASSWORD, ROOT
+from tests.support.browser import MANAGE, ROOT
+from tests.support.phone_games import PASSWORD
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, PASSWORD, ROOT
+from tests.support.browser import MANAGE, ROOT
+from tests.support.ratings_seed import PASSWORD
 
 pytestmark = pytest.mark.browser
 

@@ -48,6 +48,8 @@ def test_a_finished_tournament_from_the_header(site, browser, width, height):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.goto(f"{site}/")
+    if page.locator("header .menu-toggle").is_visible():  # a phone: the header's links are in its menu
+        page.click("header .menu-toggle")
     page.click("header >> text=Tournaments")
     page.wait_for_url(f"{site}/tournaments/")
     assert fits_the_screen(page)

@@ -13,8 +13,7 @@ from django.urls import reverse
 from games.engine import random_move, to_act
 from games.mail import notifications
 from games.play import services
-from tests.support.engine_builders import play
-from tests.support.helpers import logged_in, state_of
+from tests.support.helpers import logged_in, play, state_of
 from tests.support.site_mail import body, html_part, sign_up
 from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 

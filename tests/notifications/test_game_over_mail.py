@@ -9,8 +9,7 @@ from games.mail import notifications
 from games.models import Notification
 from ratings.models import RatingChange
 from ratings.rating import shown
-from tests.support.engine_builders import play
-from tests.support.helpers import logged_in
+from tests.support.helpers import logged_in, play
 from tests.support.rated_games import open_rated
 
 pytestmark = pytest.mark.django_db

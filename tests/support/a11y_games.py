@@ -4,8 +4,8 @@ card, placing, a veto question, a scoring, the end)."""
 
 import json
 
-from tests.support.browser import PASSWORD
 from tests.support.oneclick_games import _place_limit, _seat, _stage
+from tests.support.phone_games import PASSWORD
 
 POSITIONS = {
     "bidding": lambda state: state.phase == "bid" and state.round == 2,
@@ -20,8 +20,7 @@ def make():
     """Prints {phase: [game id, user name of the seat to act (seat 0 at the end)]}."""
     from accounts.models import User
     from games.play import services
-    from tests.support.engine_builders import play
-    from tests.support.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, play, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
 

@@ -5,15 +5,14 @@ while the first player is away."""
 import json
 import random
 
-from tests.support.browser import PASSWORD
+from tests.support.phone_games import PASSWORD
 
 
 def make(prefix):
     """Prints {"game": id, "players": [user names by seat]}."""
     from accounts.models import User
     from games.play import services
-    from tests.support.engine_builders import play
-    from tests.support.helpers import user_at
+    from tests.support.helpers import play, user_at
 
     names = [f"{prefix}{seat}" for seat in range(3)]
     users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
