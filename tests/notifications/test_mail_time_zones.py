@@ -4,7 +4,6 @@ in Sydney to players in Tokyo, New York and Madrid, the reminders the sweep send
 digest sent by Celery beat's task (UTC active too)."""
 
 import json
-import random
 import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -13,21 +12,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import random_move, to_act
+from games.engine import to_act
 from games.mail import notifications
-from games.models import Game
 from games.play import services
-from tests.support.helpers import logged_in, play, state_of
+from tests.support.helpers import logged_in, state_of
+from tests.support.notifications import ZONES, veto_question  # noqa: F401 (a fixture)
 from tests.support.site_mail import body, html_part
 from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
-# The engine's seed 1 with four players: its 8th random move opens a veto question to three seats.
-SEED = 1
-MOVES_BEFORE = 7
-ZONES = ["Asia/Tokyo", "America/New_York", "Europe/Madrid"]
-MOVER_ZONE = "Australia/Sydney"
 
 # The deadline as the game page's clock shows it ("D j M, H:i T") and as mails say it ("l j F, H:i T").
 PAGE_CLOCK = re.compile(r'<p class="clock">Your deadline: (\w+) (\d+) (\w+), (\d\d:\d\d) (\S+) ·')
@@ -58,29 +52,6 @@ def assert_mail_says_the_pages_deadline(message, user, game, pattern=MAIL_DEADLI
         match = pattern.search(part)
         assert match, part
         assert_same_deadline(match.groups(), page, user.time_zone)
-
-
-@pytest.fixture
-def veto_question(make_user, committed, smtp_server):  # noqa: F811
-    """A slow four-player game one move before a veto question to three seats; (game, users by
-    seat, the mover's seat and the move), every player in their own time zone."""
-    users = [make_user() for _ in range(4)]
-    game = services.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
-    Game.objects.filter(pk=game.pk).update(seed=SEED)
-    for user in users[1:]:
-        committed(services.join_game, game, user=user, token=game.invite_token)
-    game.refresh_from_db()
-    rng = random.Random(SEED)
-    play(game, moves=MOVES_BEFORE, rng=rng)
-    state = state_of(game)
-    (mover,) = to_act(state)
-    seats = {seat.index: seat.user for seat in game.seats.select_related("user")}
-    others = sorted(set(seats) - {mover})
-    for index, zone in zip([mover, *others], [MOVER_ZONE, *ZONES], strict=True):
-        seats[index].time_zone = zone
-        seats[index].save(update_fields=["time_zone"])
-    smtp_server.messages.clear()
-    return game, seats, mover, random_move(state, mover, rng)
 
 
 def test_one_move_mails_tokyo_new_york_and_madrid_each_the_deadline_of_their_own_page(

@@ -15,8 +15,8 @@ from games.engine import to_act
 from games.models import Move
 from games.words.log_text import COLOUR_WORDS
 from games.words.texts import card_title
-from tests.notifications.test_mail_time_zones import veto_question as veto_question  # noqa: F401 (a fixture)
 from tests.support.helpers import logged_in, state_of
+from tests.support.notifications import veto_question as veto_question  # noqa: F401 (a fixture)
 from tests.support.site_mail import body, html_part
 from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
 

@@ -9,7 +9,7 @@ import pytest
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import Game
 from games.play import services
-from tests.support.helpers import state_of
+from tests.support.helpers import play, state_of
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +106,33 @@ def bid(game, users, committed):
         expected_version=game.version,
     )
     return to_act(state_of(game))[0]
+
+
+# The engine's seed 1 with four players: its 8th random move opens a veto question to three seats.
+SEED = 1
+MOVES_BEFORE = 7
+ZONES = ["Asia/Tokyo", "America/New_York", "Europe/Madrid"]
+MOVER_ZONE = "Australia/Sydney"
+
+
+@pytest.fixture
+def veto_question(make_user, committed, smtp_server):
+    """A slow four-player game one move before a veto question to three seats; (game, users by
+    seat, the mover's seat and the move), every player in their own time zone."""
+    users = [make_user() for _ in range(4)]
+    game = services.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
+    Game.objects.filter(pk=game.pk).update(seed=SEED)
+    for user in users[1:]:
+        committed(services.join_game, game, user=user, token=game.invite_token)
+    game.refresh_from_db()
+    rng = random.Random(SEED)
+    play(game, moves=MOVES_BEFORE, rng=rng)
+    state = state_of(game)
+    (mover,) = to_act(state)
+    seats = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    others = sorted(set(seats) - {mover})
+    for index, zone in zip([mover, *others], [MOVER_ZONE, *ZONES], strict=True):
+        seats[index].time_zone = zone
+        seats[index].save(update_fields=["time_zone"])
+    smtp_server.messages.clear()
+    return game, seats, mover, random_move(state, mover, rng)
