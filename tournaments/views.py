@@ -4,6 +4,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import pages, services
@@ -49,13 +50,29 @@ def sign_up(request, tournament_id):
     return _act(request, tournament_id, lambda t: services.sign_up(t, request.user))
 
 
+def _sure(request, tournament):
+    """A step that cannot be taken back (starting, withdrawing from a running tournament) is sent
+    only with its "I am sure" tick: a stray click or a forged form without it changes nothing."""
+    if request.POST.get("sure") != "1":
+        raise services.TournamentError(_("Tick “I am sure” first: this cannot be taken back."))
+
+
 @login_required
 @require_POST
 def withdraw(request, tournament_id):
-    return _act(request, tournament_id, lambda t: services.withdraw(t, request.user))
+    def change(tournament):
+        if tournament.status == Tournament.Status.RUNNING:
+            _sure(request, tournament)
+        services.withdraw(tournament, request.user)
+
+    return _act(request, tournament_id, change)
 
 
 @login_required
 @require_POST
 def start(request, tournament_id):
-    return _act(request, tournament_id, lambda t: services.start(t, request.user))
+    def change(tournament):
+        _sure(request, tournament)
+        services.start(tournament, request.user)
+
+    return _act(request, tournament_id, change)

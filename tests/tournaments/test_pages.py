@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game, Notification
+from games.models import Game, Notification, Seat
 from tests.support.archive_games import finished_game
 from tests.support.tournament_factory import played_tournament
 from tournaments import services
@@ -84,10 +84,10 @@ def test_entrants_sign_up_and_withdraw_until_the_organiser_starts_it(client, mak
     assert client.post(reverse("tournament_withdraw", args=[tournament.pk])).status_code == 302
     assert tournament.entrants.count() == 6
     # Only the organiser starts it.
-    response = client.post(reverse("tournament_start", args=[tournament.pk]))
+    response = client.post(reverse("tournament_start", args=[tournament.pk]), {"sure": "1"})
     assert response.status_code == 403 and "Only the organiser" in response.content.decode()
     client.force_login(organiser)
-    assert client.post(reverse("tournament_start", args=[tournament.pk])).status_code == 302
+    assert client.post(reverse("tournament_start", args=[tournament.pk]), {"sure": "1"}).status_code == 302
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING and tournament.current_round == 1
     games = Game.objects.filter(tournament_table__tournament=tournament)
@@ -109,7 +109,7 @@ def test_too_few_entrants_cannot_start_and_at_the_end_of_sign_up_it_is_cancelled
     services.sign_up(tournament, make_user())
     services.sign_up(tournament, make_user())
     client.force_login(organiser)
-    response = client.post(reverse("tournament_start", args=[tournament.pk]))
+    response = client.post(reverse("tournament_start", args=[tournament.pk]), {"sure": "1"})
     assert response.status_code == 409 and "Too few entrants (2) for tables of 4." in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.SIGNUP
@@ -246,3 +246,30 @@ def test_a_running_tournaments_page_refreshes_its_standings_and_rounds_by_itself
     assert 'id="tournament-live"' in page and 'hx-trigger="every 30s"' in page
     Tournament.objects.filter(pk=running.pk).update(status=Tournament.Status.FINISHED)
     assert 'hx-trigger' not in client.get(running.get_absolute_url()).content.decode()
+
+
+def test_starting_and_withdrawing_from_a_running_tournament_need_the_tick_and_change_nothing_without(
+    client, make_user
+):
+    """Neither can be taken back: a click (or a forged form) without "I am sure" is refused."""
+    tournament, users = played_tournament(make_user, finished=False)
+    client.force_login(users[1])
+    response = client.post(reverse("tournament_withdraw", args=[tournament.pk]))
+    assert response.status_code == 400 and "I am sure" in response.content.decode()
+    assert not tournament.entrants.filter(user=users[1], withdrawn_at__isnull=False).exists()
+    assert not Seat.objects.filter(user=users[1], autopilot=True).exists()
+    assert client.post(reverse("tournament_withdraw", args=[tournament.pk]), {"sure": "1"}).status_code == 302
+    assert tournament.entrants.filter(user=users[1], withdrawn_at__isnull=False).exists()
+
+    organiser = make_user("second_organiser")
+    waiting = open_tournament(organiser)
+    for player in [make_user() for _ in range(6)]:
+        client.force_login(player)
+        client.post(reverse("tournament_sign_up", args=[waiting.pk]))
+    client.force_login(organiser)
+    response = client.post(reverse("tournament_start", args=[waiting.pk]))
+    assert response.status_code == 400 and "I am sure" in response.content.decode()
+    waiting.refresh_from_db()
+    assert waiting.status == Tournament.Status.SIGNUP and not Game.objects.filter(tournament_table__tournament=waiting)
+    text = text_of(client.get(waiting.get_absolute_url()))
+    assert "I am sure" in text
