@@ -75,3 +75,21 @@ def test_a_closed_castillo_reads_only_the_readers_own_caballeros(game_at):
     spectator = logged_in(type(user_at(game, 0)).objects.create_user("onlooker", "o@example.org", "x-Passw0rd-long"))
     _, rows, _ = board_text(spectator, game)
     assert rows["castillo"][2:] == ["hidden"] * 3
+
+
+def test_equal_scores_are_read_in_the_scoreboards_order():
+    """The table's scores list equal scores as the scoreboard beside the map does (seat order), so
+    that a screen reader and the eye meet the players in the same order."""
+    from games.engine import new_game, view_for
+    from games.engine.board import COLOURS
+    from games.templatetags.game_page import players_by_score
+    from games.words.board_text import board_text
+
+    for seed in range(20):
+        view = view_for(new_game(num_players=4, seed=seed), 0)
+        seat_colours = [player["colour"] for player in view["players"]]
+        if seat_colours != sorted(seat_colours, key=COLOURS.index):
+            break
+    assert seat_colours != sorted(seat_colours, key=COLOURS.index), "a table whose seats are not in colour order"
+    assert len({player["score"] for player in view["players"]}) == 1, "all level at the start"
+    assert [row["colour"] for row in board_text(view)["scores"]] == [p["colour"] for p in players_by_score(view)]

@@ -4,6 +4,7 @@ and the link to the game's replay from its setup."""
 
 from django.urls import reverse
 
+from games.words.texts import seat_name
 from ratings.selectors import game_changes
 
 
@@ -14,7 +15,7 @@ def context(game, seat, seats, absolute):
     ratings = []
     for entry in game_changes(game, list(seats.values())):
         ratings.append({
-            "name": entry["seat"].display_name,
+            "name": seat_name(entry["seat"]),
             "label": entry["label"],
             "you": entry["seat"].index == seat,
             "changes": [

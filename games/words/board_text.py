@@ -3,7 +3,6 @@ aria-describedby (templates/games/partials/board_text.html). Like the drawing, e
 a `view_for` result, so it says nothing the seat may not see: a closed Castillo shows only the
 seat's own caballeros, the others' counts are "hidden"."""
 
-from games.engine.board import COLOURS
 from games.words.texts import area_name
 
 
@@ -22,9 +21,11 @@ def board_text(view):
     return {
         "players": [{"colour": player["colour"], "name": player.get("name") or ""} for player in players],
         "areas": areas,
+        # Highest first, equal scores in seat order: as the scoreboard beside the map lists them
+        # (game_page.players_by_score), so that both readings agree.
         "scores": sorted(
             ({"colour": p["colour"], "name": p.get("name") or "", "score": p["score"]} for p in players),
-            key=lambda row: (-row["score"], COLOURS.index(row["colour"]) if row["colour"] in COLOURS else 9),
+            key=lambda row: -row["score"],
         ),
     }
 
