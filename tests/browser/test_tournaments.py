@@ -109,4 +109,6 @@ def test_organising_a_tournament(site, browser, width, height):
     assert page.locator("h1").inner_text() == f"Chiara's cup {width}"
     assert page.get_by_text("By place in each game: 6, 3, 1.").is_visible()
     assert page.get_by_role("button", name="Start now").is_visible()
+    assert page.get_by_label("I am sure").is_visible()
+    shoot(page, "tournament-organiser", width)
     context.close()
