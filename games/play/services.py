@@ -175,25 +175,13 @@ def submit_move(game, *, user, move, expected_version, seat_index=None, seats=No
     """
     with transaction.atomic():
         game, current = _lock_loaded(game) if seats is not None else (_lock(game), False)
-        if game.status == Game.Status.FINISHED:
-            raise Conflict(_("This game is over: no more moves."))
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict(_("This game has not started."))
+        _check_running(game)
         loaded = {seat.index: seat for seat in seats} if seats is not None and current else None
         seats, vacations = _seats_and_vacations(game, timezone.now(), loaded)
-        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
-        if seat is None:
-            raise NotAllowed(_("You have no seat in this game."))
+        seat = _own_seat(seats, user)
         if seat_index is not None and seat_index != seat.index:
             raise NotAllowed(_("You can only act for your own seat."))
-        if game.version != expected_version:
-            raise StaleVersion(
-                _(
-                    "The game has moved on (you saw version %(seen)s, it is now at %(now)s). Nothing "
-                    "was changed; look at the new position and decide again."
-                )
-                % {"seen": expected_version, "now": game.version}
-            )
+        _check_version(game, expected_version)
         state = GameState.from_json(game.state)
         if seat.index not in to_act(state):
             raise Conflict(_("It is not your turn."))
@@ -224,22 +212,10 @@ def hand_seat_to_computer(game, *, user, expected_version):
     older version is refused, as a move is, and changes nothing."""
     with transaction.atomic():
         game = _lock(game)
-        if game.status == Game.Status.FINISHED:
-            raise Conflict(_("This game is over: no more moves."))
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict(_("This game has not started."))
+        _check_running(game)
         seats, vacations = _seats_and_vacations(game, timezone.now())
-        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
-        if seat is None:
-            raise NotAllowed(_("You have no seat in this game."))
-        if game.version != expected_version:
-            raise StaleVersion(
-                _(
-                    "The game has moved on (you saw version %(seen)s, it is now at %(now)s). Nothing "
-                    "was changed; look at the new position and decide again."
-                )
-                % {"seen": expected_version, "now": game.version}
-            )
+        seat = _own_seat(seats, user)
+        _check_version(game, expected_version)
         if seat.autopilot:
             raise Conflict(_("The computer plays your seat already."))
         state = GameState.from_json(game.state)
@@ -247,12 +223,7 @@ def hand_seat_to_computer(game, *, user, expected_version):
         seat.save(update_fields=["autopilot", "timeouts"])
         # The log says so after the last move made (after the game's setup before any move).
         event = _site_event("autopilot_chosen", seat.index, state)
-        last = game.moves.order_by("-version").first()
-        if last is None:
-            game.first_events = [*game.first_events, event]
-        else:
-            last.events = [*last.events, event]
-            last.save(update_fields=["events"])
+        _log_after_last_move(game, event)
         moves, to_act_before = [], game.to_act
         if not _play_autopilot_and_save(
             game, state, moves, seats=seats, vacations=vacations, previous_to_act=to_act_before
@@ -261,6 +232,43 @@ def hand_seat_to_computer(game, *, user, expected_version):
             game.version += 1
             _save(game)
     return game
+
+
+def _check_running(game):
+    if game.status == Game.Status.FINISHED:
+        raise Conflict(_("This game is over: no more moves."))
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(_("This game has not started."))
+
+
+def _own_seat(seats, user):
+    """`user`'s seat among `seats` ({index: Seat}); NotAllowed for anyone without one."""
+    seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
+    if seat is None:
+        raise NotAllowed(_("You have no seat in this game."))
+    return seat
+
+
+def _check_version(game, expected_version):
+    """A change asked against an older version than the game's is refused and changes nothing."""
+    if game.version != expected_version:
+        raise StaleVersion(
+            _(
+                "The game has moved on (you saw version %(seen)s, it is now at %(now)s). Nothing "
+                "was changed; look at the new position and decide again."
+            )
+            % {"seen": expected_version, "now": game.version}
+        )
+
+
+def _log_after_last_move(game, event):
+    """A site event in the log after the last move made (after the game's setup before any)."""
+    last = game.moves.order_by("-version").first()
+    if last is None:
+        game.first_events = [*game.first_events, event]
+    else:
+        last.events = [*last.events, event]
+        last.save(update_fields=["events"])
 
 
 def take_back_seat(game, *, user):
@@ -280,12 +288,7 @@ def take_back_seat(game, *, user):
         # The log says so after the last move made, the autopilot's own (after the game's setup
         # when the seat was handed over and taken back before any move).
         event = {"event": "autopilot_off", "seat": seat.index, "round": game.round}
-        last = game.moves.order_by("-version").first()
-        if last is None:
-            game.first_events = [*game.first_events, event]
-        else:
-            last.events = [*last.events, event]
-            last.save(update_fields=["events"])
+        _log_after_last_move(game, event)
         game.version += 1
         _save(game)
     return game
@@ -650,9 +653,7 @@ def set_answers_ahead(game, *, user, on, seat_index=None):
         if not game.veto:
             raise Conflict(_("This game is played without veto cards."))
         seats, vacations = _seats_and_vacations(game, timezone.now())
-        seat = next((s for s in seats.values() if s.user_id == user.pk), None) if user.is_authenticated else None
-        if seat is None:
-            raise NotAllowed(_("You have no seat in this game."))
+        seat = _own_seat(seats, user)
         if seat_index is not None and seat_index != seat.index:
             raise NotAllowed(_("You can only act for your own seat."))
         seat.answers_ahead = bool(on)
