@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 
 from games.models import Game, Notification
-from games.play import chat, services
+from games.play import chat, lifecycle
 
 from . import friends
 from .adapter import DELETED_PREFIX
@@ -55,7 +55,7 @@ def delete_account(user):
     """Anonymise `user`. Refused (AccountInUse) while they play in a running game; the games they
     wait in that have not started are left, or cancelled when they created them."""
     with transaction.atomic():
-        # The account first, then its games: the order in which a join (games.play.services.join_game)
+        # The account first, then its games: the order in which a join (games.play.lifecycle.join_game)
         # locks them, so the two cannot deadlock. A join of this account waits for this
         # transaction and then finds the account deleted.
         user = User.objects.select_for_update().get(pk=user.pk)
@@ -76,9 +76,9 @@ def delete_account(user):
             raise AccountInUse(playing)
         for game in waiting:
             if game.creator_id == user.pk:
-                services.cancel_game(game, user=user)
+                lifecycle.cancel_game(game, user=user)
             else:
-                services.leave_game(game, user=user)
+                lifecycle.leave_game(game, user=user)
         forget_mails_of(user)
         chat.forget_messages_of(user)
         EmailAddress.objects.filter(user=user).delete()
