@@ -14,11 +14,10 @@ import time
 import pytest
 from django.db import connection
 
-from accounts import deletion
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User
 from games.models import Game
-from games.play import lifecycle
+from games.play import account_deletion, lifecycle
 from games.play.errors import NotAllowed
 
 pytestmark = [
@@ -106,7 +105,7 @@ def test_the_accounts_own_join_during_its_deletion_is_refused(make_user, monkeyp
     creator, other, leaving = make_user(), make_user(), make_user()
     game = lifecycle.create_game(creator, num_players=3)
     lifecycle.join_game(game, user=other)
-    reached, go = held_at(monkeypatch, deletion, "running_games")
+    reached, go = held_at(monkeypatch, account_deletion, "running_games")
 
     deleted, joined = interleave(
         lambda: delete_account(leaving), reached, go, lambda: lifecycle.join_game(game, user=leaving)
@@ -142,7 +141,7 @@ def test_a_game_filled_while_the_deletion_begins_refuses_it_cleanly(make_user, m
     game = lifecycle.create_game(creator, num_players=3)
     lifecycle.join_game(game, user=leaving)
     # The deletion holds the account, not yet its games; the last seat is taken meanwhile.
-    reached, go = held_at(monkeypatch, deletion, "running_games")
+    reached, go = held_at(monkeypatch, account_deletion, "running_games")
 
     deleted, joined = interleave(
         lambda: delete_account(leaving), reached, go, lambda: lifecycle.join_game(game, user=joining)
