@@ -13,8 +13,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import ngettext
 
-from games.models import Game, Notification
-from games.play import chat, services
+from games.models import Notification
+from games.play import account_deletion
 
 from . import friends
 from .adapter import DELETED_PREFIX
@@ -46,41 +46,20 @@ class AccountInUse(Exception):
         self.games = games
 
 
-def running_games(user):
-    # Only their numbers: a player may be in hundreds.
-    return list(Game.objects.only("pk").filter(seats__user=user, status=Game.Status.ACTIVE).order_by("pk"))
-
-
 def delete_account(user):
     """Anonymise `user`. Refused (AccountInUse) while they play in a running game; the games they
-    wait in that have not started are left, or cancelled when they created them."""
+    wait in that have not started are left, or cancelled when they created them
+    (games.play.account_deletion)."""
     with transaction.atomic():
-        # The account first, then its games: the order in which a join (games.play.services.join_game)
+        # The account first, then its games: the order in which a join (games.play.lifecycle.join_game)
         # locks them, so the two cannot deadlock. A join of this account waits for this
         # transaction and then finds the account deleted.
         user = User.objects.select_for_update().get(pk=user.pk)
-        # Refused at once, without waiting for any game's lock.
-        playing = running_games(user)
-        if playing:
-            raise AccountInUse(playing)
-        # Its games that have not started, locked: nobody fills the last seat of one of them
-        # while the account leaves it. One that started before the lock was had makes it busy.
-        waiting = list(
-            Game.objects.select_for_update(of=("self",))
-            .defer("state")
-            .filter(seats__user=user, status=Game.Status.OPEN)
-            .order_by("pk")
-        )
-        playing = running_games(user)
-        if playing:
-            raise AccountInUse(playing)
-        for game in waiting:
-            if game.creator_id == user.pk:
-                services.cancel_game(game, user=user)
-            else:
-                services.leave_game(game, user=user)
+        try:
+            account_deletion.leave_games(user)
+        except account_deletion.StillPlaying as playing:
+            raise AccountInUse(playing.games) from None
         forget_mails_of(user)
-        chat.forget_messages_of(user)
         EmailAddress.objects.filter(user=user).delete()
         user.vacations.all().delete()
         friends.forget(user)

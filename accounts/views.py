@@ -15,6 +15,7 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from elgrande_site import cache
+from games.play import account_deletion
 from games.reading import keyset
 
 from . import deletion, friends, profile, vacations
@@ -190,7 +191,7 @@ def cancel_vacation(request, pk):
 @require_http_methods(["GET", "POST"])
 def delete_account(request):
     form = DeleteAccountForm(request.user, request.POST or None)
-    playing = deletion.running_games(request.user)
+    playing = account_deletion.running_games(request.user)
     if request.method == "POST":
         if form.is_valid():
             try:

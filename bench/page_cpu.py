@@ -42,20 +42,20 @@ def main():
 
     from accounts.models import User
     from games.engine import GameState, random_move, to_act
-    from games.play import services
+    from games.play import lifecycle, moving
 
     try:
         call_command("migrate", verbosity=0)
         users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
-        game = services.create_game(users[0], num_players=4, time_per_move=604800)
+        game = lifecycle.create_game(users[0], num_players=4, time_per_move=604800)
         for user in users[1:]:
-            game = services.join_game(game, user=user)
+            game = lifecycle.join_game(game, user=user)
         rng = random.Random(1)
         for _ in range(60):
             state = GameState.from_json(game.state)
             seat = to_act(state)[0]
             user = game.seats.get(index=seat).user
-            game = services.submit_move(
+            game = moving.submit_move(
                 game, user=user, move=random_move(state, seat, rng),
                 expected_version=game.version)
         reader, anonymous, movers = Client(), Client(), {}

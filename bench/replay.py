@@ -1,6 +1,6 @@
 """The replay's speed: how long the game page takes to show one position of a finished game.
 
-Plays finished 9-round games of 5 players through games.play.services (random moves), then asks for
+Plays finished 9-round games of 5 players through games.play (random moves), then asks for
 every position of each, in a random order, as a spectator would: the whole page (GET
 /games/<id>/?at=N) and the replay area that the controls swap in (the partial). The first request
 of a game plays it through once and stores its snapshots; it is reported apart. For comparison, it
@@ -57,18 +57,18 @@ def play_game(num_players, rng, moves=None, run=""):
     """A game of `num_players` played with random moves: to its end, or `moves` moves."""
     from accounts.models import User
     from games.engine import GameState, random_move, to_act
-    from games.play import services
+    from games.play import lifecycle, moving
 
     users = [User.objects.create_user(f"replay-{run}-{rng.random():.12f}-{seat}") for seat in range(num_players)]
-    game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
+    game = lifecycle.create_game(users[0], num_players=num_players, time_per_move=604800)
     for user in users[1:]:
-        game = services.join_game(game, user=user)
+        game = lifecycle.join_game(game, user=user)
     by_index = {seat.index: seat.user for seat in game.seats.all()}
     made = 0
     state = GameState.from_json(game.state)
     while not state.is_over and (moves is None or made < moves):
         seat = to_act(state)[0]
-        game = services.submit_move(
+        game = moving.submit_move(
             game, user=by_index[seat], move=random_move(state, seat, rng), expected_version=game.version
         )
         state = GameState.from_json(game.state)
@@ -113,7 +113,7 @@ def main():
     from django.urls import reverse
 
     from games.models import Move
-    from games.play import services
+    from games.play import moving
 
     try:
         call_command("migrate", verbosity=0)
@@ -142,7 +142,7 @@ def main():
                 partials.append(timed(client, f"{partial}?at={at}", {"HTTP_HX_REQUEST": "true"}))
             for at in positions[:40]:
                 version = Move.objects.filter(game=game).order_by("version")[at - 1].version if at else 0
-                from_seed.append(clocked(functools.partial(services.replay, game, upto=version)))
+                from_seed.append(clocked(functools.partial(moving.replay, game, upto=version)))
         report("first replay of a game (stores snapshots)", first)
         report("replay page, any position", pages)
         report("replay area (partial), any position", partials)

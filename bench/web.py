@@ -165,7 +165,7 @@ def prepare(num_games, num_players, warm_moves):
 
     from accounts.models import User
     from games.engine import GameState, random_move, to_act
-    from games.play import services
+    from games.play import lifecycle, moving
 
     call_command("migrate", verbosity=0)
     run = f"{time.time_ns():x}"[-8:]
@@ -175,14 +175,14 @@ def prepare(num_games, num_players, warm_moves):
         users = [
             User.objects.create_user(f"bench-{run}-{number}-{seat}", password=None) for seat in range(num_players)
         ]
-        game = services.create_game(users[0], num_players=num_players, time_per_move=604800)
+        game = lifecycle.create_game(users[0], num_players=num_players, time_per_move=604800)
         for user in users[1:]:
-            game = services.join_game(game, user=user)
+            game = lifecycle.join_game(game, user=user)
         for _ in range(warm_moves):
             state = GameState.from_json(game.state)
             seat = to_act(state)[0]
             user = game.seats.get(index=seat).user
-            game = services.submit_move(
+            game = moving.submit_move(
                 game, user=user, move=random_move(state, seat, rng), expected_version=game.version
             )
         sessions = {seat.index: login_session(seat.user) for seat in game.seats.all()}

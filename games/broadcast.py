@@ -1,5 +1,5 @@
-"""Channel group names, and the notices services send after a commit. Services and consumers both
-use this module; services never import the consumers.
+"""Channel group names, and the notices sent after a commit (games/play/after_save.py). The play room
+and the consumers both use this module; it imports neither.
 
 Notices carry no private data: a game page hears "version N exists" or "there is new table talk",
 a lobby "something changed"; each page then fetches what its own session may see over HTTP. The
@@ -12,8 +12,6 @@ import asyncio
 import gzip
 import json
 import logging
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,9 +21,6 @@ from django.utils import translation
 from elgrande_site import cache
 
 logger = logging.getLogger(__name__)
-
-# The notices of `notices_sent_together()`: [(group, message)], or None outside of it.
-_held = ContextVar("held_notices", default=None)
 
 
 def game_group(game_id):
@@ -58,53 +53,39 @@ def spectators_groups(game_id):
 MAX_FRAME = 64 * 1024
 
 
+def _version_notices(game_id, version):
+    return [
+        (group, {"type": "game.version", "version": version})
+        for group in (game_group(game_id), *spectators_groups(game_id))
+    ]
+
+
 def send_version(game_id, version):
     """Version `version` of the game exists: its players' pages hear it and fetch their own view;
     the spectators' pages get the spectators' view with it, when somebody is there to see it."""
-    _send([
-        (game_group(game_id), {"type": "game.version", "version": version}),
-        *((group, {"type": "game.version", "version": version}) for group in spectators_groups(game_id)),
-    ])
+    _deliver(_version_notices(game_id, version))
 
 
 def send_chat(game_id):
     """A game's chat has a new message; the notice carries none of it (nor who wrote it)."""
-    _send([
+    _deliver([
         (game_group(game_id), {"type": "game.chat"}),
         *((group, {"type": "game.chat"}) for group in spectators_groups(game_id)),
     ])
 
 
 def send_lobby_changed(user_ids):
-    _send([(user_group(user_id), {"type": "lobby.changed"}) for user_id in user_ids])
+    _deliver([(user_group(user_id), {"type": "lobby.changed"}) for user_id in user_ids])
 
 
-@contextmanager
-def notices_sent_together():
-    """Hold the notices sent inside, and send them together when it ends (also when it ends in an
-    error: they are about commits already made). For the deadline sweep, which commits many games
-    in a row: one hop to the event loop for them all instead of two per game, and one "changed"
-    per lobby instead of one per game of its player. A notice that cannot be sent is logged."""
-    notices = []
-    token = _held.set(notices)
-    try:
-        yield
-    finally:
-        _held.reset(token)
-        if notices:
-            try:
-                once = {(group, tuple(sorted(message.items()))): (group, message) for group, message in notices}
-                _deliver(list(once.values()))
-            except Exception:
-                logger.exception("%d notices could not be sent", len(notices))
-
-
-def _send(notices):
-    held_notices = _held.get()
-    if held_notices is None:
-        _deliver(notices)
-    else:
-        held_notices.extend(notices)
+def send_versions_and_lobbies(versions, user_ids):
+    """`send_version` for each {game id: version} of `versions` and `send_lobby_changed(user_ids)`,
+    in one trip to the server's event loop (games/play/after_save.py announces a commit, or a
+    sweep's batch of them, so)."""
+    _deliver([
+        *(notice for game_id, version in versions.items() for notice in _version_notices(game_id, version)),
+        *((user_group(user_id), {"type": "lobby.changed"}) for user_id in user_ids),
+    ])
 
 
 def _deliver(notices):

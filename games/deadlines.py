@@ -4,7 +4,7 @@ Nothing about a deadline lives anywhere but in the game's row, so nothing is los
 dies: every DEADLINE_SWEEP_SECONDS the sweep asks the database for the overdue games (an index on
 (status, deadline) keeps that cheap) and moves them on, each in a transaction of its own keyed by
 the game's id and version, a batch at a time: what the games of a batch share is read once
-before, and their notices go out together after (`services.play_overdue_games`). A sweep that is lost,
+before, and what they call for is announced together after (`expiry.play_overdue_games`). A sweep that is lost,
 killed half-way, run twice at once or met by a database outage costs at most one interval plus
 the outage: the next sweep finds what is still overdue.
 
@@ -29,23 +29,24 @@ from django.db import connections
 from django.utils import timezone
 
 from elgrande_site import metrics
-from games import broadcast, signals
+from games import signals
 from games.mail import notifications
 from games.models import Game
-from games.play import services
+from games.play import after_save, expiry
 
 logger = logging.getLogger(__name__)
 
 # Overdue games whose rows, seats and vacations are read together, and whose notices to pages and
-# lobbies go out together once the last of them is committed; with Celery, one task. Each game is
-# committed on its own all the same: a player moving in one of them waits at most for that one.
+# lobbies, mails and computer moves are announced together once the last of them is committed;
+# with Celery, one task. Each game is committed on its own all the same: a player moving in one of
+# them waits at most for that one.
 SWEEP_BATCH = settings.DEADLINE_SWEEP_BATCH
 
 
 def sweep(now=None, spread=None):
     """One pass over the clocks: the default moves of every game whose deadline is at or before
     `now`, in batches of SWEEP_BATCH games, each game in a transaction of its own
-    (`services.play_overdue_games`). Returns how many games moved on in this process.
+    (`expiry.play_overdue_games`). Returns how many games moved on in this process.
 
     `spread`, when given, is a function that has the batches (lists of (game id, version))
     expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
@@ -88,7 +89,7 @@ def _done(seconds, *, overdue, moved, spread):
 
 def play_overdue_batches(batches):
     """Expire the overdue games of `batches` (lists of (game id, version)), one batch at a time,
-    each game in a transaction of its own (`services.play_overdue_games`).
+    each game in a transaction of its own (`expiry.play_overdue_games`).
 
     A game whose moves fail, or whose rows the database refuses, is logged and left for the next
     sweep, so that one broken game cannot hold up the others. A lost database connection ends
@@ -104,10 +105,14 @@ def play_overdue_batches(batches):
 def _expire_batches(batches):
     moved = 0
     for batch in batches:
-        # What the batch's commits tell pages and players (notices, mails) goes out together
-        # once the last of them is made, or the batch is broken off.
-        with without_cycle_collection(), broadcast.notices_sent_together(), notifications.mail_decided_together():
-            moved += services.play_overdue_games(batch)
+        # What the batch's commits call for (notices, mails, computer moves: games/play/after_save.py)
+        # is announced together once the last of them is made, or the batch is broken off.
+        announcements = []
+        try:
+            with without_cycle_collection():
+                moved += expiry.play_overdue_games(batch, announcements=announcements)
+        finally:
+            after_save.announce_on_commit(announcements)
     return moved
 
 

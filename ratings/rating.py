@@ -1,7 +1,7 @@
 """The rating of rated games: openskill's Plackett–Luce model over the final places.
 
 Every finished rated game changes its players' ratings on two ladders, "all games" and the one
-of its player count, in the transaction that finishes it (games.play.services calls
+of its player count, in the transaction that finishes it (games.play.after_save calls
 `rate_finished_game`). `rebuild` computes every rating again from all rated games in the order
 they finished, with the same code, and so finds the stored floats bit for bit.
 """
@@ -39,7 +39,7 @@ def ladders_of(num_players):
 
 def rate_finished_game(game, seats=None):
     """Rate `game`, a rated game being finished in the current transaction: its status,
-    finished_at and standings already set (games.play.services._record_finished). `seats`: {index: Seat} when
+    finished_at and standings already set (games.play.after_save.record). `seats`: {index: Seat} when
     the caller has them. Does nothing for an unrated game or one already rated.
 
     The players' rating rows are locked (in one order, so two games finishing at once wait for

@@ -145,15 +145,15 @@ def make_user(db, password):
 def start_game(make_user):
     """A started game with fresh users in every seat; `seed` fixes the engine's seed."""
     from games.models import Game
-    from games.play import services
+    from games.play import lifecycle
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
-        game = services.create_game(users[0], num_players=num_players, **options)
+        game = lifecycle.create_game(users[0], num_players=num_players, **options)
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user=user, token=game.invite_token)
+            lifecycle.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game
 
@@ -163,7 +163,7 @@ def start_game(make_user):
 @pytest.fixture
 def game_at(start_game):
     """A started game brought, through the services, to a position where `predicate` holds."""
-    from games.play import services
+    from games.play import moving
 
     def build(predicate, num_players=3, **options):
         engine_options = {
@@ -174,7 +174,7 @@ def game_at(start_game):
         seed, history = find_position(predicate, num_players, **engine_options)
         game = start_game(num_players, seed=seed, **options)
         for seat, move in history:
-            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         assert predicate(state_of(game))
         return game

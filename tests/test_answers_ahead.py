@@ -11,7 +11,8 @@ from django.utils import timezone
 from games import clocks
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play import expiry, moving
+from games.play.errors import Conflict
 from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def just_before(start_game, predicate, num_players=4):
     seed, history = find_position(predicate, num_players, seeds=range(1, 400))
     game = start_game(num_players, seed=seed)
     for seat, move in history[:-1]:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     from games.engine import apply_move
@@ -53,12 +54,12 @@ def just_before(start_game, predicate, num_players=4):
 
 def ask(game, last):
     seat, move = last
-    services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
     game.refresh_from_db()
 
 
 def set_ahead(game, seat, on):
-    return services.set_answers_ahead(game, user=user_at(game, seat), on=on, seat_index=seat)
+    return moving.set_answers_ahead(game, user=user_at(game, seat), on=on, seat_index=seat)
 
 
 def play_html(game, seat):
@@ -153,7 +154,7 @@ def test_the_others_see_what_a_prompt_allow_shows(start_game):
     set_ahead(game, holder, True)
     ask(game, last)
     ask(twin, twin_last)
-    services.submit_move(twin, user=user_at(twin, holder), move={"type": "allow"}, expected_version=twin.version)
+    moving.submit_move(twin, user=user_at(twin, holder), move={"type": "allow"}, expected_version=twin.version)
     twin.refresh_from_db()
     assert game.version == twin.version and game.state == twin.state
     for seat in range(game.num_players):
@@ -205,7 +206,7 @@ def test_a_finished_game_or_one_without_veto_cards_refuses_it(start_game):
     response = client.post(reverse("answers_ahead", args=[game.pk]), {"on": "1", "seat": "0"}, follow=True)
     assert "Only a running game takes answers given ahead." in response.content.decode()
     plain = start_game(3, veto=False)
-    with pytest.raises(services.Conflict):
+    with pytest.raises(Conflict):
         set_ahead(plain, 0, True)
     assert not Seat.objects.filter(answers_ahead=True).exists()
 
@@ -232,7 +233,7 @@ def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(s
         game = Game.objects.get(pk=game.pk)
         seats = list(clocks.with_vacation_hint(game.seats.all(), timezone.now()))  # as game_for_move
         set_ahead(game, holder, on)
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version, seats=seats)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version, seats=seats)
         game.refresh_from_db()
         assert (holder in game.to_act) is not on
 
@@ -243,13 +244,13 @@ def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(star
     game, (seat, move), asked = just_before(start_game, one_holder_asked)
     holder = asked[0]
     set_ahead(game, holder, True)
-    default = services.default_move
+    default = expiry.default_move
     monkeypatch.setattr(
-        services, "default_move", lambda state, **given: move if given["seat"] == seat else default(state, **given)
+        expiry, "default_move", lambda state, **given: move if given["seat"] == seat else default(state, **given)
     )
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     before = game.version
-    assert services.apply_default_moves(game.pk, version=game.version)
+    assert expiry.apply_default_moves(game.pk, version=game.version)
     game.refresh_from_db()
     asking, answer = Move.objects.filter(game=game, version__in=[before + 1, before + 2]).order_by("version")
     assert (asking.seat.index, asking.automatic) == (seat, True)

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from games.engine import random_move
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play import lifecycle, moving
+from games.play.errors import Conflict, NotAllowed, StaleVersion
 from tests.support.games import on_autopilot, others_move_until_only, time_out
 from tests.support.helpers import logged_in, state_of, user_at
 
@@ -43,7 +44,7 @@ def test_a_move_of_his_own_between_two_timeouts_starts_the_count_again(start_gam
     seat = game.to_act[0]
     time_out(game)
     others_move_until_only(game, seat, rng)
-    services.submit_move(
+    moving.submit_move(
         game, user=user_at(game, seat), move=random_move(state_of(game), seat, rng), expected_version=game.version
     )
     game.refresh_from_db()
@@ -61,13 +62,13 @@ def test_a_seat_on_autopilot_moves_at_once_whenever_it_must_act(start_game):
             break
         assert seat not in game.to_act
         other = game.to_act[0]
-        services.submit_move(
+        moving.submit_move(
             game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
         )
         game.refresh_from_db()
     autopiloted = Move.objects.filter(game=game, seat__index=seat)[before:]
     assert autopiloted and all(move.automatic and move.autopilot for move in autopiloted)
-    assert services.replay(game).to_json() == game.state
+    assert moving.replay(game).to_json() == game.state
     html = logged_in(user_at(game, other)).get(reverse("game_partial", args=[game.pk, "log"])).content.decode()
     assert "On autopilot: the site chose for" in html
 
@@ -76,7 +77,7 @@ def test_a_move_of_the_player_takes_his_seat_off_autopilot(start_game):
     game = start_game(3)
     seat = game.to_act[0]
     Seat.objects.filter(game=game, index=seat).update(autopilot=True, timeouts=2)
-    services.submit_move(
+    moving.submit_move(
         game,
         user=user_at(game, seat),
         move=random_move(state_of(game), seat, random.Random(0)),
@@ -110,10 +111,10 @@ def test_the_player_takes_his_seat_back_from_the_game_page(start_game):
 def test_only_a_seat_on_autopilot_can_be_taken_back_and_only_by_its_player(start_game, make_user):
     game, seat, _ = on_autopilot(start_game)
     other = next(index for index in range(3) if index != seat and not seat_of(game, index).autopilot)
-    with pytest.raises(services.Conflict):
-        services.take_back_seat(game, user=user_at(game, other))
-    with pytest.raises(services.NotAllowed):
-        services.take_back_seat(game, user=make_user())
+    with pytest.raises(Conflict):
+        moving.take_back_seat(game, user=user_at(game, other))
+    with pytest.raises(NotAllowed):
+        moving.take_back_seat(game, user=make_user())
     assert seat_of(game, seat).autopilot
     client = logged_in(user_at(game, other))
     response = client.post(reverse("take_back_seat", args=[game.pk]), follow=True)
@@ -125,12 +126,12 @@ def test_seats_all_on_autopilot_play_the_game_to_its_end_in_one_transaction(star
     Seat.objects.filter(game=game).update(autopilot=True)
     time_out(game)
     assert game.status == Game.Status.FINISHED and game.deadline is None
-    assert services.replay(game).to_json() == game.state
+    assert moving.replay(game).to_json() == game.state
     assert Move.objects.filter(game=game, autopilot=True).count() > 100
 
 
 def test_the_autopilot_makes_a_bounded_number_of_moves_at_a_time(start_game, monkeypatch):
-    monkeypatch.setattr(services, "AUTOPILOT_MOVES_AT_MOST", 5)
+    monkeypatch.setattr(moving, "AUTOPILOT_MOVES_AT_MOST", 5)
     game = start_game(3)
     Seat.objects.filter(game=game).update(autopilot=True)
     time_out(game)
@@ -162,7 +163,7 @@ def test_a_seat_to_act_handed_to_the_computer_is_played_at_once(start_game):
     game = start_game(3, seed=7)
     seat = game.to_act[0]
     version = game.version
-    services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
+    moving.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
     game.refresh_from_db()
     assert seat_of(game, seat).autopilot and seat_of(game, seat).timeouts == 0
     played = Move.objects.filter(game=game, seat__index=seat)
@@ -178,12 +179,12 @@ def test_a_seat_handed_over_out_of_turn_is_played_when_it_must_act(start_game):
     rng = random.Random(2)
     seat = next(index for index in range(3) if index not in game.to_act)
     version = game.version
-    services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
+    moving.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=version)
     game.refresh_from_db()
     assert game.version == version + 1 and not Move.objects.filter(game=game).exists()
     while not Move.objects.filter(game=game, seat__index=seat).exists():
         other = next(s for s in game.to_act if s != seat)
-        services.submit_move(
+        moving.submit_move(
             game, user=user_at(game, other), move=random_move(state_of(game), other, rng), expected_version=game.version
         )
         game.refresh_from_db()
@@ -214,8 +215,8 @@ def test_the_seat_is_handed_over_and_taken_back_from_the_game_page(start_game):
 def test_only_a_seated_player_may_hand_over_only_his_own_seat(start_game, make_user):
     game = start_game(3, seed=7)
     version = game.version
-    with pytest.raises(services.NotAllowed):
-        services.hand_seat_to_computer(game, user=make_user(), expected_version=version)
+    with pytest.raises(NotAllowed):
+        moving.hand_seat_to_computer(game, user=make_user(), expected_version=version)
     spectator = logged_in(make_user())
     page = spectator.get(reverse("game", args=[game.pk])).content.decode()
     assert "Let the computer play my seat" not in page
@@ -234,8 +235,8 @@ def test_a_stale_or_unreadable_post_hands_nothing_over(start_game):
     game = start_game(3, seed=7)
     seat = next(index for index in range(3) if index not in game.to_act)
     stale = game.version - 1
-    with pytest.raises(services.StaleVersion):
-        services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=stale)
+    with pytest.raises(StaleVersion):
+        moving.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=stale)
     client = logged_in(user_at(game, seat))
     response = client.post(reverse("hand_seat_to_computer", args=[game.pk]), {"expected_version": stale}, follow=True)
     assert "The game has moved on" in response.content.decode()
@@ -247,19 +248,19 @@ def test_a_stale_or_unreadable_post_hands_nothing_over(start_game):
 
 def test_a_seat_on_autopilot_or_a_finished_game_is_not_handed_over(start_game, make_user):
     creator = make_user()
-    waiting = services.create_game(creator, num_players=3)
-    with pytest.raises(services.Conflict, match="not started"):
-        services.hand_seat_to_computer(waiting, user=creator, expected_version=waiting.version)
+    waiting = lifecycle.create_game(creator, num_players=3)
+    with pytest.raises(Conflict, match="not started"):
+        moving.hand_seat_to_computer(waiting, user=creator, expected_version=waiting.version)
     assert not Seat.objects.get(game=waiting, user=creator).autopilot
     game, seat, _ = on_autopilot(start_game)
     game.refresh_from_db()
-    with pytest.raises(services.Conflict, match="already"):
-        services.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=game.version)
+    with pytest.raises(Conflict, match="already"):
+        moving.hand_seat_to_computer(game, user=user_at(game, seat), expected_version=game.version)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     other = next(index for index in range(3) if index != seat)
     version = game.version
-    with pytest.raises(services.Conflict, match="over"):
-        services.hand_seat_to_computer(game, user=user_at(game, other), expected_version=version)
+    with pytest.raises(Conflict, match="over"):
+        moving.hand_seat_to_computer(game, user=user_at(game, other), expected_version=version)
     assert not seat_of(game, other).autopilot
     game.refresh_from_db()
     assert game.version == version
@@ -277,7 +278,7 @@ def test_in_a_practice_game_the_computer_moves_on_for_the_handed_over_seat(
         assert computer_moves.play(game.pk, game.version)
         game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        services.hand_seat_to_computer(game, user=creator, expected_version=game.version)
+        moving.hand_seat_to_computer(game, user=creator, expected_version=game.version)
     game.refresh_from_db()
     assert seat not in game.to_act and Move.objects.filter(game=game, seat__index=seat, autopilot=True).exists()
     # The computer players' move is queued, and when made the autopilot answers for the seat too.
@@ -298,7 +299,7 @@ def test_the_others_in_a_simultaneous_choice_keep_their_deadline_when_a_seat_is_
 
     game = game_at(lambda state: len(to_act(state)) >= 2, num_players=4)
     deadline, waiting = game.deadline, list(game.to_act)
-    services.hand_seat_to_computer(game, user=user_at(game, waiting[0]), expected_version=game.version)
+    moving.hand_seat_to_computer(game, user=user_at(game, waiting[0]), expected_version=game.version)
     game.refresh_from_db()
     assert waiting[0] not in game.to_act and set(game.to_act) < set(waiting)
     assert game.deadline == deadline

@@ -513,13 +513,14 @@ def to_act_of(state):
 def test_the_services_store_a_move_as_its_shape_and_refuse_anything_more(start_game):
     """Whoever calls submit_move (the page, a program, a test), the move stored is the cleaned one:
     a field the engine would ignore is refused there too, and nothing changes."""
-    from games.play import services
+    from games.play import moving
+    from games.play.errors import GameError
 
     game = start_game(3)
     seat = game.to_act[0]
     before = snapshot(game)
-    with pytest.raises(services.GameError, match="'note'"):
-        services.submit_move(
+    with pytest.raises(GameError, match="'note'"):
+        moving.submit_move(
             game,
             user=user_at(game, seat),
             move={"type": "bid", "card": 9, "note": TOO_BIG},

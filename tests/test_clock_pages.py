@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.clocks import time_left_text
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import HTMX, logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +64,7 @@ def test_a_finished_or_open_game_has_no_countdown(start_game, make_user):
     play(game)
     html = logged_in(user_at(game, 0)).get(reverse("game", args=[game.pk])).content.decode()
     assert "The game is over" in html and not countdowns(html) and 'class="clock"' not in html
-    waiting = services.create_game(make_user(), num_players=3)
+    waiting = lifecycle.create_game(make_user(), num_players=3)
     assert not countdowns(logged_in(waiting.creator).get(reverse("game", args=[waiting.pk])).content.decode())
 
 

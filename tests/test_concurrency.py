@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Move
-from games.play import services
+from games.play import moving
+from games.play.errors import StaleVersion
 from tests.support.games import race
 from tests.support.helpers import state_of, user_at
 
@@ -26,7 +27,7 @@ def test_simultaneous_submissions_apply_exactly_one(start_game):
     bids = [13, 12, 11, 10, 9, 8]
 
     outcomes = race(
-        [lambda card=card: services.submit_move(
+        [lambda card=card: moving.submit_move(
             game, user=user, move={"type": "bid", "card": card}, expected_version=version
         ) for card in bids]
     )
@@ -34,7 +35,7 @@ def test_simultaneous_submissions_apply_exactly_one(start_game):
     applied = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]
     refused = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
     assert len(applied) == 1
-    assert all(isinstance(error, services.StaleVersion) for error in refused), refused
+    assert all(isinstance(error, StaleVersion) for error in refused), refused
     game.refresh_from_db()
     assert game.version == version + 1
     [move] = Move.objects.filter(game=game)

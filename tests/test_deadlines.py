@@ -19,7 +19,7 @@ from games import deadlines, tasks
 from games.engine import apply_move, legal_moves, to_act
 from games.mail import notifications
 from games.models import Game, Move
-from games.play import services
+from games.play import expiry, moving, saving
 from tests.support.helpers import find_position, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -38,9 +38,9 @@ def test_the_sweep_makes_a_default_move_for_an_expired_decision(start_game):
     game.refresh_from_db()
     [move] = Move.objects.filter(game=game)
     assert move.automatic and move.seat.index == seat
-    assert move.move in legal_moves(services.replay(game, upto=version), seat)
+    assert move.move in legal_moves(moving.replay(game, upto=version), seat)
     assert game.version == version + 1
-    assert services.replay(game).to_json() == game.state
+    assert moving.replay(game).to_json() == game.state
 
 
 def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_when_it_fails(start_game, monkeypatch):
@@ -49,11 +49,11 @@ def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_whe
     overdue(start_game(3))
     seen = []
 
-    def failing_expire(batch):
+    def failing_expire(batch, announcements):
         seen.append(gc.isenabled())
         raise OperationalError("the database went away")
 
-    monkeypatch.setattr(services, "play_overdue_games", failing_expire)
+    monkeypatch.setattr(expiry, "play_overdue_games", failing_expire)
     assert gc.isenabled()
     with pytest.raises(OperationalError):
         deadlines.sweep()
@@ -64,12 +64,12 @@ def test_the_cycle_collector_is_off_during_a_batch_and_back_on_after_it_even_whe
 def test_an_expiry_does_nothing_once_the_game_moved_on(start_game):
     game = overdue(start_game(3))
     version = game.version
-    services.submit_move(
+    moving.submit_move(
         game, user=user_at(game, game.to_act[0]), move={"type": "bid", "card": 5}, expected_version=version
     )
     game = overdue(game)
     state = game.state
-    assert services.apply_default_moves(game.pk, version=version) is False
+    assert expiry.apply_default_moves(game.pk, version=version) is False
     game.refresh_from_db()
     assert game.state == state and game.version == version + 1
 
@@ -89,17 +89,17 @@ def test_a_game_whose_deadline_has_not_passed_is_left_alone(start_game):
     game = start_game(3)
     before = snapshot(game)
     assert deadlines.sweep() == 0
-    assert services.apply_default_moves(game.pk, version=game.version) is False
+    assert expiry.apply_default_moves(game.pk, version=game.version) is False
     assert snapshot(game) == before
 
 
 def test_a_finished_or_missing_game_is_left_alone(start_game):
-    assert services.apply_default_moves(424242, version=1) is False
+    assert expiry.apply_default_moves(424242, version=1) is False
     game = overdue(start_game(2))
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     before = snapshot(game)
     assert deadlines.sweep() == 0
-    assert services.apply_default_moves(game.pk, version=game.version) is False
+    assert expiry.apply_default_moves(game.pk, version=game.version) is False
     assert snapshot(game) == before
 
 
@@ -122,7 +122,7 @@ def test_every_seat_still_to_act_in_a_simultaneous_choice_gets_a_default_move(ga
     automatic = Move.objects.filter(game=game, automatic=True).order_by("version")
     assert [m.seat.index for m in automatic] == waiting
     game.refresh_from_db()
-    assert services.replay(game).to_json() == game.state
+    assert moving.replay(game).to_json() == game.state
 
 
 def test_the_others_in_a_simultaneous_choice_keep_their_running_deadline(game_at):
@@ -131,7 +131,7 @@ def test_the_others_in_a_simultaneous_choice_keep_their_running_deadline(game_at
     first = game.to_act[0]
     state = state_of(game)
     move = legal_moves(state, first)[0]
-    services.submit_move(game, user=user_at(game, first), move=move, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, first), move=move, expected_version=game.version)
     game.refresh_from_db()
     assert set(game.to_act) < set(to_act(state))
     assert game.deadline == deadline
@@ -141,7 +141,7 @@ def test_a_new_decision_gets_the_full_time_per_move(start_game):
     game = start_game(3, time_per_move=300)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=10))
     game.refresh_from_db()
-    services.submit_move(
+    moving.submit_move(
         game, user=user_at(game, game.to_act[0]), move={"type": "bid", "card": 5}, expected_version=game.version
     )
     game.refresh_from_db()
@@ -156,7 +156,7 @@ def _followed_by_some_of_its_seats(state):
         return False
     rng = random.Random(0)
     for seat in waiting:
-        state = apply_move(state, seat, services.default_move(state, seat=seat, rng=rng))
+        state = apply_move(state, seat, moving.default_move(state, seat=seat, rng=rng))
     return 0 < len(to_act(state)) and set(to_act(state)) < set(waiting)
 
 
@@ -180,18 +180,18 @@ def test_fewer_seats_to_act_in_a_different_decision_get_a_full_deadline(start_ga
     seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
     game = start_game(4, seed=seed, time_per_move=300)
     for seat, move in history:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     choice = state_of(game)
     state, rng = choice, random.Random(seed)
     while not (to_act(state) and set(to_act(state)) < set(to_act(choice)) and state.phase != choice.phase):
         assert not state.is_over, "no such later decision in this game"
         seat = to_act(state)[0]
-        state = apply_move(state, seat, services.default_move(state, seat=seat, rng=rng))
+        state = apply_move(state, seat, moving.default_move(state, seat=seat, rng=rng))
     stale = timezone.now() - timedelta(seconds=5)
     game.deadline = stale
     with transaction.atomic():
-        services._save(game, state, previous_to_act=to_act(choice))
+        saving._save(game, state, previous_to_act=to_act(choice))
     assert timedelta(seconds=290) < game.deadline - timezone.now() <= timedelta(seconds=300)
 
 
@@ -211,9 +211,9 @@ def test_a_late_players_whole_turn_is_played_out_at_one_deadline(game_at):
     types = [m.move["type"] for m in automatic]
     assert types[:2] == ["court", "take_card"] and sorted(types[2:]) == ["place", "special"]
     assert not (state.round == before.round and state.current_player == seat and seat in to_act(state))
-    assert services.replay(game).to_json() == game.state
+    assert moving.replay(game).to_json() == game.state
     # Each of these moves is stored with the events it made, not the last one's.
-    replayed = services.replay(game, upto=automatic[0].version - 1)
+    replayed = moving.replay(game, upto=automatic[0].version - 1)
     for stored in automatic:
         replayed = apply_move(replayed, seat, stored.move)
         assert stored.events == replayed.events and stored.round == replayed.round
@@ -289,14 +289,14 @@ def test_beat_sends_the_sweep_every_interval(settings):
 def test_one_failing_game_does_not_hold_up_the_others(start_game, monkeypatch, caplog):
     broken, fine = overdue(start_game(3), by=10), overdue(start_game(3), by=5)
     before = snapshot(broken)
-    real = services._expire
+    real = expiry._expire
 
     def expire(game, *args):
         if game.pk == broken.pk:
             raise ValueError("an engine bug")
         return real(game, *args)
 
-    monkeypatch.setattr(services, "_expire", expire)
+    monkeypatch.setattr(expiry, "_expire", expire)
     assert deadlines.sweep() == 1
     assert Move.objects.filter(game=fine, automatic=True).exists()
     assert f"deadline of game {broken.pk} at version {broken.version} failed" in caplog.text
@@ -324,11 +324,11 @@ def test_a_lost_database_connection_ends_the_sweep_for_the_next_one_to_retry(sta
     monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
     tried = []
 
-    def expire(pairs):
+    def expire(pairs, announcements):
         tried.append([game_id for game_id, _ in pairs])
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(services, "play_overdue_games", expire)
+    monkeypatch.setattr(expiry, "play_overdue_games", expire)
     with pytest.raises(OperationalError):
         deadlines.sweep()
     assert tried == [[first.pk]]

@@ -33,9 +33,9 @@ def test_a_stored_state_and_events_read_back_as_saved_and_as_plain_json(start_ga
 
 
 def test_a_game_without_a_state_stores_sql_null(make_user):
-    from games.play import services
+    from games.play import lifecycle
 
-    game = services.create_game(make_user(), num_players=3)
+    game = lifecycle.create_game(make_user(), num_players=3)
     assert raw_json("games_game", "state", game.pk) is None
     assert Game.objects.filter(pk=game.pk, state__isnull=True).exists()
     assert Game.objects.get(pk=game.pk).state is None

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from games.engine import random_move, to_act, view_for, visible_events
 from games.mail import notifications
 from games.models import Game, Move
-from games.play import services
+from games.play import expiry, lifecycle, moving
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view
 from tests.support.examples import examples
@@ -99,7 +99,7 @@ def test_no_page_shows_a_private_log_entry_or_hand_to_another_seat(start_game):
     seed, history = find_position(someone_just_retook_a_hidden_card, 3)
     game = start_game(3, seed=seed)
     for seat, move in history:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     secret = Move.objects.filter(game=game).order_by("version").last().events
@@ -301,7 +301,7 @@ def test_a_move_after_the_end_is_refused(start_game):
 
 def test_moves_to_a_game_not_started_or_missing_are_refused(client, make_user):
     creator = make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     response = post_move(logged_in(creator), game, {"type": "bid", "card": 9})
     assert response.status_code == 409
     assert client.post(reverse("move", args=[9999]), {"move": "{}", "expected_version": 0}).status_code == 404
@@ -357,7 +357,7 @@ def test_posts_without_a_csrf_token_are_refused(start_game, make_user):
 
 def test_every_form_on_the_pages_carries_a_csrf_token(start_game, make_user):
     creator = make_user()
-    services.create_game(creator, num_players=3)
+    lifecycle.create_game(creator, num_players=3)
     game = start_game(3)
     pages = [
         (logged_in(creator), reverse("lobby")),
@@ -422,7 +422,7 @@ def test_a_move_made_when_time_ran_out_is_marked_in_the_log(start_game):
     game = start_game(3)
     late = game.to_act[0]
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-    assert services.apply_default_moves(game.pk, version=game.version)
+    assert expiry.apply_default_moves(game.pk, version=game.version)
     user = user_at(game, late)
     log = strip_tags(Client().get(reverse("game_partial", args=[game.pk, "log"])).content.decode())
     marker = f"Time ran out: the site chose for {user.username} ({game.colours[late]})."
@@ -460,9 +460,9 @@ def test_no_page_or_partial_shows_the_seed_that_fixes_the_face_down_stacks(start
 
 @pytest.mark.parametrize("name", ["play", "board", "decision", "log"])
 def test_every_partial_of_a_game_not_started_or_cancelled_renders(client, make_user, name):
-    waiting = services.create_game(make_user(), num_players=3)
+    waiting = lifecycle.create_game(make_user(), num_players=3)
     creator = make_user()
-    cancelled = services.cancel_game(services.create_game(creator, num_players=3), user=creator)
+    cancelled = lifecycle.cancel_game(lifecycle.create_game(creator, num_players=3), user=creator)
     for game in (waiting, cancelled):
         response = client.get(reverse("game_partial", args=[game.pk, name]), **HTMX)
         assert response.status_code == 200

@@ -37,7 +37,7 @@ CSRF = re.compile(r'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"'
 
 def put_state(game, state):
     """Make the stored game stand at `state` (found by the engine alone, so no replay is needed),
-    at a new version as every stored change is (services._save): the pages are cached by version."""
+    at a new version as every stored change is (games.play.saving._save): the pages are cached by version."""
     Game.objects.filter(pk=game.pk).update(
         state=state.to_json(), to_act=to_act(state), status=Game.Status.ACTIVE, version=F("version") + 1
     )

@@ -18,7 +18,7 @@ from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus, WebSocketException
 
-from games.play import services
+from games.play import moving
 from tests.support.helpers import serving, user_at
 from tests.support.redis_relay import relayed_redis, through
 from tests.support.sockets import move_now
@@ -81,7 +81,7 @@ def open_page(port, game):
 
 async def bid(game):
     mover = await database_sync_to_async(user_at)(game, game.to_act[0])
-    await database_sync_to_async(services.submit_move)(
+    await database_sync_to_async(moving.submit_move)(
         game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
     )
 

@@ -13,7 +13,7 @@ from games.clocks import time_left_text
 from games.engine import new_game, view_for
 from games.engine.board import COLOUR_LABELS
 from games.models import Game
-from games.play import services
+from games.play import lifecycle, saving
 from tests.support.helpers import play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -25,9 +25,9 @@ def games_in(response, section):
 
 def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_user, start_game):
     me, other = make_user("me"), make_user("other")
-    open_game = services.create_game(other, num_players=4)
-    private_game = services.create_game(other, num_players=4, private=True)
-    mine = services.create_game(me, num_players=3)
+    open_game = lifecycle.create_game(other, num_players=4)
+    private_game = lifecycle.create_game(other, num_players=4, private=True)
+    mine = lifecycle.create_game(me, num_players=3)
     finished = start_game(2, short_game=True)
     play(finished)
     client.force_login(me)
@@ -44,7 +44,7 @@ def test_my_games_put_those_waiting_for_my_move_first(client, start_game, make_u
     waiting_for_me = start_game(3)
     seat = waiting_for_me.to_act[0]
     me = user_at(waiting_for_me, seat)
-    older = services.create_game(me, num_players=4)
+    older = lifecycle.create_game(me, num_players=4)
     newer_not_my_turn = start_game(3)
     # Put `me` in a running game where someone else must act, created after the others.
     other_seat = next(s for s in range(3) if s not in newer_not_my_turn.to_act)
@@ -94,7 +94,7 @@ def test_creating_needs_a_login(client):
 
 def test_join_leave_and_cancel_through_the_site(client, make_user):
     creator, player = make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     client.force_login(player)
     client.post(reverse("join", args=[game.pk]))
     assert game.seats.filter(user=player).exists()
@@ -111,7 +111,7 @@ def test_join_leave_and_cancel_through_the_site(client, make_user):
 
 def test_cancelling_asks_first_and_only_the_confirmation_cancels(client, make_user):
     creator = make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     client.force_login(creator)
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     # The waiting page offers a link to the confirmation, and the same confirmation in a dialog.
@@ -136,7 +136,7 @@ def test_cancelling_asks_first_and_only_the_confirmation_cancels(client, make_us
 
 
 def test_the_cancel_page_of_a_private_game_is_hidden_from_strangers(client, make_user):
-    game = services.create_game(make_user(), num_players=3, private=True)
+    game = lifecycle.create_game(make_user(), num_players=3, private=True)
     client.force_login(make_user())
     assert client.get(reverse("cancel", args=[game.pk])).status_code == 404
     assert client.post(reverse("cancel", args=[game.pk]), {"confirm": "yes"}).status_code == 404
@@ -145,7 +145,7 @@ def test_the_cancel_page_of_a_private_game_is_hidden_from_strangers(client, make
 
 
 def test_the_last_join_starts_the_game(client, make_user):
-    game = services.create_game(make_user(), num_players=2)
+    game = lifecycle.create_game(make_user(), num_players=2)
     client.force_login(make_user())
     response = client.post(reverse("join", args=[game.pk]), follow=True)
     game.refresh_from_db()
@@ -155,7 +155,7 @@ def test_the_last_join_starts_the_game(client, make_user):
 
 def test_a_private_game_is_joined_through_its_invitation_link(client, make_user):
     creator = make_user()
-    game = services.create_game(creator, num_players=3, private=True)
+    game = lifecycle.create_game(creator, num_players=3, private=True)
     guest = make_user()
     client.force_login(guest)
     assert client.get(reverse("game", args=[game.pk])).status_code == 404
@@ -171,7 +171,7 @@ def test_a_private_game_is_joined_through_its_invitation_link(client, make_user)
 
 def test_the_creator_sees_the_invitation_link(client, make_user):
     creator = make_user()
-    game = services.create_game(creator, num_players=3, private=True)
+    game = lifecycle.create_game(creator, num_players=3, private=True)
     client.force_login(creator)
     content = client.get(reverse("game", args=[game.pk])).content.decode()
     assert reverse("invitation", args=[game.pk, game.invite_token]) in content
@@ -204,7 +204,7 @@ def test_every_save_stores_a_public_summary_of_the_state(start_game):
 def test_equal_scores_share_a_place_in_the_standings():
     state = new_game(num_players=4, seed=3)
     state.scores = [60, 84, 84, 12]
-    assert services.standings(state) == [[1, 1, 84], [1, 2, 84], [3, 0, 60], [4, 3, 12]]
+    assert saving.standings(state) == [[1, 1, 84], [1, 2, 84], [3, 0, 60], [4, 3, 12]]
 
 
 def test_the_migration_summarises_games_saved_before_the_summary(start_game):
@@ -221,9 +221,9 @@ def test_the_migration_summarises_games_saved_before_the_summary(start_game):
 
 def test_finished_games_show_the_final_ranking_with_shared_places(client, make_user):
     anna, ben, carl = make_user("anna"), make_user("ben"), make_user("carl")
-    game = services.create_game(anna, num_players=3, short_game=True)
-    services.join_game(game, user=ben)
-    services.join_game(game, user=carl)
+    game = lifecycle.create_game(anna, num_players=3, short_game=True)
+    lifecycle.join_game(game, user=ben)
+    lifecycle.join_game(game, user=carl)
     game.refresh_from_db()
     play(game)
     game.refresh_from_db()
@@ -263,8 +263,8 @@ def test_a_finished_game_stays_browsable_for_spectators_and_players(client, star
 def test_my_games_show_the_round_or_the_seats_still_free(client, make_user, start_game):
     running = start_game(3, short_game=True)
     me = user_at(running, 0)
-    waiting = services.create_game(me, num_players=4)
-    services.join_game(waiting, user=make_user())
+    waiting = lifecycle.create_game(me, num_players=4)
+    lifecycle.join_game(waiting, user=make_user())
     client.force_login(me)
     text = lobby_text(client)
     assert f"Game {running.pk}" in text and "round 1 of 6" in text
@@ -327,8 +327,8 @@ def test_the_lobby_says_the_time_left_as_the_game_pages_clock_does(left, text, c
 
 def test_open_games_show_who_has_joined_and_the_seats_taken(client, make_user):
     anna, ben = make_user("anna"), make_user("ben")
-    game = services.create_game(anna, num_players=4, short_game=True)
-    services.join_game(game, user=ben)
+    game = lifecycle.create_game(anna, num_players=4, short_game=True)
+    lifecycle.join_game(game, user=ben)
     client.force_login(make_user())
     text = lobby_text(client)
     assert f"Game {game.pk} anna, ben not rated yet 2 / 4 6 rounds" in text
@@ -343,9 +343,9 @@ def make_games(make_user, start_game, me, count):
         seat = running.seats.get(index=running.to_act[0])
         seat.user = me
         seat.save()
-        mine = services.create_game(make_user(), num_players=3)
-        services.join_game(mine, user=me)
-        services.join_game(services.create_game(make_user(), num_players=4), user=make_user())
+        mine = lifecycle.create_game(make_user(), num_players=3)
+        lifecycle.join_game(mine, user=me)
+        lifecycle.join_game(lifecycle.create_game(make_user(), num_players=4), user=make_user())
         finished = start_game(2, short_game=True)
         play(finished)
 

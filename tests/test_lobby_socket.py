@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from elgrande_site.asgi import application
 from games.models import Game
-from games.play import services
+from games.play import expiry, lifecycle, moving
 from tests.support.helpers import HOST, ORIGIN, user_at
 from tests.support.sockets import session_cookie
 
@@ -39,7 +39,7 @@ async def test_a_move_tells_the_lobbies_of_the_games_players_and_nobody_elses(st
     stranger = await database_sync_to_async(make_user)()
     players, strangers = [await lobby_of(mover), await lobby_of(player)], [await lobby_of(stranger)]
 
-    await database_sync_to_async(services.submit_move)(
+    await database_sync_to_async(moving.submit_move)(
         game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
     )
 
@@ -54,12 +54,12 @@ async def test_a_move_tells_the_lobbies_of_the_games_players_and_nobody_elses(st
 
 async def test_joining_and_leaving_tell_the_lobbies_of_everyone_concerned(make_user):
     creator, joiner = await database_sync_to_async(make_user)(), await database_sync_to_async(make_user)()
-    game = await database_sync_to_async(services.create_game)(creator, num_players=3)
+    game = await database_sync_to_async(lifecycle.create_game)(creator, num_players=3)
     lobbies = [await lobby_of(creator), await lobby_of(joiner)]
-    await database_sync_to_async(services.join_game)(game, user=joiner)
+    await database_sync_to_async(lifecycle.join_game)(game, user=joiner)
     for communicator in lobbies:
         assert await communicator.receive_json_from(timeout=2) == {"changed": True}
-    await database_sync_to_async(services.leave_game)(game, user=joiner)
+    await database_sync_to_async(lifecycle.leave_game)(game, user=joiner)
     # The player who left is no longer seated, but his lobby still lists the game until told.
     for communicator in lobbies:
         assert await communicator.receive_json_from(timeout=2) == {"changed": True}
@@ -73,7 +73,7 @@ async def test_a_deadline_tells_the_lobbies_too(start_game):
     await database_sync_to_async(
         Game.objects.filter(pk=game.pk).update
     )(deadline=timezone.now() - timedelta(seconds=1))
-    assert await database_sync_to_async(services.apply_default_moves)(game.pk, version=game.version)
+    assert await database_sync_to_async(expiry.apply_default_moves)(game.pk, version=game.version)
     assert await communicator.receive_json_from(timeout=2) == {"changed": True}
     await communicator.disconnect()
 

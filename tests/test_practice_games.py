@@ -17,7 +17,8 @@ from games.bots import choose_move
 from games.computer import players as computer
 from games.engine import GameState, legal_moves, random_move, to_act, view_for
 from games.models import Game, Move, Notification, Seat
-from games.play import computer_moves, services
+from games.play import computer_moves, expiry, lifecycle, moving
+from games.play.errors import GameError
 from ratings.models import Rating, RatingChange
 from ratings.rating import differences
 from tests.support.games import practice, user_at_seat
@@ -37,7 +38,7 @@ def play_out(game, creator, rng, queued=None, most=5000):
         state = GameState.from_json(game.state)
         human = user_at_seat(game, creator)
         if human in to_act(state):
-            services.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
+            moving.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
         else:
             assert computer_moves.play(game.pk, game.version), "a computer seat should have acted"
             made += 1
@@ -68,7 +69,7 @@ def test_computer_seats_are_taken_at_once_and_a_full_practice_game_starts(
 def test_a_practice_game_with_a_free_seat_waits_for_a_person(make_user):
     game, creator = practice(make_user, ("greedy",), num_players=3)
     assert game.status == Game.Status.OPEN and game.seats.count() == 2
-    services.join_game(game, user=make_user())
+    lifecycle.join_game(game, user=make_user())
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
@@ -128,10 +129,10 @@ def test_the_create_form_refuses_bad_computer_seats(client, make_user, data, fie
 def test_the_services_refuse_unknown_levels_and_too_many_computers(make_user):
     user = make_user()
     for computers, num_players in ((["clever"], 3), (["greedy", "greedy"], 2)):
-        with pytest.raises(services.GameError):
-            services.create_game(user, num_players=num_players, computers=computers)
-    with pytest.raises(services.GameError):
-        services.create_game(user, num_players=3, computers=["greedy"], rated=True)
+        with pytest.raises(GameError):
+            lifecycle.create_game(user, num_players=num_players, computers=computers)
+    with pytest.raises(GameError):
+        lifecycle.create_game(user, num_players=3, computers=["greedy"], rated=True)
     assert not Game.objects.exists()
 
 
@@ -140,9 +141,9 @@ def test_practice_games_are_marked_in_the_lobby_and_the_archive(make_user):
     lobby = logged_in(creator).get(reverse("lobby")).content.decode()
     assert "practice game" in lobby and 'class="badge computer"' in lobby
     play_out(game, creator, random.Random(3))
-    plain = services.create_game(creator, num_players=2, short_game=True)
+    plain = lifecycle.create_game(creator, num_players=2, short_game=True)
     from tests.support.helpers import play
-    services.join_game(plain, user=make_user())
+    lifecycle.join_game(plain, user=make_user())
 
     play(plain)
     archive = Client().get(reverse("archive")).content.decode()
@@ -165,7 +166,7 @@ def test_a_computer_move_is_made_once_and_a_duplicate_task_does_nothing(
     while not any(Seat.objects.get(game=game, index=index).computer for index in game.to_act):
         seat = game.to_act[0]
         with django_capture_on_commit_callbacks(execute=True):
-            services.submit_move(
+            moving.submit_move(
                 game, user=creator, move=random_move(state_of(game), seat, rng), expected_version=game.version
             )
         game.refresh_from_db()
@@ -237,7 +238,7 @@ def test_a_decision_left_to_computer_players_alone_is_swept_soon_as_a_timeout(ma
     game, creator = practice(make_user, ("greedy", "greedy"))
     rng = random.Random(4)
     while not all(Seat.objects.get(game=game, index=index).computer for index in game.to_act):
-        services.submit_move(
+        moving.submit_move(
             game, user=creator, move=random_move(state_of(game), game.to_act[0], rng), expected_version=game.version
         )
         game.refresh_from_db()
@@ -245,7 +246,7 @@ def test_a_decision_left_to_computer_players_alone_is_swept_soon_as_a_timeout(ma
     # Its worker died: nothing played it. The sweep does, once the short deadline passed.
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     version = game.version
-    assert services.apply_default_moves(game.pk, version=version)
+    assert expiry.apply_default_moves(game.pk, version=version)
     moves = Move.objects.filter(game=game, version__gt=version)
     assert moves.exists() and all(move.automatic and move.seat.computer for move in moves)
     assert not Seat.objects.filter(game=game).exclude(computer="").filter(timeouts__gt=0).exists()
@@ -301,7 +302,7 @@ def test_a_single_timeout_plays_a_random_legal_move_not_the_greedy_players(start
     rng = f"{game.seed}-{game.version}"
     expected = random_move(state, seat, random.Random(rng))
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.apply_default_moves(game.pk, version=game.version)
+    assert expiry.apply_default_moves(game.pk, version=game.version)
     assert Move.objects.get(game=game, version=game.version + 1).move == expected
     assert Move.objects.get(game=game, version=game.version + 1).automatic
     # The greedy player would not have thrown this bid away (so the test tells the two apart).
@@ -313,7 +314,7 @@ def test_the_autopilots_first_bid_is_the_greedy_players(start_game):
 
     game, seat, _ = on_autopilot(start_game)
     first = Move.objects.filter(game=game, seat__index=seat, autopilot=True).order_by("version").first()
-    before = services.replay(game, upto=first.version - 1)
+    before = moving.replay(game, upto=first.version - 1)
     rng = random.Random(f"{game.seed}-autopilot-{first.version - 1}")
     assert first.move == choose_move(view_for(before, seat), "greedy", rng)
 
@@ -329,7 +330,7 @@ def test_a_veto_window_is_still_answered_allow(make_user):
     for seat, move in history:
         state = apply(state, seat, move)
     holder = next(seat for seat in to_act(state) if {"type": "allow"} in legal_moves(state, seat))
-    assert services.default_move(state, seat=holder, rng=random.Random(1)) == {"type": "allow"}
+    assert moving.default_move(state, seat=holder, rng=random.Random(1)) == {"type": "allow"}
 
 
 def test_the_game_page_and_the_computer_players_profile_say_what_they_are(make_user):
@@ -360,10 +361,10 @@ def test_a_seat_taken_back_from_the_autopilot_while_a_computer_acts_queues_its_m
             computer_moves.play(game.pk, game.version)
         else:
             human = user_at_seat(game, creator)
-            services.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
+            moving.submit_move(game, user=creator, move=random_move(state, human, rng), expected_version=game.version)
     Seat.objects.filter(game=game, user=creator).update(autopilot=True, timeouts=2)
     queued_computer_moves.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.take_back_seat(game, user=creator)
+        game = moving.take_back_seat(game, user=creator)
     assert queued_computer_moves == [(game.pk, game.version)]
     assert computer_moves.play(game.pk, game.version)

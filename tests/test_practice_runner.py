@@ -13,7 +13,8 @@ from games.computer import players as computer
 from games.engine import GameState, random_move, to_act
 from games.infra import work
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play import lifecycle, moving
+from games.play.errors import StaleVersion
 from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,11 +33,11 @@ def play_against_the_computers(game, creator, timeout):
         state = GameState.from_json(game.state)
         if human in to_act(state):
             try:
-                services.submit_move(
+                moving.submit_move(
                     game, user=creator, move=random_move(state, human, rng), expected_version=game.version
                 )
                 made += 1
-            except services.StaleVersion:
+            except StaleVersion:
                 pass  # a computer player answered the same simultaneous choice meanwhile
         else:
             time.sleep(0.02)
@@ -54,13 +55,13 @@ def embedded(settings, real_computer_moves):
 
 def test_the_embedded_runner_plays_the_computer_seats_to_the_end(make_user, embedded):
     creator = make_user()
-    game = services.create_game(creator, num_players=3, short_game=True, computers=["greedy", "random"])
+    game = lifecycle.create_game(creator, num_players=3, short_game=True, computers=["greedy", "random"])
     made = play_against_the_computers(game, creator, timeout=240)
     game.refresh_from_db()
     assert made > 0 and game.status == Game.Status.FINISHED
     computers = Move.objects.filter(game=game, seat__computer__gt="")
     assert computers.count() > made and not computers.filter(automatic=True).exists()
-    assert services.replay(game).scores == GameState.from_json(game.state).scores
+    assert moving.replay(game).scores == GameState.from_json(game.state).scores
 
 
 needs_celery = pytest.mark.skipif(
@@ -73,12 +74,12 @@ needs_celery = pytest.mark.skipif(
 def test_a_celery_worker_plays_the_computer_seats_to_the_end(make_user, real_computer_moves, processes, tmp_path):  # noqa: F811
     start_worker(processes, tmp_path, "bots", environment(BOT_MOVE_DELAY="0.05"))
     creator = make_user()
-    game = services.create_game(creator, num_players=3, short_game=True, computers=["greedy", "greedy"])
+    game = lifecycle.create_game(creator, num_players=3, short_game=True, computers=["greedy", "greedy"])
     made = play_against_the_computers(game, creator, timeout=240)
     assert made > 0
     computers = Move.objects.filter(game=game, seat__computer__gt="")
     assert computers.count() > made and not computers.filter(automatic=True).exists()
-    assert services.replay(game).scores == GameState.from_json(game.state).scores
+    assert moving.replay(game).scores == GameState.from_json(game.state).scores
     assert "Traceback" not in processes[0].output()
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games.models import Game, Move
-from games.play import services
+from games.play import lifecycle, moving
 from games.records.old_logs import legacy_events
 from tests.support.helpers import HTMX, find_position, logged_in, play, state_of, user_at
 from tests.support.page_positions import hidden_retake_in_question
@@ -44,7 +44,7 @@ def test_a_veto_question_about_retaking_a_hidden_card_names_the_card_to_its_take
     seed, history = find_position(hidden_retake_in_question, 3, veto=True)
     game = start_game(3, seed=seed, veto=True)
     for seat, move in history:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     [(_, taker, card)] = [step for step in state.action["steps"] if step[0] == "retake"]
@@ -165,7 +165,7 @@ def test_a_game_a_stranger_may_not_see_answers_every_address_as_a_game_that_does
     running game and a number no game has get the same answer, GET or POST, logged in or not."""
     stranger = logged_in(make_user())
     running = start_game(3, private=True)
-    waiting = services.create_game(make_user(), num_players=3, private=True)
+    waiting = lifecycle.create_game(make_user(), num_players=3, private=True)
     missing = Game.objects.order_by("-pk").first().pk + 1000
     token = re.compile(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"')
 

@@ -120,7 +120,7 @@ def old_action(action):
 
 @pytest.mark.django_db
 def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answer(start_game):
-    from games.play import services
+    from games.play import moving
     from tests.support.helpers import find_position
 
     def plan_veto(state):
@@ -129,7 +129,7 @@ def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answe
     seed, history = find_position(plan_veto, 3)
     game = start_game(3, seed=seed)
     for seat, move in history:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = {**game.state, "action": old_action(game.state["action"])}
     make_old(game, OLD_LOG, break_replay=True)
@@ -140,7 +140,7 @@ def test_a_legacy_game_stored_in_a_veto_question_still_shows_and_takes_the_answe
     holder = game.to_act[0]
     client = logged_in(user_at(game, holder))
     assert client.get(reverse("game", args=[game.pk])).status_code == 200
-    services.submit_move(game, user=user_at(game, holder), move={"type": "allow"}, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, holder), move={"type": "allow"}, expected_version=game.version)
 
 
 def test_a_legacy_game_stored_in_the_secret_king_returns_goes_on_in_turn():

@@ -338,10 +338,11 @@ def test_a_refusal_survives_pickling_for_the_task_queue():
 
 
 def test_the_site_shows_the_refusal_in_the_players_language():
-    from games.play import services
+    from games.play import steps
+    from games.play.errors import GameError
 
     state = shortfall_state()
     with translation.override("fr"):
-        with pytest.raises(services.GameError) as info:
-            services._apply(state, 0, {"type": "court", "count": 4, "from_regions": {"granada": 3}})
+        with pytest.raises(GameError) as info:
+            steps._apply(state, 0, {"type": "court", "count": 4, "from_regions": {"granada": 3}})
     assert str(info.value) == "Vous n'avez que 0 Caballero dans cette région\u00a0: Grenade."

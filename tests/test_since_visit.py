@@ -47,7 +47,7 @@ def test_the_areas_others_changed_since_her_last_look_are_hatched_and_no_others(
 
 def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
     from games.engine import random_move, to_act
-    from games.play import services
+    from games.play import moving
 
     game = start_game(3, seed=4)
     play(game, until=lambda state: state.round == 1 and state.phase == "action")
@@ -56,7 +56,7 @@ def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
     mover = to_act(state)[0]
     player = logged_in(user_at(game, mover))
     changed(player, game)
-    services.submit_move(
+    moving.submit_move(
         game, user=user_at(game, mover), move=random_move(state, mover, random.Random(1)),
         expected_version=game.version)
     game.refresh_from_db()

@@ -23,7 +23,7 @@ from accounts.models import User
 from elgrande_site.asgi import application
 from games import broadcast
 from games.models import Game
-from games.play import services
+from games.play import after_save, lifecycle
 from games.web import views
 from tests.support.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
 from tests.support.page_positions import hidden_retake_in_question
@@ -231,14 +231,14 @@ async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(sta
 
 async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, renders):
     creator = await database_sync_to_async(make_user)()
-    game = await database_sync_to_async(services.create_game)(creator, num_players=3)
+    game = await database_sync_to_async(lifecycle.create_game)(creator, num_players=3)
     spectator = await opened(page(game), game.version)
     joiner = await database_sync_to_async(make_user)()
-    await database_sync_to_async(services.join_game)(game, user=joiner)
+    await database_sync_to_async(lifecycle.join_game)(game, user=joiner)
     await database_sync_to_async(game.refresh_from_db)()
     # An open game's page has forms of its reader's own (join, leave): never sent.
     assert await heard(spectator) == {"version": game.version}
-    await database_sync_to_async(services.cancel_game)(game, user=creator)
+    await database_sync_to_async(lifecycle.cancel_game)(game, user=creator)
     await database_sync_to_async(game.refresh_from_db)()
     assert game.status == Game.Status.CANCELLED
     assert await heard(spectator) == {"version": game.version}
@@ -254,16 +254,21 @@ async def test_spectators_taking_views_still_hear_the_table_talk(start_game):
     await spectator.disconnect()
 
 
-async def test_the_deadline_sweeps_held_notices_send_one_view_of_the_latest_version(start_game, renders):
+async def test_two_versions_announced_together_send_one_view_of_the_latest_version(start_game, renders, monkeypatch):
+    """As the deadline sweep announces its batch's commits together (games/play/after_save.py)."""
     game = await database_sync_to_async(start_game)(3)
     spectator = await opened(page(game), game.version)
+    held = []
+    monkeypatch.setattr(after_save, "announce_on_commit", held.extend)
 
-    def two_moves_held():
-        with broadcast.notices_sent_together():
-            for _ in range(2):
-                move_now(game)
+    def two_moves_announced_together():
+        for _ in range(2):
+            move_now(game)
+        versions = [announcement.versions for announcement in held]
+        assert versions == [{game.pk: game.version - 1}, {game.pk: game.version}]
+        after_save.announce(held)
 
-    await database_sync_to_async(two_moves_held)()
+    await database_sync_to_async(two_moves_announced_together)()
     assert (await heard(spectator))["version"] == game.version
     assert await spectator.receive_nothing()
     assert renders == [game.pk]

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games.engine import GameState, random_move, to_act
 from games.mail import notifications
 from games.models import Game, MailToDecide, Notification, Result
-from games.play import computer_moves, services
+from games.play import computer_moves, lifecycle, moving
 from ratings.models import Rating, RatingChange
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,7 +78,7 @@ def play_to_the_end(game, django_capture_on_commit_callbacks):
             return game
         seat = to_act(state)[0]
         with django_capture_on_commit_callbacks(execute=True):
-            services.submit_move(
+            moving.submit_move(
                 game,
                 user=game.seats.get(index=seat).user,
                 move=random_move(state, seat, rng),
@@ -100,7 +100,7 @@ def test_the_game_under_way_plays_to_its_end_and_is_rated(stored, django_capture
     for change in changes:
         rating = Rating.objects.get(user_id=change.user_id, ladder=change.ladder)
         assert rating.games == rated_before.get((change.user_id, change.ladder), 0) + 1
-    replayed = services.replay(game)
+    replayed = moving.replay(game)
     assert replayed.scores == GameState.from_json(game.state).scores
 
 
@@ -150,7 +150,7 @@ def test_the_computer_plays_on_in_the_practice_game(stored):
 def test_the_open_game_starts_when_its_seats_are_taken(stored, make_user):
     game = stored["open"]
     for _ in range(game.num_players - game.seats.count()):
-        services.join_game(game, user=make_user())
+        lifecycle.join_game(game, user=make_user())
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 

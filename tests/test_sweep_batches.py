@@ -1,15 +1,12 @@
 """The sweep in batches: each game of a batch claimed only at the version listed and committed in a
 transaction of its own, and the notices of a batch sent together after its games are committed."""
 
-import asyncio
 import random
 import threading
 import time
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import OperationalError, connection
 from django.utils import timezone
 
@@ -17,8 +14,9 @@ from games import broadcast, deadlines
 from games.engine import random_move
 from games.infra import rows
 from games.models import Game, MailToDecide, Move, Seat
-from games.play import services
+from games.play import expiry, lifecycle, moving
 from tests.support.helpers import snapshot, state_of, user_at
+from tests.support.sockets import listen
 
 # Real commits: the notices go out after them.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,32 +28,14 @@ def overdue(game):
     return game
 
 
-def listen(*groups):
-    """A channel in each of `groups`; returns a function that reads everything sent to it."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    for group in groups:
-        async_to_sync(layer.group_add)(group, channel)
-
-    async def drain():
-        heard = []
-        while True:
-            try:
-                heard.append(await asyncio.wait_for(layer.receive(channel), 0.5))
-            except TimeoutError:
-                return heard
-
-    return async_to_sync(drain)
-
-
 def games_of(make_user, count):
     """`count` started games of the same three players."""
     users = [make_user() for _ in range(3)]
     games = []
     for _ in range(count):
-        game = services.create_game(users[0], num_players=3)
+        game = lifecycle.create_game(users[0], num_players=3)
         for user in users[1:]:
-            services.join_game(game, user=user)
+            lifecycle.join_game(game, user=user)
         game.refresh_from_db()
         games.append(overdue(game))
     return users, games
@@ -76,14 +56,14 @@ def test_the_notices_of_the_batches_committed_before_a_lost_connection_are_still
     _, (first, second) = games_of(make_user, 2)
     monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
     page = listen(broadcast.game_group(first.pk))
-    real = services.play_overdue_games
+    real = expiry.play_overdue_games
 
-    def expire(pairs):
+    def expire(pairs, announcements):
         if pairs[0][0] == second.pk:
             raise OperationalError("server closed the connection unexpectedly")
-        return real(pairs)
+        return real(pairs, announcements=announcements)
 
-    monkeypatch.setattr(services, "play_overdue_games", expire)
+    monkeypatch.setattr(expiry, "play_overdue_games", expire)
     with pytest.raises(OperationalError):
         deadlines.sweep()
     first.refresh_from_db()
@@ -110,11 +90,11 @@ def test_a_batch_moves_only_the_games_still_at_the_version_listed(start_game):
     listed = list(deadlines.overdue_games(timezone.now()))
     # Then its player moves himself (his count of timeouts starts again), and the next decision
     # is overdue too before the sweep's batch comes to the game.
-    services.submit_move(
+    moving.submit_move(
         moved_on, user=user_at(moved_on, seat), move={"type": "bid", "card": 5}, expected_version=moved_on.version
     )
     moved_on = overdue(moved_on)
-    assert services.play_overdue_games(listed) == 1
+    assert expiry.play_overdue_games(listed) == 1
     assert Game.objects.get(pk=moved_on.pk).version == moved_on.version
     assert Game.objects.get(pk=waiting.pk).version > waiting.version
     seats = {seat.index: seat for seat in Seat.objects.filter(game=moved_on)}
@@ -229,14 +209,14 @@ def test_a_player_moves_in_a_swept_game_while_the_sweep_is_still_busy_with_the_o
         monkeypatch.setattr(rows, "_claim_and_store_sql", claim_and_store_sql)
     else:
         # SQLite writes one transaction at a time: the sweep takes its time between two games.
-        real_store = services._store_expired
+        real_store = expiry._store_expired
 
         def store_expired(game, *args):
             if game.pk == third.pk:
                 time.sleep(slow)
             return real_store(game, *args)
 
-        monkeypatch.setattr(services, "_store_expired", store_expired)
+        monkeypatch.setattr(expiry, "_store_expired", store_expired)
     player = {}
 
     def move_in_the_first_game():
@@ -249,7 +229,7 @@ def test_a_player_moves_in_a_swept_game_while_the_sweep_is_still_busy_with_the_o
             seat = game.to_act[0]
             move = random_move(state_of(game), seat, random.Random(1))
             started = time.monotonic()
-            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             player["took"], player["done"] = time.monotonic() - started, time.monotonic()
         except Exception as error:  # reported by the test's thread
             player["error"] = error

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.engine import random_move, to_act
 from games.engine.board import AREAS, COLOURS, REGION_NAMES
 from games.engine.cards import CARDS
-from games.play import services
+from games.play import moving
 from games.words.log_text import Names, event_html
 from games.words.texts import card_text, card_title
 from tests.support.helpers import logged_in, state_of, user_at
@@ -139,7 +139,7 @@ def test_a_whole_game_names_players_regions_and_cards_never_by_id(start_game):
         assert_named(clients[seat].get(url).content.decode(), f"move {moves}, seat {seat}")
         if moves % 10 == 0:
             assert_named(spectator.get(url).content.decode(), f"move {moves}, a spectator")
-        services.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
+        moving.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
         state = state_of(game)
         moves += 1
     for client in [*clients.values(), spectator]:

@@ -14,7 +14,7 @@ from accounts import vacations
 from games import clocks, deadlines
 from games.engine import apply_move, legal_moves, to_act
 from games.models import Game, Move
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import logged_in, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_decision_that_starts_during_a_vacation_gets_its_full_time_after_the_v
     seat, move, after = first_move_and_next(game)
     away = in_madrid(user_at(game, after))
     vacations.add(away, date(2026, 3, 1), date(2026, 3, 3), now=clock.now)
-    services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.to_act == [after]
     # The vacation ends at midnight after 3 March in Madrid; then a whole day per move.
@@ -116,9 +116,9 @@ def test_the_lobby_asks_for_vacations_in_one_query_for_its_page_and_none_without
     def lobby_queries(vacations_allowed, on_vacation):
         users = [make_user() for _ in range(3)]
         for _ in range(4):
-            game = services.create_game(users[0], num_players=3, vacations_allowed=vacations_allowed)
+            game = lifecycle.create_game(users[0], num_players=3, vacations_allowed=vacations_allowed)
             for user in users[1:]:
-                services.join_game(game, user=user, token=game.invite_token)
+                lifecycle.join_game(game, user=user, token=game.invite_token)
         if on_vacation:
             for user in users:
                 vacations.add(user, date(2026, 3, 1), date(2026, 3, 3), now=clock.now)
@@ -151,7 +151,7 @@ def test_a_vacation_does_not_stop_the_clocks_of_a_live_game_or_one_that_disallow
     game = start_game(3, **options)
     seat, move, after = first_move_and_next(game)
     vacations.add(user_at(game, after), date(2026, 3, 1), date(2026, 3, 10), now=clock.now)
-    services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.deadline == clock.now + timedelta(seconds=game.time_per_move)
     clock.now = game.deadline + timedelta(seconds=1)
@@ -232,7 +232,7 @@ def test_a_vacation_that_began_today_only_in_the_players_own_time_zone_counts(cl
     away.time_zone = "Pacific/Kiritimati"
     away.save(update_fields=["time_zone"])
     vacations.add(away, date(2026, 3, 2), date(2026, 3, 2), now=clock.now)
-    services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+    moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.deadline == datetime(2026, 3, 3, tzinfo=ZoneInfo("Pacific/Kiritimati")) + DAY
 
@@ -243,5 +243,5 @@ def test_a_move_asks_for_vacations_only_when_a_player_may_be_on_one(clock, start
     vacations.add(user_at(game, after), date(2026, 3, 20), date(2026, 3, 22), now=clock.now)
     mover = user_at(game, seat)
     with CaptureQueriesContext(connection) as without:
-        services.submit_move(game, user=mover, move=move, expected_version=game.version)
+        moving.submit_move(game, user=mover, move=move, expected_version=game.version)
     assert not any('"accounts_vacation"' in q["sql"] and "EXISTS" not in q["sql"] for q in without.captured_queries)

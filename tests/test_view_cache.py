@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts import vacations
 from games.engine import random_move
 from games.models import Seat
-from games.play import services
+from games.play import lifecycle
 from games.reading import selectors, view_cache
 from games.web import views
 from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
@@ -211,7 +211,7 @@ def test_what_changes_without_a_new_version_shows_at_once(clock, start_game):
 
 def test_an_open_game_is_rendered_for_each_reader(make_user, renders):
     creator, other = make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     assert "Cancel the game" in play_html(logged_in(creator), game)
     html = play_html(logged_in(other), game)
     assert "Cancel the game" not in html and ">Join</button>" in html

@@ -5,7 +5,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from elgrande_site.asgi import application
-from games.play import services
+from games.play import moving
+from games.play.errors import StaleVersion
 from tests.support.helpers import HOST, ORIGIN, user_at
 from tests.support.sockets import page, session_cookie
 
@@ -24,7 +25,7 @@ async def test_every_open_page_hears_the_new_version_and_nothing_else(start_game
         assert connected
         assert await communicator.receive_json_from() == {"version": game.version}
 
-    await database_sync_to_async(services.submit_move)(
+    await database_sync_to_async(moving.submit_move)(
         game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
     )
 
@@ -40,8 +41,8 @@ async def test_a_refused_move_sends_nothing(start_game):
     communicator = page(game)
     await communicator.connect()
     await communicator.receive_json_from()
-    with pytest.raises(services.StaleVersion):
-        await database_sync_to_async(services.submit_move)(
+    with pytest.raises(StaleVersion):
+        await database_sync_to_async(moving.submit_move)(
             game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version - 1
         )
     assert await communicator.receive_nothing(timeout=0.3)
@@ -55,7 +56,7 @@ async def test_a_reconnecting_page_learns_the_version_it_missed(start_game):
     await communicator.connect()
     await communicator.receive_json_from()
     await communicator.disconnect()
-    await database_sync_to_async(services.submit_move)(
+    await database_sync_to_async(moving.submit_move)(
         game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
     )
     again = page(game)
@@ -170,7 +171,7 @@ async def test_whatever_a_page_sends_is_ignored_and_the_page_keeps_listening(sta
     await communicator.send_to(bytes_data=b"\x00\xff")
     await communicator.send_json_to({"type": "bid", "card": 9})
     assert await communicator.receive_nothing(timeout=0.2)
-    await database_sync_to_async(services.submit_move)(
+    await database_sync_to_async(moving.submit_move)(
         game, user=mover, move={"type": "bid", "card": 9}, expected_version=game.version
     )
     assert await communicator.receive_json_from(timeout=2) == {"version": game.version + 1}

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
 from games.models import Game, Seat
-from games.play import services as game_services
+from games.play import lifecycle, moving
+from games.play.errors import GameError, StaleVersion
 from ratings.models import Rating
 
 from . import mail, pairing
@@ -97,9 +98,9 @@ def _hand_to_autopilot(game, user):
         if game.status != Game.Status.ACTIVE or seat is None or seat.autopilot:
             return
         try:
-            game_services.hand_seat_to_computer(game, user=user, expected_version=game.version)
+            moving.hand_seat_to_computer(game, user=user, expected_version=game.version)
             return
-        except game_services.StaleVersion:
+        except StaleVersion:
             continue
 
 
@@ -181,7 +182,7 @@ def advance_due(now=None):
         else:
             try:
                 changed += advance(tournament_id)
-            except game_services.GameError:
+            except GameError:
                 # A game the services refuse to open (an entrant's account deleted meanwhile, say):
                 # logged, and the other tournaments still move on.
                 logger.exception("the next round of tournament %s could not be made", tournament_id)
@@ -269,9 +270,9 @@ def _make_round(tournament):
     users = {user.pk: user for user in type(tournament.organiser).objects.filter(pk__in=active)}
     made = []
     for index, players in enumerate(tables, start=1):
-        game = game_services.create_game(users[players[0]], num_players=len(players), **tournament.game_options())
+        game = lifecycle.create_game(users[players[0]], num_players=len(players), **tournament.game_options())
         for user_id in players[1:]:
-            game = game_services.join_game(game, user=users[user_id])
+            game = lifecycle.join_game(game, user=users[user_id])
         made.append(Table.objects.create(tournament=tournament, round=number, number=index, game=game))
     tournament.current_round = number
     tournament.save()

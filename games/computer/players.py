@@ -7,15 +7,15 @@ usable password), has no address (so no mail) and never takes a vacation. A prac
 two seats of the same level seats two such users, "Computer (greedy)" and "Computer (greedy) 2"
 (a user has one seat per game).
 
-Its moves: after every commit that leaves a computer seat to act (services._tell_after_commit),
+Its moves: after every commit that leaves a computer seat to act (games.play.after_save),
 `queue_move(game_id, version)` has games.play.computer_moves.play(game_id, version) run after
 BOT_MOVE_DELAY seconds, by a Celery worker with REDIS_URL (games.tasks.play_computer_move), else by
 one thread of the web process (games.infra.work). `play` reads the position, decides with only the seat's view
-(`view_for`), and submits through `services.submit_move` against that version: a duplicate or
+(`view_for`), and submits through `games.play.moving.submit_move` against that version: a duplicate or
 late task finds the game moved on and does nothing, so a move is made exactly once. A decision
 that crashes is tried again (BOT_RETRIES times), then by the greedy player, then the random one,
 then the engine's random play; should all that or the worker die, the decision's short deadline
-(BOT_STALL_SECONDS, services._deadline) lets the deadline sweep play it as a timeout does.
+(BOT_STALL_SECONDS, games.play.saving._deadline) lets the deadline sweep play it as a timeout does.
 """
 
 import logging

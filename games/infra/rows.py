@@ -4,7 +4,7 @@
 compiling the query: about a millisecond a statement on this machine, more than everything else
 an expired deadline costs (the engine's moves included), with a thousand games per sweep. These
 store the very same values, through each field's own `pre_save` and `get_db_prep_save` as the
-ORM does, with SQL made from the model's metadata. Only games/play/services.py writes with them.
+ORM does, with SQL made from the model's metadata. Only the play room (games/play/) writes with them.
 
 `claim` and `claim_and_store` write a row only if it is still as it was read ("optimistic"
 locking by a version column): the sweep reads the overdue games of a batch together, without

@@ -22,7 +22,6 @@ import smtplib
 import socket
 from collections import defaultdict
 from contextlib import contextmanager
-from contextvars import ContextVar
 from datetime import timedelta
 from types import SimpleNamespace
 from urllib.parse import urlsplit
@@ -51,9 +50,6 @@ from games.models import TIME_PER_MOVE_CHOICES, Game, MailOptOut, MailToDecide, 
 from games.words.texts import fill_view, seat_name
 
 logger = logging.getLogger(__name__)
-
-# The decisions of `mail_decided_together()`: [(game, state, previous_to_act)], or None outside of it.
-_held = ContextVar("held_mail_decisions", default=None)
 
 # Games with less time per move than this are live: players are at the table.
 LIVE_BELOW = 60 * 60
@@ -140,31 +136,9 @@ def is_live(game):
 def game_saved(game, state, previous_to_act):
     """After the commit of a new state: record and queue the mails it calls for. Called with the
     saved Game, the engine state that made it, and the seats that had to act before (None when
-    unknown: every seat to act now then has a new decision). Inside `mail_decided_together()`, only noted."""
-    decisions = _held.get()
-    if decisions is None:
-        games_saved([(game, state, previous_to_act)])
-    else:
-        decisions.append((game, state, previous_to_act))
-
-
-@contextmanager
-def mail_decided_together():
-    """Hold the decisions of `game_saved` made inside, and make them together when it ends: for
-    the deadline sweep, one query for the seats and players of a batch of games instead of one
-    per game. They are about commits already made: a failure is logged, never raised, and the
-    MailToDecide rows of those commits stay for the sweep to decide (`decide_lost`)."""
-    decisions = []
-    token = _held.set(decisions)
-    try:
-        yield
-    finally:
-        _held.reset(token)
-        if decisions:
-            try:
-                games_saved(decisions)
-            except Exception:
-                logger.exception("the mails of %d games were not decided", len(decisions))
+    unknown: every seat to act now then has a new decision). A commit's mails are decided through
+    games/play/after_save.py, which decides those of a sweep's batch together (`games_saved`)."""
+    games_saved([(game, state, previous_to_act)])
 
 
 def games_saved(saved):
@@ -662,7 +636,7 @@ def invite(game, inviter, who):
               "or send a new one from your settings.")
         )
     with transaction.atomic():
-        # The inviter's account, then the game: the order of a join (games.play.services) and of an
+        # The inviter's account, then the game: the order of a join (games.play.lifecycle) and of an
         # account's deletion, so that none of them waits for another in a circle.
         User.objects.select_for_update().filter(pk=inviter.pk).values_list("pk").first()
         game = Game.objects.select_for_update().defer("state").get(pk=game.pk)

@@ -7,7 +7,7 @@ The move's path, straight through (games/web/views.py `move`):
     selectors.game_for_move   the game and its seats, loaded once
     read_move(post, view)     the form of the seat's decision, bound to the posted fields
     form.move()               the engine's move, from the form's cleaned data
-    services.submit_move      locks, applies, saves, and hands the saved game back
+    moving.submit_move        locks, applies, saves, and hands the saved game back
     selectors.game_context    the play partial's context from that game, `DecisionPanel` included
 
 Field-level checks are the forms' (numbers, choices among those offered, whole rows); whatever a
@@ -78,7 +78,7 @@ def read_move(post, view, version):
     """The form that the posted fields answer, bound to them: the form of the seat's decision in
     `view` (the engine's view for the poster's seat, None without one) when the post was made
     against the game's current `version`; otherwise a form of the version and seat alone, and
-    games.play.services names the problem (not your turn, stale version, no seat). Raises
+    games.play.moving names the problem (not your turn, stale version, no seat). Raises
     UnreadableFields (check_post)."""
     check_post(post)
     form = MoveForm(post)
@@ -132,7 +132,7 @@ class MoveForm(forms.Form):
         """Add the decision's fields, from `self.decision` (and `self.view`)."""
 
     def move(self):
-        """The engine's move (None: the poster has no decision; services says why)."""
+        """The engine's move (None: the poster has no decision; games.play.moving says why)."""
         return None
 
     def counts(self, prefix):

@@ -8,7 +8,8 @@ from elgrande_site import metrics
 from games.computer.players import decide
 from games.engine import GameState, to_act
 from games.models import Game
-from games.play import services
+from games.play import moving
+from games.play.errors import GameError, StaleVersion
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +29,10 @@ def play(game_id, version):
     seat = seats[computers[0]]
     move = decide(state, seat.index, seat.computer, f"{game.seed}-computer-{version}")
     try:
-        services.submit_move(game, user=seat.user, move=move, expected_version=version, seat_index=seat.index)
-    except services.StaleVersion:
+        moving.submit_move(game, user=seat.user, move=move, expected_version=version, seat_index=seat.index)
+    except StaleVersion:
         return False  # moved meanwhile (a duplicate task, the sweep): the new version's task decides
-    except services.GameError as error:
+    except GameError as error:
         logger.warning("computer move %r refused in game %s at version %s: %s", move, game_id, version, error.message)
         return False
     metrics.COMPUTER_MOVES.inc()

@@ -1,5 +1,6 @@
 """What the play room refuses: a request the game cannot accept, with the HTTP status a view
-answers it with. Raised by games.play.services and games.play.chat, caught by the views."""
+answers it with. Raised by the play room's changes (games.play.lifecycle, moving, imports, chat),
+caught by the views."""
 
 
 class GameError(Exception):

@@ -4,7 +4,7 @@ After every move each open page of the game fetches its fresh play partial (stat
 final with hundreds of spectators asked the site to build the same spectator's view hundreds of
 times. Here it is built once and kept under a key that names everything that makes it differ:
 
-- the game and its version (every visible change raises the version: services._save), so an
+- the game and its version (every visible change raises the version: games.play.saving._save), so an
   entry from before a move is never served after it;
 - the reader: "spectator" (every visitor without a seat, logged in or not, sees the same view),
   or the seat's index together with its user's id: a seat's view never reaches anyone else;

@@ -25,7 +25,8 @@ from games.engine.rounds import final_ranking
 from games.infra import json_codec
 from games.models import TIME_PER_MOVE_CHOICES, Game, Seat
 from games.moves import move_shapes
-from games.play import services
+from games.play import imports
+from games.play.errors import Conflict
 from games.words.refusals import refusal_message
 
 FORMAT = "El Grande game record"
@@ -156,7 +157,7 @@ class RecordedMove(NamedTuple):
 
 @dataclass
 class Replayed:
-    """A record read and replayed: what `services.store_imported_game` stores."""
+    """A record read and replayed: what `imports.store_imported_game` stores."""
 
     options: dict
     time_per_move: int
@@ -172,30 +173,30 @@ class Replayed:
 
 def import_record(data):
     """Store the record in `data` (bytes) as a finished, imported game, and return it; or raise
-    RecordError (or services.Conflict, for a game stored already) and store nothing.
+    RecordError (or Conflict, for a game stored already) and store nothing.
 
     A game stored already, imported or played here, is refused first, whatever else the record
     carries: a record of it with a field too many is still that game, not a new one to count
     again in the statistics."""
     record = decode(data)
     refuse_stored_game(record)
-    return services.store_imported_game(replay(check(record)))
+    return imports.store_imported_game(replay(check(record)))
 
 
 def refuse_stored_game(record):
-    """Raise services.Conflict when the decoded `record` is of a game stored here already: one
+    """Raise Conflict when the decoded `record` is of a game stored here already: one
     imported, found by its digest (a unique index); or one played here, found by its seed and
     options (an index), then its moves."""
     found = identity(record)
     if found is None:
         return
     options, seed, record_digest = found
-    services.refuse_imported_again(record_digest)
+    imports.refuse_imported_again(record_digest)
     played = Game.objects.filter(status=Game.Status.FINISHED, imported=False, seed=seed, **options)
     for game in played.only("pk"):
         seat_moves = game.moves.order_by("version").values_list("seat__index", "move")
         if digest(options, seed, seat_moves) == record_digest:
-            raise services.Conflict(
+            raise Conflict(
                 gettext("This game was played here, as game %(number)s: it cannot be imported.") % {"number": game.pk}
             )
 

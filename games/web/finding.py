@@ -12,7 +12,8 @@ from accounts import friends
 from accounts.models import Follow
 from games.infra import presence
 from games.models import Game, Seat
-from games.play import services
+from games.play import lifecycle
+from games.play.errors import Conflict, NotAllowed
 from games.reading.listing import games_with_seats
 from games.web.forms import NewGameForm
 from ratings.models import PROVISIONAL_BELOW, Ladder, Rating
@@ -107,7 +108,7 @@ def matching(user, options):
 
 def quick_game(user, options, tries=5):
     """Join the oldest open public game matching `options` (QuickGameForm's cleaned data), or open
-    one with them: (the game, "joined", "created" or "waiting"). Each join is services.join_game,
+    one with them: (the game, "joined", "created" or "waiting"). Each join is lifecycle.join_game,
     which locks the game and counts its seats, so players clicking at once never overfill one: the
     one who comes second to a game's last seat is refused there and tries the next. Quick games of
     the same options are looked for one at a time (`_one_at_a_time`), so two players who both find
@@ -125,13 +126,13 @@ def quick_game(user, options, tries=5):
             return waiting, "waiting"
         for game in matching(user, options)[:tries]:
             try:
-                return services.join_game(game, user=user), "joined"
-            except services.NotAllowed:
+                return lifecycle.join_game(game, user=user), "joined"
+            except NotAllowed:
                 # Rated, and the player's address is not confirmed: so is every other rated game.
                 raise
-            except services.Conflict:
+            except Conflict:
                 continue
-        return services.create_game(user, **options), "created"
+        return lifecycle.create_game(user, **options), "created"
 
 
 # The first key of the advisory locks of quick games ("QG"); the second is the options' digest.

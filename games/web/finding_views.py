@@ -6,7 +6,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.play import services
+from games.play.errors import GameError
 from games.web import finding
 
 
@@ -21,7 +21,7 @@ def quick_game(request):
         return redirect("lobby")
     try:
         game, outcome = finding.quick_game(request.user, form.cleaned_data)
-    except services.GameError as error:
+    except GameError as error:
         messages.error(request, error.message)
         return redirect("lobby")
     if outcome == "joined":

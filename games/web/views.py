@@ -1,5 +1,5 @@
 """Lobby, game page and its htmx partials, and the move endpoint. Thin: the engine decides,
-games.reading.selectors reads, games.moves.moves_forms reads posted fields into moves, games.play.services writes,
+games.reading.selectors reads, games.moves.moves_forms reads posted fields into moves, games.play writes,
 the templates draw."""
 
 from django.contrib import messages
@@ -21,7 +21,8 @@ from games.access import game_or_404, invitation_session_key
 from games.mail.turn_report import page_context as turn_report_context
 from games.models import Game
 from games.moves.moves_forms import UnreadableFields, read_move
-from games.play import chat, services
+from games.play import chat, lifecycle, moving
+from games.play.errors import GameError
 from games.reading import keyset, selectors, view_cache
 from games.reading.selectors import (
     LARGE,
@@ -93,8 +94,8 @@ def new_game(request):
         form.fields["rated"].help_text = _("Rated games need a verified email address (see your settings).")
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.create_game(request.user, **form.cleaned_data)
-        except services.GameError as error:
+            game = lifecycle.create_game(request.user, **form.cleaned_data)
+        except GameError as error:
             form.add_error(None, error.message)
             return render(request, "games/new.html", {"form": form}, status=error.status)
         if game.status == game.Status.ACTIVE:
@@ -143,7 +144,7 @@ def game_partial(request, pk, name):
 def invitation(request, pk, token):
     # A game that does not exist answers as a wrong link does: the link is all a stranger has.
     game = Game.objects.defer("state", "first_events").filter(pk=pk).first()
-    if game is None or not services.invitation_valid(game, token=token):
+    if game is None or not lifecycle.invitation_valid(game, token=token):
         raise Http404(_("This invitation link is not valid."))
     # The session remembers the invitation, so the page's partials and WebSocket work too.
     request.session[invitation_session_key(pk)] = True
@@ -156,14 +157,14 @@ def join(request, pk):
         return redirect_to_login(reverse("game", args=[pk]))
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     token = game.invite_token if request.session.get(invitation_session_key(pk)) else ""
-    return _act(request, lambda: services.join_game(game, user=request.user, token=token), game)
+    return _act(request, lambda: lifecycle.join_game(game, user=request.user, token=token), game)
 
 
 @login_required
 @require_POST
 def leave(request, pk):
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
-    return _act(request, lambda: services.leave_game(game, user=request.user), game)
+    return _act(request, lambda: lifecycle.leave_game(game, user=request.user), game)
 
 
 @login_required
@@ -174,10 +175,10 @@ def cancel(request, pk):
     form, which posts `confirm`, cancels. Anything else asks first and changes nothing."""
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
-        return _act(request, lambda: services.cancel_game(game, user=request.user), game)
+        return _act(request, lambda: lifecycle.cancel_game(game, user=request.user), game)
     try:
-        services.check_may_cancel(game, user=request.user)
-    except services.GameError as error:
+        lifecycle.check_may_cancel(game, user=request.user)
+    except GameError as error:
         messages.error(request, error.message)
         return redirect(game)
     return render(request, "games/cancel.html", {"game": game})
@@ -193,7 +194,7 @@ def hand_seat_to_computer(request, pk):
     except ValueError:
         messages.error(request, _("This request could not be read: it names no version of the game."))
         return redirect(game)
-    return _act(request, lambda: services.hand_seat_to_computer(
+    return _act(request, lambda: moving.hand_seat_to_computer(
         game, user=request.user, expected_version=version
     ), game)
 
@@ -202,7 +203,7 @@ def hand_seat_to_computer(request, pk):
 @require_POST
 def take_back_seat(request, pk):
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
-    return _act(request, lambda: services.take_back_seat(game, user=request.user), game)
+    return _act(request, lambda: moving.take_back_seat(game, user=request.user), game)
 
 
 @login_required
@@ -215,7 +216,7 @@ def answers_ahead(request, pk):
     if on not in ("0", "1") or not seat.isdigit():
         messages.error(request, _("This form could not be read: reload the page and try again."))
         return redirect(game)
-    return _act(request, lambda: services.set_answers_ahead(
+    return _act(request, lambda: moving.set_answers_ahead(
         game, user=request.user, on=on == "1", seat_index=int(seat)
     ), game)
 
@@ -223,7 +224,7 @@ def answers_ahead(request, pk):
 def _act(request, change, game):
     try:
         change()
-    except services.GameError as error:
+    except GameError as error:
         messages.error(request, error.message)
     return redirect(game)
 
@@ -231,7 +232,7 @@ def _act(request, change, game):
 @require_POST
 def move(request, pk):
     """Accept one move, in a straight line (games/moves/moves_forms.py): the game is loaded once, the
-    posted fields are read by the form of the seat's decision, services.submit_move applies the
+    posted fields are read by the form of the seat's decision, moving.submit_move applies the
     move and hands the saved game back, and htmx gets the play area rendered from it (or an error
     fragment with a 4xx); a plain post is redirected to the page."""
     game = game_for_move(request, pk)
@@ -255,7 +256,7 @@ def move(request, pk):
         )
         return _move_error(request, game, _("This move could not be read (%(problem)s).") % {"problem": problems}, 400)
     try:
-        game = services.submit_move(
+        game = moving.submit_move(
             game,
             user=request.user,
             move=form.move(),
@@ -263,7 +264,7 @@ def move(request, pk):
             seat_index=form.cleaned_data["seat"],
             seats=seats,
         )
-    except services.GameError as error:
+    except GameError as error:
         return _move_error(request, game, error.message, error.status)
     if request.htmx:
         return _play(request, game)

@@ -7,7 +7,8 @@ from django.urls import reverse
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User, Vacation
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
+from games.play.errors import NotAllowed
 from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -76,9 +77,9 @@ def test_deleting_is_refused_while_playing_a_running_game(start_game):
 
 def test_deleting_leaves_waiting_games_and_cancels_those_created(make_user):
     user, other = make_user(), make_user()
-    created = services.create_game(user, num_players=3)
-    joined = services.create_game(other, num_players=3)
-    services.join_game(joined, user=user)
+    created = lifecycle.create_game(user, num_players=3)
+    joined = lifecycle.create_game(other, num_players=3)
+    lifecycle.join_game(joined, user=user)
     delete_account(user)
     created.refresh_from_db()
     assert created.status == Game.Status.CANCELLED
@@ -118,18 +119,18 @@ def test_the_site_says_why_deleting_waits_for_running_games(start_game, password
 def test_a_deleted_account_cannot_take_a_seat(make_user):
     # The player's own page, loaded before the deletion, still posts the join.
     user, creator = make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     delete_account(user)
-    with pytest.raises(services.NotAllowed, match="This account has been deleted"):
-        services.join_game(game, user=user)
+    with pytest.raises(NotAllowed, match="This account has been deleted"):
+        lifecycle.join_game(game, user=user)
     assert not game.seats.filter(user=user).exists()
 
 
 def test_a_deleted_account_cannot_create_a_game(make_user):
     user = make_user()
     delete_account(user)
-    with pytest.raises(services.NotAllowed, match="This account has been deleted"):
-        services.create_game(user, num_players=3)
+    with pytest.raises(NotAllowed, match="This account has been deleted"):
+        lifecycle.create_game(user, num_players=3)
     assert not Game.objects.filter(creator=user).exists()
 
 

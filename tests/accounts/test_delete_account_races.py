@@ -14,11 +14,11 @@ import time
 import pytest
 from django.db import connection
 
-from accounts import deletion
 from accounts.deletion import AccountInUse, delete_account
 from accounts.models import User
 from games.models import Game
-from games.play import services
+from games.play import account_deletion, lifecycle
+from games.play.errors import NotAllowed
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -103,16 +103,16 @@ def interleave(first, reached, go, second):
 
 def test_the_accounts_own_join_during_its_deletion_is_refused(make_user, monkeypatch):
     creator, other, leaving = make_user(), make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
-    services.join_game(game, user=other)
-    reached, go = held_at(monkeypatch, deletion, "running_games")
+    game = lifecycle.create_game(creator, num_players=3)
+    lifecycle.join_game(game, user=other)
+    reached, go = held_at(monkeypatch, account_deletion, "running_games")
 
     deleted, joined = interleave(
-        lambda: delete_account(leaving), reached, go, lambda: services.join_game(game, user=leaving)
+        lambda: delete_account(leaving), reached, go, lambda: lifecycle.join_game(game, user=leaving)
     )
 
     assert isinstance(deleted, User) and deleted.deleted_at is not None
-    assert isinstance(joined, services.NotAllowed), joined
+    assert isinstance(joined, NotAllowed), joined
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
     assert not game.seats.filter(user=leaving).exists()
@@ -120,13 +120,13 @@ def test_the_accounts_own_join_during_its_deletion_is_refused(make_user, monkeyp
 
 def test_a_join_of_the_last_seat_waits_for_the_deletion_that_leaves_the_game(make_user, monkeypatch):
     creator, leaving, joining = make_user(), make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
-    services.join_game(game, user=leaving)
+    game = lifecycle.create_game(creator, num_players=3)
+    lifecycle.join_game(game, user=leaving)
     # Held once every lock of the deletion is taken: when it leaves its games.
-    reached, go = held_at(monkeypatch, services, "leave_game")
+    reached, go = held_at(monkeypatch, lifecycle, "leave_game")
 
     deleted, joined = interleave(
-        lambda: delete_account(leaving), reached, go, lambda: services.join_game(game, user=joining)
+        lambda: delete_account(leaving), reached, go, lambda: lifecycle.join_game(game, user=joining)
     )
 
     assert isinstance(deleted, User) and deleted.deleted_at is not None
@@ -138,13 +138,13 @@ def test_a_join_of_the_last_seat_waits_for_the_deletion_that_leaves_the_game(mak
 
 def test_a_game_filled_while_the_deletion_begins_refuses_it_cleanly(make_user, monkeypatch):
     creator, leaving, joining = make_user(), make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
-    services.join_game(game, user=leaving)
+    game = lifecycle.create_game(creator, num_players=3)
+    lifecycle.join_game(game, user=leaving)
     # The deletion holds the account, not yet its games; the last seat is taken meanwhile.
-    reached, go = held_at(monkeypatch, deletion, "running_games")
+    reached, go = held_at(monkeypatch, account_deletion, "running_games")
 
     deleted, joined = interleave(
-        lambda: delete_account(leaving), reached, go, lambda: services.join_game(game, user=joining)
+        lambda: delete_account(leaving), reached, go, lambda: lifecycle.join_game(game, user=joining)
     )
 
     assert isinstance(joined, Game), joined
@@ -157,13 +157,13 @@ def test_a_game_filled_while_the_deletion_begins_refuses_it_cleanly(make_user, m
 
 def test_a_deletion_waits_for_a_join_that_starts_its_game(make_user, monkeypatch):
     creator, leaving, joining = make_user(), make_user(), make_user()
-    game = services.create_game(creator, num_players=3)
-    services.join_game(game, user=leaving)
+    game = lifecycle.create_game(creator, num_players=3)
+    lifecycle.join_game(game, user=leaving)
     # The join holds the game, about to start it.
-    reached, go = held_at(monkeypatch, services, "_start")
+    reached, go = held_at(monkeypatch, lifecycle, "_start")
 
     joined, deleted = interleave(
-        lambda: services.join_game(game, user=joining), reached, go, lambda: delete_account(leaving)
+        lambda: lifecycle.join_game(game, user=joining), reached, go, lambda: delete_account(leaving)
     )
 
     assert isinstance(joined, Game), joined

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.emails import has_verified_email
 from accounts.models import User
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import free_port
 from tests.support.mail_links import path_of_link
 from tests.support.site_mail import body, html_part, mail_through, serving_mailbox, sign_up
@@ -38,7 +38,7 @@ def test_sign_up_verify_and_reset_the_password_through_real_mail(client, smtp_se
     client.post(confirm)
     assert has_verified_email(user)
     # Verified, she may now play rated games.
-    services.create_game(user, num_players=3, rated=True)
+    lifecycle.create_game(user, num_players=3, rated=True)
 
     client.post(reverse("account_logout"))
     client.post(reverse("account_reset_password"), {"email": "isabel@example.org"})

@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -50,8 +50,8 @@ def test_private_games_show_only_to_those_who_sit_in_them(start_game, make_user)
 
 def test_a_waiting_or_cancelled_game_is_neither_in_play_nor_finished(client, make_user):
     player = make_user("felipe")
-    services.create_game(player, num_players=3)
-    services.cancel_game(services.create_game(player, num_players=3), user=player)
+    lifecycle.create_game(player, num_players=3)
+    lifecycle.cancel_game(lifecycle.create_game(player, num_players=3), user=player)
     response = client.get(reverse("profile", args=["felipe"]))
     assert response.context["in_play"] == [] and response.context["finished_rows"] == []
 

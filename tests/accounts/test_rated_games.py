@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from accounts.emails import has_verified_email, wants_mail
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
+from games.play.errors import NotAllowed
 from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -14,23 +15,23 @@ NEW_GAME = {"num_players": "3", "short_game": "False", "time_per_move": "86400",
 
 
 def test_an_unverified_player_cannot_create_a_rated_game(make_user):
-    with pytest.raises(services.NotAllowed, match="verified email address"):
-        services.create_game(make_user(verified=False), num_players=3, rated=True)
+    with pytest.raises(NotAllowed, match="verified email address"):
+        lifecycle.create_game(make_user(verified=False), num_players=3, rated=True)
     assert not Game.objects.exists()
 
 
 def test_an_unverified_player_creates_and_joins_unrated_games(make_user):
     player = make_user(verified=False)
-    game = services.create_game(player, num_players=2)
-    services.join_game(game, user=make_user(verified=False))
+    game = lifecycle.create_game(player, num_players=2)
+    lifecycle.join_game(game, user=make_user(verified=False))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
 
 def test_an_unverified_player_cannot_join_a_rated_game(make_user):
-    game = services.create_game(make_user(), num_players=3, rated=True)
-    with pytest.raises(services.NotAllowed, match="verified email address"):
-        services.join_game(game, user=make_user(verified=False))
+    game = lifecycle.create_game(make_user(), num_players=3, rated=True)
+    with pytest.raises(NotAllowed, match="verified email address"):
+        lifecycle.join_game(game, user=make_user(verified=False))
     assert game.seats.count() == 1
 
 
@@ -45,7 +46,7 @@ def test_the_new_game_form_says_why_a_rated_game_was_refused(make_user):
 
 
 def test_joining_a_rated_game_unverified_shows_the_reason_on_the_game_page(make_user):
-    game = services.create_game(make_user(), num_players=3, rated=True)
+    game = lifecycle.create_game(make_user(), num_players=3, rated=True)
     client = logged_in(make_user(verified=False))
     page = client.post(reverse("join", args=[game.pk]), follow=True).content.decode()
     assert "Rated games are for players with a verified email address" in page

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
 from games.reading import selectors
 from tests.support.archive_games import finished_game
 from tests.support.helpers import HTMX, logged_in
@@ -39,8 +39,8 @@ def test_my_games_come_a_page_at_a_time_those_waiting_for_me_first(small_pages, 
     me = make_user()
     waiting = [running_with(me, start_game, my_move=True) for _ in range(2)]
     others = [running_with(me, start_game, my_move=False) for _ in range(3)]
-    joined = services.create_game(make_user(), num_players=4)
-    services.join_game(joined, user=me)
+    joined = lifecycle.create_game(make_user(), num_players=4)
+    lifecycle.join_game(joined, user=me)
     client = logged_in(me)
     first = client.get(reverse("lobby"))
     assert ids(first.context["my_games"]) == [waiting[1].pk, waiting[0].pk, joined.pk]
@@ -84,8 +84,8 @@ def test_a_page_number_that_is_none_gets_a_400(make_user, mine):
 
 
 def test_open_games_come_a_page_at_a_time_by_keyset(small_pages, client, make_user):
-    games = [services.create_game(make_user(), num_players=3) for _ in range(5)]
-    services.create_game(make_user(), num_players=3, private=True)
+    games = [lifecycle.create_game(make_user(), num_players=3) for _ in range(5)]
+    lifecycle.create_game(make_user(), num_players=3, private=True)
     newest_first = [game.pk for game in reversed(games)]
     pages, response = [], client.get(reverse("lobby"))
     while True:

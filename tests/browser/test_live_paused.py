@@ -22,12 +22,12 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
 from accounts.models import User
-from games.play import services
+from games.play import lifecycle
 
 ana = User.objects.create_user("ana", "ana@example.org", "a-long-enough-Passw0rd")
 blas = User.objects.create_user("blas", "blas@example.org", "a-long-enough-Passw0rd")
-game = services.create_game(ana, num_players=2)
-services.join_game(game, user=blas, token=game.invite_token)
+game = lifecycle.create_game(ana, num_players=2)
+lifecycle.join_game(game, user=blas, token=game.invite_token)
 session = import_module(settings.SESSION_ENGINE).SessionStore()
 session.update({
     SESSION_KEY: str(ana.pk), BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],

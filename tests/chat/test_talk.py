@@ -263,10 +263,10 @@ def test_a_finished_game_shows_its_chat_to_read_only(start_game, make_user):
 
 
 def test_before_the_start_there_is_no_chat_yet(make_user):
-    from games.play import services
+    from games.play import lifecycle
 
     creator = make_user()
-    game = services.create_game(creator, num_players=3)
+    game = lifecycle.create_game(creator, num_players=3)
     page = logged_in(creator).get(reverse("game", args=[game.pk])).content.decode()
     assert "Table talk" not in page and 'id="chat"' in page
     response = post_chat(logged_in(creator), game, "anyone?")

@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from accounts.models import Block
 from games.models import Game, Notification
-from games.play import services
+from games.play import lifecycle
+from games.play.errors import Conflict
 from tests.support.chat import post_chat
 from tests.support.helpers import logged_in, user_at
 
@@ -20,9 +21,9 @@ def messages_of(response):
 def test_a_blocked_player_cannot_join_the_blockers_game_and_is_answered_as_for_a_game_no_longer_open(make_user):
     ana, bea = make_user("ana"), make_user("bea")
     Block.objects.create(blocker=ana, blocked=bea)
-    blocked_game = services.create_game(ana, num_players=3)
-    cancelled = services.create_game(make_user(), num_players=3)
-    services.cancel_game(cancelled, user=cancelled.creator)
+    blocked_game = lifecycle.create_game(ana, num_players=3)
+    cancelled = lifecycle.create_game(make_user(), num_players=3)
+    lifecycle.cancel_game(cancelled, user=cancelled.creator)
     refused = logged_in(bea).post(reverse("join", args=[blocked_game.pk]))
     unavailable = logged_in(bea).post(reverse("join", args=[cancelled.pk]))
 
@@ -35,19 +36,19 @@ def test_a_blocked_player_cannot_join_the_blockers_game_and_is_answered_as_for_a
 
 def test_a_blocked_player_cannot_join_a_game_where_the_blocker_has_a_seat_that_another_created(make_user):
     ana, bea, cid = make_user("ana"), make_user("bea"), make_user("cid")
-    game = services.create_game(cid, num_players=4)
-    services.join_game(game, user=ana)
+    game = lifecycle.create_game(cid, num_players=4)
+    lifecycle.join_game(game, user=ana)
     Block.objects.create(blocker=ana, blocked=bea)
-    with pytest.raises(services.Conflict, match="no longer open"):
-        services.join_game(game, user=bea)
+    with pytest.raises(Conflict, match="no longer open"):
+        lifecycle.join_game(game, user=bea)
     # Anyone else still joins.
-    services.join_game(game, user=make_user())
+    lifecycle.join_game(game, user=make_user())
 
 
 def test_a_private_game_of_the_blocker_refuses_the_blocked_player_even_with_its_link(make_user):
     ana, bea = make_user("ana"), make_user("bea")
     Block.objects.create(blocker=ana, blocked=bea)
-    game = services.create_game(ana, num_players=3, private=True)
+    game = lifecycle.create_game(ana, num_players=3, private=True)
     client = logged_in(bea)
     client.get(reverse("invitation", args=[game.pk, game.invite_token]))
     response = client.post(reverse("join", args=[game.pk]))
@@ -60,7 +61,7 @@ def test_inviting_a_player_who_blocks_you_sends_nothing_and_answers_as_for_one_w
     quiet.notify_invitation = False
     quiet.save()
     Block.objects.create(blocker=ana, blocked=bea)
-    game = services.create_game(bea, num_players=3, private=True)
+    game = lifecycle.create_game(bea, num_players=3, private=True)
     refused = logged_in(bea).post(reverse("invite", args=[game.pk]), {"who": "ana"})
     unavailable = logged_in(bea).post(reverse("invite", args=[game.pk]), {"who": "quiet"})
 
@@ -70,7 +71,7 @@ def test_inviting_a_player_who_blocks_you_sends_nothing_and_answers_as_for_one_w
     ]
     assert not Notification.objects.filter(kind="invitation").exists()
     # The blocker still invites the blocked player.
-    own = services.create_game(ana, num_players=3, private=True)
+    own = lifecycle.create_game(ana, num_players=3, private=True)
     logged_in(ana).post(reverse("invite", args=[own.pk]), {"who": "bea"})
     assert Notification.objects.filter(kind="invitation", user=bea).exists()
 
@@ -94,9 +95,9 @@ def test_the_blocker_does_not_read_the_blocked_players_table_talk_and_the_others
 def test_the_lobby_leaves_out_the_open_games_of_a_blocker_and_of_those_one_blocks(client, make_user):
     ana, bea, cid = make_user("ana"), make_user("bea"), make_user("cid")
     Block.objects.create(blocker=ana, blocked=bea)
-    anas = services.create_game(ana, num_players=3)
-    beas = services.create_game(bea, num_players=3)
-    cids = services.create_game(cid, num_players=3)
+    anas = lifecycle.create_game(ana, num_players=3)
+    beas = lifecycle.create_game(bea, num_players=3)
+    cids = lifecycle.create_game(cid, num_players=3)
 
     def open_games(user):
         response = logged_in(user).get(reverse("lobby"))

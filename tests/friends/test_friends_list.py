@@ -12,7 +12,7 @@ from django.urls import reverse
 from accounts.models import Block, Follow
 from elgrande_site.asgi import application
 from games.infra import presence
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import HOST, ORIGIN, logged_in
 from tests.test_websocket import session_cookie
 
@@ -28,11 +28,11 @@ def test_the_friends_list_shows_who_is_online_and_their_open_games_but_no_privat
     me, ana, bea, cid = make_user("me"), make_user("ana"), make_user("bea"), make_user("cid")
     for friend in (ana, bea):
         Follow.objects.create(follower=me, followed=friend)
-    public = services.create_game(ana, num_players=3)
-    private = services.create_game(ana, num_players=3, private=True)
-    mine_too = services.create_game(bea, num_players=4, private=True)
-    services.join_game(mine_too, user=me, token=mine_too.invite_token)
-    services.create_game(cid, num_players=3)
+    public = lifecycle.create_game(ana, num_players=3)
+    private = lifecycle.create_game(ana, num_players=3, private=True)
+    mine_too = lifecycle.create_game(bea, num_players=4, private=True)
+    lifecycle.join_game(mine_too, user=me, token=mine_too.invite_token)
+    lifecycle.create_game(cid, num_players=3)
     from django.core.cache import cache
 
     cache.set(presence.online_key(ana.pk), time.time(), timeout=presence.ONLINE_SECONDS)
@@ -57,7 +57,7 @@ def test_a_friend_who_blocks_you_is_shown_away_and_without_games(make_user):
 
     me, ana = make_user("me"), make_user("ana")
     Follow.objects.create(follower=me, followed=ana)
-    services.create_game(ana, num_players=3)
+    lifecycle.create_game(ana, num_players=3)
     cache.set(presence.online_key(ana.pk), time.time(), timeout=presence.ONLINE_SECONDS)
     assert friends_in(me)[1]["ana"]["online"]
     Block.objects.create(blocker=ana, blocked=me)
@@ -73,7 +73,7 @@ def test_the_friends_list_costs_the_same_queries_for_one_friend_or_many(make_use
     for number in range(8):
         friend = make_user(f"f{number}")
         Follow.objects.create(follower=me, followed=friend)
-        services.create_game(friend, num_players=3)
+        lifecycle.create_game(friend, num_players=3)
     with django_assert_max_num_queries(4):
         rows = friends_of(me)
     assert len(rows) == 8 and all(len(row["games"]) == 1 for row in rows)
@@ -90,7 +90,7 @@ async def socket(path, user):
 @pytest.mark.django_db(transaction=True)
 async def test_an_open_lobby_or_game_socket_puts_the_player_online(make_user):
     ana, bea, cid = [await database_sync_to_async(make_user)(name) for name in ("ana", "bea", "cid")]
-    game = await database_sync_to_async(services.create_game)(cid, num_players=3)
+    game = await database_sync_to_async(lifecycle.create_game)(cid, num_players=3)
     assert await database_sync_to_async(presence.online)([ana.pk, bea.pk, cid.pk]) == set()
     lobby = await socket("/ws/lobby/", ana)
     watching = await socket(f"/ws/games/{game.pk}/", bea)

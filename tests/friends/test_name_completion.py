@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts import deletion, friends
 from accounts.models import Block
 from games.computer import players as computer
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import HTMX, logged_in
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +90,7 @@ def test_bad_input_finds_nothing_and_breaks_nothing(make_user):
 
 def test_the_invitation_form_asks_for_names_as_one_types(make_user):
     me = make_user("carmen")
-    game = services.create_game(me, num_players=3, private=True)
+    game = lifecycle.create_game(me, num_players=3, private=True)
     page = logged_in(me).get(reverse("game", args=[game.pk])).content.decode()
     assert f'hx-get="{reverse("player_search")}"' in page
     assert 'list="invitee-names"' in page and '<datalist id="invitee-names">' in page

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import Block
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
 from games.web import finding
 from ratings.models import Ladder, Rating
 from ratings.rating import shown
@@ -26,10 +26,10 @@ def quick(user, **changes):
 
 @pytest.mark.django_db
 def test_quick_game_joins_the_oldest_open_game_with_the_same_options(make_user):
-    older = services.create_game(make_user(), **STORED)
-    services.create_game(make_user(), **STORED)
-    services.create_game(make_user(), **{**STORED, "veto": False})
-    services.create_game(make_user(), **{**STORED, "private": True})
+    older = lifecycle.create_game(make_user(), **STORED)
+    lifecycle.create_game(make_user(), **STORED)
+    lifecycle.create_game(make_user(), **{**STORED, "veto": False})
+    lifecycle.create_game(make_user(), **{**STORED, "private": True})
     me = make_user("me")
     response = quick(me)
     assert response.status_code == 302 and response["Location"] == older.get_absolute_url()
@@ -39,7 +39,7 @@ def test_quick_game_joins_the_oldest_open_game_with_the_same_options(make_user):
 
 @pytest.mark.django_db
 def test_quick_game_opens_a_game_with_the_options_when_none_matches_and_sends_back_to_it(make_user):
-    services.create_game(make_user(), **{**STORED, "num_players": 4})
+    lifecycle.create_game(make_user(), **{**STORED, "num_players": 4})
     me = make_user("me")
     response = quick(me, show_castillo="on")
     game = Game.objects.get(creator=me)
@@ -55,15 +55,15 @@ def test_quick_game_skips_the_games_of_a_blocker_and_of_the_blocked(make_user):
     me, blocker, blocked = make_user("me"), make_user("blocker"), make_user("blocked")
     Block.objects.create(blocker=blocker, blocked=me)
     Block.objects.create(blocker=me, blocked=blocked)
-    services.create_game(blocker, **STORED)
-    services.create_game(blocked, **STORED)
-    third = services.create_game(make_user(), **STORED)
+    lifecycle.create_game(blocker, **STORED)
+    lifecycle.create_game(blocked, **STORED)
+    third = lifecycle.create_game(make_user(), **STORED)
     assert quick(me)["Location"] == third.get_absolute_url()
 
 
 @pytest.mark.django_db
 def test_quick_game_refuses_unreadable_options_and_changes_nothing(make_user):
-    services.create_game(make_user(), **STORED)
+    lifecycle.create_game(make_user(), **STORED)
     me = make_user("me")
     for bad in ({"num_players": "9"}, {"time_per_move": "x"}, {"short_game": ""}):
         response = quick(me, **bad)
@@ -75,7 +75,7 @@ def test_quick_game_refuses_unreadable_options_and_changes_nothing(make_user):
 
 @pytest.mark.django_db
 def test_a_rated_quick_game_needs_a_confirmed_address(make_user):
-    services.create_game(make_user(), **{**STORED, "rated": True})
+    lifecycle.create_game(make_user(), **{**STORED, "rated": True})
     me = make_user("me", verified=False)
     response = quick(me, rated="on")
     assert "verified email address" in str(list(response.wsgi_request._messages)[0])
@@ -84,7 +84,7 @@ def test_a_rated_quick_game_needs_a_confirmed_address(make_user):
 
 @pytest.mark.django_db(transaction=True)
 def test_players_clicking_quick_game_at_once_never_overfill_a_game(make_user):
-    game = services.create_game(make_user(), **STORED)
+    game = lifecycle.create_game(make_user(), **STORED)
     players = [make_user(f"quick{n}") for n in range(4)]
     outcomes = race([lambda user=user: finding.quick_game(user, STORED) for user in players])
     assert not [outcome for outcome in outcomes if isinstance(outcome, Exception)], outcomes
@@ -105,8 +105,8 @@ def test_players_clicking_quick_game_at_once_never_overfill_a_game(make_user):
 def test_the_open_games_show_their_creators_rating(make_user):
     rated, new = make_user("rated"), make_user("new")
     Rating.objects.create(user=rated, ladder=Ladder.ALL, mu=30.0, sigma=2.0, ordinal=24.0, games=12)
-    services.create_game(rated, **STORED)
-    services.create_game(new, **STORED)
+    lifecycle.create_game(rated, **STORED)
+    lifecycle.create_game(new, **STORED)
     response = logged_in(make_user()).get(reverse("lobby"))
     by_creator = {row["creator"]["username"]: row for row in response.context["open_games"]}
     assert by_creator["rated"]["creator_rating"] == shown(30.0, 2.0)

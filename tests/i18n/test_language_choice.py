@@ -142,7 +142,7 @@ def test_each_player_gets_the_start_mail_in_their_own_language(
     make_user, queued_mail, django_capture_on_commit_callbacks
 ):
     from games.mail import notifications
-    from games.play import services
+    from games.play import lifecycle
 
     players = [make_user() for _ in range(3)]
     for user, language in zip(players, ("it", "fr", ""), strict=True):
@@ -150,9 +150,9 @@ def test_each_player_gets_the_start_mail_in_their_own_language(
         user.save()
     # The game is created and started from an Italian page: the mails do not follow that page.
     with translation.override("it"), django_capture_on_commit_callbacks(execute=True):
-        game = services.create_game(players[0], num_players=3)
+        game = lifecycle.create_game(players[0], num_players=3)
         for user in players[1:]:
-            services.join_game(game, user=user, token=game.invite_token)
+            lifecycle.join_game(game, user=user, token=game.invite_token)
     from games.models import Notification
 
     subjects = {n.user_id: n.subject for n in Notification.objects.filter(game=game, kind="game_started")}

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_the_game_page_names_computers_and_letters_colours_in_the_readers_langua
     creator = make_user()
     creator.language = language
     creator.save()
-    game = services.create_game(creator, num_players=3, short_game=True, computers=["greedy", "strong"])
+    game = lifecycle.create_game(creator, num_players=3, short_game=True, computers=["greedy", "strong"])
     game.refresh_from_db()
     client = logged_in(creator)
     html = client.get(reverse("game", args=[game.pk])).content.decode()

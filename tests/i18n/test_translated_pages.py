@@ -82,15 +82,15 @@ def test_the_game_page_is_translated_in_every_phase(game_at, phase):
 
 
 def test_a_game_waiting_for_players_and_a_cancelled_one_are_translated(make_user):
-    from games.play import services
+    from games.play import lifecycle
 
     creator, other = make_user(), make_user()
-    game = services.create_game(creator, num_players=3, private=True)
-    services.join_game(game, user=other, token=game.invite_token)
+    game = lifecycle.create_game(creator, num_players=3, private=True)
+    lifecycle.join_game(game, user=other, token=game.invite_token)
     for reader in (Reader(creator), Reader(other), Reader()):
         assert_translated(reader, reverse("game", args=[game.pk]), at_least=3)
     assert_translated(Reader(creator), reverse("cancel", args=[game.pk]), at_least=3)
-    services.cancel_game(game, user=creator)
+    lifecycle.cancel_game(game, user=creator)
     assert_translated(Reader(creator), reverse("game", args=[game.pk]), at_least=2)
 
 
@@ -189,7 +189,7 @@ def test_the_end_of_game_mail_is_translated(finished_game):
 
 
 def test_the_digest_and_the_invitation_are_translated(start_game, make_user):
-    from games.play import services
+    from games.play import lifecycle
 
     game = start_game(3, seed=3)
     user = game.seats.get(index=0).user
@@ -197,7 +197,7 @@ def test_the_digest_and_the_invitation_are_translated(start_game, make_user):
     waiting = [
         {"game": game, "asked": notifications.asked(view_for(state, 0)), "url": "https://x/", "deadline": game.deadline}
     ]
-    private = services.create_game(user, num_players=3, private=True)
+    private = lifecycle.create_game(user, num_players=3, private=True)
     rendered = {"digest": {}, "invitation": {}}
     for language in ("en", *LANGUAGES):
         user.language = language

@@ -15,7 +15,7 @@ from games import deadlines
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.mail import notifications
 from games.models import Game, Move, Notification
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import find_position, logged_in, state_of
 from tests.support.notifications import a_turn_that_comes_back_to_its_player, play_until, sent_to
 
@@ -43,7 +43,7 @@ def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, ma
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -80,7 +80,7 @@ def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
     while to_act(state) == [player]:
         decisions += 1
         committed(
-            services.submit_move,
+            moving.submit_move,
             game,
             user=users[player],
             move=random_move(state, player, random.Random(1)),
@@ -122,7 +122,7 @@ def test_live_games_mail_your_move_only_to_players_who_asked(started, committed,
         users[seat].save()
     mailoutbox.clear()
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -147,8 +147,8 @@ def test_a_player_who_switched_your_move_off_or_has_no_verified_address_gets_non
 
     unverified = make_user(verified=False)
     other = make_user()
-    game = services.create_game(unverified, num_players=2)
-    committed(services.join_game, game, user=other)
+    game = lifecycle.create_game(unverified, num_players=2)
+    committed(lifecycle.join_game, game, user=other)
     assert [message.to for message in mailoutbox] == [[other.email]]
 
 
@@ -173,7 +173,7 @@ def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, commi
     bidder = to_act(state)[0]
     previous = list(game.to_act)
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -217,7 +217,7 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
     game, users = started(4, seed=seed, time_per_move=3 * 24 * 3600)
     for seat, move in history:
-        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     waiting, deadline = list(game.to_act), game.deadline
     mailoutbox.clear()
@@ -225,7 +225,7 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     assert sorted(m.to[0] for m in mailoutbox) == sorted(users[seat].email for seat in waiting)
     first = waiting[0]
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[first],
         move=legal_moves(state_of(game), first)[0],
@@ -466,7 +466,7 @@ def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(s
         EmailAddress.objects.create(user=user, email=user.email, verified=False)
     mailoutbox.clear()
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],

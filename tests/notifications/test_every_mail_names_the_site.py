@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.engine import random_move, to_act
 from games.mail import notifications
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import logged_in, play, state_of
 from tests.support.site_mail import body, html_part, sign_up
 from tests.support.site_mail import smtp_server as smtp_server  # noqa: F401 (a fixture)
@@ -68,7 +68,7 @@ def test_every_game_mail_names_the_site(started, committed, smtp_server, make_us
     state = state_of(game)
     seat = to_act(state)[0]
     committed(
-        services.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
+        moving.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
         expected_version=game.version)
     game.refresh_from_db()
     notifications.send_due_reminders(game.deadline - timedelta(hours=35))
@@ -78,7 +78,7 @@ def test_every_game_mail_names_the_site(started, committed, smtp_server, make_us
     noon = datetime.now(ZoneInfo(waiting.time_zone)).replace(hour=12, minute=0, second=0, microsecond=0)
     notifications.send_digests(noon)
     committed(play, game)
-    other = services.create_game(users[0], num_players=2, private=True)
+    other = lifecycle.create_game(users[0], num_players=2, private=True)
     notifications.invite(other, users[0], make_user().username)
     notifications.invite(other, users[0], "stranger@example.org")
     kinds = {

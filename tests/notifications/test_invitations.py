@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.mail import notifications
 from games.models import Game, MailOptOut, Notification
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import logged_in
 from tests.support.mail_links import links
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def private_game(make_user):
     creator = make_user("carmen")
-    return services.create_game(creator, num_players=3, private=True), creator
+    return lifecycle.create_game(creator, num_players=3, private=True), creator
 
 
 def invite(client, game, who):
@@ -32,7 +32,7 @@ def test_the_creator_sees_the_invitation_form_on_a_private_open_game(private_gam
     form_action = f'action="{reverse("invite", args=[game.pk])}"'
     assert form_action in logged_in(creator).get(reverse("game", args=[game.pk])).content.decode()
     guest = make_user()
-    services.join_game(game, user=guest, token=game.invite_token)
+    lifecycle.join_game(game, user=guest, token=game.invite_token)
     assert form_action not in logged_in(guest).get(reverse("game", args=[game.pk])).content.decode()
 
 
@@ -83,7 +83,7 @@ def test_inviting_an_address_without_an_account_mails_it_and_its_unsubscribe_sto
     Client(enforce_csrf_checks=True).post(urlsplit(unsubscribe).path, {"List-Unsubscribe": "One-Click"})
     assert MailOptOut.objects.filter(address="friend@example.net").exists()
 
-    other = services.create_game(creator, num_players=2, private=True)
+    other = lifecycle.create_game(creator, num_players=2, private=True)
     response = invite(client, other, "Friend@Example.net")
     assert response.status_code == 302
     assert len(mailoutbox) == 1
@@ -145,7 +145,7 @@ def test_only_the_creator_of_a_private_open_game_may_invite(private_game, make_u
     make_user("diego")
     # A stranger is answered as for a game that does not exist: he may not see this one.
     assert invite(logged_in(make_user()), game, "diego").status_code == 404
-    public = services.create_game(creator, num_players=2)
+    public = lifecycle.create_game(creator, num_players=2)
     assert invite(logged_in(creator), public, "diego").status_code == 403
     Game.objects.filter(pk=game.pk).update(status=Game.Status.CANCELLED)
     assert invite(logged_in(creator), game, "diego").status_code == 403
@@ -172,7 +172,7 @@ def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(priva
     queued = []
     monkeypatch.setattr(notifications, "queue_notification", queued.append)
     invite(logged_in(creator), game, "friend@example.net")
-    services.cancel_game(game, user=creator)
+    lifecycle.cancel_game(game, user=creator)
     tasks.send_notification(queued[0])
     assert mailoutbox == []
     assert Notification.objects.get(pk=queued[0]).status == Notification.Status.DROPPED
@@ -192,7 +192,7 @@ def test_inviting_by_username_or_by_address_tells_the_inviter_nothing_of_whose_a
     client = logged_in(creator)
     diego = make_user("diego")
     seated = make_user("seated")
-    services.join_game(game, user=seated, token=game.invite_token)
+    lifecycle.join_game(game, user=seated, token=game.invite_token)
     quiet = make_user("quiet")
     quiet.notify_invitation = False
     quiet.save()
@@ -218,7 +218,7 @@ def test_inviting_by_username_or_by_address_tells_the_inviter_nothing_of_whose_a
 
 def test_only_a_confirmed_account_invites_by_address(make_user, mailoutbox):
     creator = make_user("carmen", verified=False)
-    game = services.create_game(creator, num_players=3, private=True)
+    game = lifecycle.create_game(creator, num_players=3, private=True)
     make_user("diego")
     client = logged_in(creator)
     for who in ("friend@example.net", "diego@example.org"):
@@ -237,7 +237,7 @@ def test_an_account_sends_a_bounded_number_of_invitations_a_day(private_game, se
     from django.utils import timezone
 
     game, creator = private_game
-    other = services.create_game(creator, num_players=2, private=True)
+    other = lifecycle.create_game(creator, num_players=2, private=True)
     settings.INVITATIONS_PER_DAY = 2
     client = logged_in(creator)
     assert invite(client, game, "friend1@example.net").status_code == 302
@@ -260,7 +260,7 @@ def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeyp
     monkeypatch.setattr(notifications, "queue_notification", queued.append)
     settings.INVITATIONS_PER_DAY = 1000
     creator = make_user("carmen")
-    game = services.create_game(creator, num_players=3, private=True)
+    game = lifecycle.create_game(creator, num_players=3, private=True)
 
     outcomes = race(
         [lambda n=n: notifications.invite(game, creator, f"friend{n}@example.net") for n in range(45)]
@@ -281,7 +281,7 @@ def sign_up_from_the_invitation(make_user, mailoutbox, password):
     """carmen invites an address without an account; its owner follows the link, signs up from the
     game page and gets the confirmation mail. Returns (game, the invitee's client, the mail's link
     to confirm, the invitation's path)."""
-    creator_game = services.create_game(make_user("carmen"), num_players=2, private=True)
+    creator_game = lifecycle.create_game(make_user("carmen"), num_players=2, private=True)
     invite(logged_in(creator_game.creator), creator_game, "friend@example.net")
     (invitation,) = mailoutbox
     invitation_path = urlsplit(next(link for link in links(invitation.body) if "/invitation/" in link)).path

@@ -19,7 +19,7 @@ from games.engine import apply_move, legal_moves, random_move, to_act
 from games.infra import rows
 from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import state_of
 from tests.support.processes import ROOT, environment
 
@@ -52,7 +52,7 @@ def bid(game, users, committed=None, highest=False):
     seat = to_act(state)[0]
     bids = sorted(legal_moves(state, seat), key=lambda move: move["card"])
     (committed or (lambda change, *args, **kwargs: change(*args, **kwargs)))(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[seat],
         move=bids[-1] if highest else bids[0],
@@ -118,11 +118,11 @@ def test_a_game_started_by_a_process_that_died_before_its_mails_gets_them_from_t
     make_user, committed, mailoutbox
 ):
     users = [make_user() for _ in range(3)]
-    game = services.create_game(users[0], num_players=3)
-    committed(services.join_game, game, user=users[1], token=game.invite_token)
+    game = lifecycle.create_game(users[0], num_players=3)
+    committed(lifecycle.join_game, game, user=users[1], token=game.invite_token)
     mailoutbox.clear()
     # The last seat taken starts the game; the process dies before its after-commit hooks.
-    services.join_game(game, user=users[2], token=game.invite_token)
+    lifecycle.join_game(game, user=users[2], token=game.invite_token)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     notifications.sweep(timezone.now() + LOST)
@@ -142,10 +142,10 @@ def test_a_last_move_whose_process_died_before_its_mails_still_gets_the_ranking_
         move = random_move(state, seat, rng)
         if apply_move(state, seat, move).is_over:
             break
-        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         state = state_of(game)
     mailoutbox.clear()
-    services.submit_move(game, user=users[seat], move=move, expected_version=game.version)
+    moving.submit_move(game, user=users[seat], move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     notifications.sweep(timezone.now() + LOST)
@@ -280,10 +280,10 @@ def test_a_start_announced_whose_row_stayed_is_not_announced_again_once_the_game
     make_user, committed, mailoutbox, monkeypatch
 ):
     users = [make_user() for _ in range(3)]
-    game = services.create_game(users[0], num_players=3)
-    committed(services.join_game, game, user=users[1], token=game.invite_token)
+    game = lifecycle.create_game(users[0], num_players=3)
+    committed(lifecycle.join_game, game, user=users[1], token=game.invite_token)
     with uncleared(monkeypatch):
-        committed(services.join_game, game, user=users[2], token=game.invite_token)
+        committed(lifecycle.join_game, game, user=users[2], token=game.invite_token)
     assert sum("has started" in m.subject for m in mailoutbox) == 3
     assert MailToDecide.objects.filter(started=True).count() == 1
     by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.engine import to_act
 from games.mail import notifications
-from games.play import services
+from games.play import moving
 from tests.support.helpers import logged_in, state_of
 from tests.support.notifications import ZONES, veto_question  # noqa: F401 (a fixture)
 from tests.support.site_mail import body, html_part
@@ -79,7 +79,7 @@ def test_one_move_mails_tokyo_new_york_and_madrid_each_the_deadline_of_their_own
 
 def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_server, committed):  # noqa: F811
     game, seats, mover, move = veto_question
-    committed(services.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
+    committed(moving.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
     game.refresh_from_db()
     smtp_server.messages.clear()
     # The sweep runs in a worker with no player's zone active: UTC.
@@ -95,7 +95,7 @@ def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_
 
 def test_a_digest_sent_by_celery_beat_says_the_deadline_of_the_players_page(veto_question, smtp_server, committed):  # noqa: F811
     game, seats, mover, move = veto_question
-    committed(services.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
+    committed(moving.submit_move, game, user=seats[mover], move=move, expected_version=game.version)
     game.refresh_from_db()
     tokyo = next(user for user in seats.values() if user.time_zone == "Asia/Tokyo")
     tokyo.digest = "daily"

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act, view_for
 from games.mail import notifications
 from games.models import Notification
-from games.play import services
+from games.play import moving
 from tests.support.helpers import logged_in, state_of
 from tests.support.page_positions import hidden_variant
 
@@ -29,7 +29,7 @@ def your_move_mail(mailoutbox, started, committed):
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -85,7 +85,7 @@ def test_one_click_unsubscribe_by_post_needs_no_login_nor_csrf_and_stops_that_ki
     # The next decision of that player is not mailed; the others' still are.
     mailoutbox.clear()
     state = state_of(game)
-    committed(services.submit_move, game, user=user, move=legal_moves(state, seat)[0], expected_version=game.version)
+    committed(moving.submit_move, game, user=user, move=legal_moves(state, seat)[0], expected_version=game.version)
     next_seat = to_act(state_of(game))[0]
     assert [m.to for m in mailoutbox] == ([[users[next_seat].email]] if next_seat != seat else [])
 
@@ -134,7 +134,7 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -143,7 +143,7 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
     (notification_id,) = queued
     state = state_of(game)
     second = to_act(state)[0]
-    services.submit_move(game, user=users[second], move=legal_moves(state, second)[0], expected_version=game.version)
+    moving.submit_move(game, user=users[second], move=legal_moves(state, second)[0], expected_version=game.version)
     mailoutbox.clear()
     tasks.send_notification(notification_id)
     assert mailoutbox == []

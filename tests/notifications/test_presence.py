@@ -12,7 +12,7 @@ from games.engine import apply_move, new_game, random_move, to_act
 from games.infra import presence
 from games.mail import notifications
 from games.models import MailToDecide, Notification
-from games.play import services
+from games.play import moving
 from tests.support.helpers import find_position, state_of
 from tests.support.notifications import GRACE, a_turn_that_comes_back_to_its_player, at, bid, play_until, sent_to
 
@@ -123,7 +123,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     seed, history = find_position(lambda s: len(to_act(s)) >= 2)
     game, users = started(3, seed=seed)
     for seat, move in history[:-1]:
-        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     state_before = state_of(game)
     first, second = to_act(apply_move(state_before, *history[-1]))[:2]
@@ -133,7 +133,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     presence.seen(game.pk, users[second].pk, open=False, now=closed + 60)
     mailoutbox.clear()
     committed(
-        services.submit_move, game, user=users[history[-1][0]], move=history[-1][1], expected_version=game.version
+        moving.submit_move, game, user=users[history[-1][0]], move=history[-1][1], expected_version=game.version
     )
     assert sent_to(mailoutbox, users[first]) == sent_to(mailoutbox, users[second]) == []
 
@@ -143,7 +143,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     # The game moves on (the second decides) while the first still has to: no second mail.
     state = state_of(game)
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[second],
         move=random_move(state, second, random.Random(1)),
@@ -165,7 +165,7 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
     closed = time.time()
     presence.seen(game.pk, users[player].pk, open=False, now=closed)
     for seat, move in history:
-        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     other = next(seat for seat in to_act(state_of(game)) if seat != player)
     assert len({row.version for row in MailToDecide.objects.all() if player in row.waiting_for}) >= 2
@@ -176,7 +176,7 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
     # The game moves on while the player still has to decide; the next sweep finds their other row.
     state = state_of(game)
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[other],
         move=random_move(state, other, random.Random(1)),

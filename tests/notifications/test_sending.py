@@ -19,7 +19,7 @@ from games import tasks
 from games.engine import legal_moves, to_act
 from games.mail import notifications
 from games.models import Game, Notification
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import state_of
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_of
     bidder = to_act(state)[0]
     before = timezone.now()
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -228,15 +228,15 @@ def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(
             user = User.objects.create_user(name, f"{name}@example.org", password, notify_game_started=False)
             EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
             users.append(user)
-        game = services.create_game(users[0], num_players=2)
+        game = lifecycle.create_game(users[0], num_players=2)
         began = time.monotonic()
-        services.join_game(game, user=users[1])
+        lifecycle.join_game(game, user=users[1])
         assert time.monotonic() - began < 1.5
         wait_for(mailbox, 1)
         state = state_of(game)
         bidder = to_act(state)[0]
         began = time.monotonic()
-        services.submit_move(
+        moving.submit_move(
             game,
             user=game.seats.get(index=bidder).user,
             move=legal_moves(state, bidder)[0],

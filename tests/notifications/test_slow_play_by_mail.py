@@ -18,7 +18,7 @@ from accounts.models import User
 from games.engine import legal_moves, new_game, to_act
 from games.mail import notifications
 from games.models import Game
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import state_of
 from tests.support.mail_links import path_of_link
 from tests.support.site_mail import body
@@ -31,7 +31,7 @@ def seed_where_the_creator_bids_first():
     """A seed that seats the game's creator (joined first) where the first bid is asked."""
     for seed in range(1, 100):
         joined = ["creator", "joiner"]
-        random.Random(seed).shuffle(joined)  # as services._start draws the seats
+        random.Random(seed).shuffle(joined)  # as lifecycle._start draws the seats
         if joined[to_act(new_game(num_players=2, seed=seed))[0]] == "creator":
             return seed
     raise LookupError("no such seed")
@@ -50,7 +50,7 @@ def test_sign_up_verify_get_your_move_and_a_reminder_then_unsubscribe_over_real_
     assert has_verified_email(isabel)
 
     otto = make_user("otto")
-    game = services.create_game(otto, num_players=2, time_per_move=3 * 24 * 3600)
+    game = lifecycle.create_game(otto, num_players=2, time_per_move=3 * 24 * 3600)
     Game.objects.filter(pk=game.pk).update(seed=seed_where_the_creator_bids_first())
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("join", args=[game.pk]))
@@ -65,7 +65,7 @@ def test_sign_up_verify_get_your_move_and_a_reminder_then_unsubscribe_over_real_
     state = state_of(game)
     (otto_seat,) = to_act(state)
     with django_capture_on_commit_callbacks(execute=True):
-        services.submit_move(game, user=otto, move=legal_moves(state, otto_seat)[0], expected_version=game.version)
+        moving.submit_move(game, user=otto, move=legal_moves(state, otto_seat)[0], expected_version=game.version)
     recipients, message = smtp_server.take()
     assert recipients == ["isabel@example.org"]
     assert message["Subject"] == f"[El Grande] Game {game.pk}, round 1: your bid"

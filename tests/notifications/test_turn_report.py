@@ -8,7 +8,7 @@ import pytest
 from games.engine import GameState, to_act
 from games.mail import turn_report
 from games.models import Game, Move
-from games.play import services
+from games.play import moving
 from games.words.log_text import plain_cards
 from tests.support.helpers import find_position, state_of
 
@@ -30,7 +30,7 @@ def test_a_your_move_mail_tells_the_others_bids_cards_placements_and_scorings(st
         seat = to_act(state)[0]
         mailoutbox.clear()
         committed(
-            services.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
+            moving.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
             expected_version=game.version)
         state = state_of(game)
         mails += [m for m in mailoutbox if "your move" in m.body]
@@ -72,7 +72,7 @@ def test_the_report_starts_after_the_readers_own_last_move(started, committed, m
     for _ in range(3):
         seat = to_act(state)[0]
         committed(
-            services.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
+            moving.submit_move, game, user=users[seat], move=services_random_move(state, seat, rng),
             expected_version=game.version)
         state = state_of(game)
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
@@ -89,7 +89,7 @@ def reached(started, committed, predicate):
     seed, history = find_position(predicate, num_players=3)
     game, users = started(3, seed=seed)
     for seat, move in history:
-        committed(services.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
     return game, users
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine import random_move, to_act
-from games.play import services
+from games.play import moving
 from tests.support.helpers import logged_in, state_of
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_a_returning_player_sees_what_the_others_did_once_open_then_folded(start
     for _ in range(3):
         seat = to_act(state)[0]
         committed(
-            services.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
+            moving.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
             expected_version=game.version)
         state = state_of(game)
     url = reverse("game", args=[game.pk])

@@ -13,7 +13,7 @@ from games.engine import new_game, to_act
 from games.infra import presence
 from games.mail import notifications
 from games.models import Game, MailToDecide, Notification
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import state_of
 from tests.support.notifications import GRACE, at, bid
 
@@ -38,17 +38,17 @@ def test_no_start_mail_to_players_at_the_table_and_a_your_move_mail_once_the_fir
     make_user, committed, mailoutbox
 ):
     users = [make_user() for _ in range(3)]
-    game = services.create_game(users[0], num_players=3)
+    game = lifecycle.create_game(users[0], num_players=3)
     # A seed whose first bidder is the creator, at the table (the seed shuffles the seats too).
     seed = next(seed for seed in range(1, 100) if creator_bids_first(seed))
     Game.objects.filter(pk=game.pk).update(seed=seed)
-    committed(services.join_game, game, user=users[1], token=game.invite_token)
+    committed(lifecycle.join_game, game, user=users[1], token=game.invite_token)
     # The first two wait at the table for the game to start; the third joins from the lobby.
     opened = time.time()
     for user in users[:2]:
         presence.seen(game.pk, user.pk, now=opened)
     mailoutbox.clear()
-    committed(services.join_game, game, user=users[2], token=game.invite_token)
+    committed(lifecycle.join_game, game, user=users[2], token=game.invite_token)
     game.refresh_from_db()
     started = Notification.objects.filter(game=game, kind="game_started")
     assert list(started.values_list("user", flat=True)) == [users[2].pk]

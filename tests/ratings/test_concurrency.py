@@ -10,7 +10,7 @@ from django.apps import apps
 from django.db import connection
 
 from games.engine import apply_move, random_move, to_act
-from games.play import services
+from games.play import after_save, moving
 from ratings import rating
 from ratings.models import Ladder, Rating, RatingChange
 from tests.support.helpers import state_of
@@ -35,7 +35,7 @@ def up_to_the_last_move(game):
         move = random_move(state, seat, rng)
         if apply_move(state, seat, move).is_over:
             return users[seat], move, game.version
-        services.submit_move(game, user=users[seat], move=move, expected_version=game.version)
+        moving.submit_move(game, user=users[seat], move=move, expected_version=game.version)
 
 
 def test_a_game_that_began_finishing_first_but_committed_last_is_rated_after_the_other(make_user, monkeypatch):
@@ -51,13 +51,13 @@ def test_a_game_that_began_finishing_first_but_committed_last_is_rated_after_the
             assert second_done.wait(timeout=30)
         return rating.rate_finished_game(game, seats)
 
-    monkeypatch.setattr(services, "rate_finished_game", held_back)
+    monkeypatch.setattr(after_save, "rate_finished_game", held_back)
     failures = []
 
     def finish_first():
         try:
             user, move, version = last_moves[first.pk]
-            services.submit_move(first, user=user, move=move, expected_version=version)
+            moving.submit_move(first, user=user, move=move, expected_version=version)
         except Exception as error:  # the test reports it below
             failures.append(error)
         finally:
@@ -67,7 +67,7 @@ def test_a_game_that_began_finishing_first_but_committed_last_is_rated_after_the
     thread.start()
     assert first_waits.wait(timeout=30)
     user, move, version = last_moves[second.pk]
-    services.submit_move(second, user=user, move=move, expected_version=version)
+    moving.submit_move(second, user=user, move=move, expected_version=version)
     second_done.set()
     thread.join(timeout=60)
     assert not failures
@@ -93,7 +93,7 @@ def test_games_finishing_at_once_lose_no_update(make_user):
     def finish(game, user, move, version):
         try:
             barrier.wait()
-            services.submit_move(game, user=user, move=move, expected_version=version)
+            moving.submit_move(game, user=user, move=move, expected_version=version)
         except Exception as error:  # the test reports it below
             failures.append(error)
         finally:

@@ -11,7 +11,8 @@ from django.utils import timezone
 from games import deadlines
 from games.engine import random_move, to_act
 from games.models import Game
-from games.play import services
+from games.play import expiry, moving
+from games.play.errors import Conflict
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import rate_finished_game
 from tests.support.helpers import play, state_of, user_at
@@ -38,10 +39,10 @@ def test_saving_or_sweeping_a_finished_game_again_rates_nothing_more(make_user):
     before = stored(Rating), stored(RatingChange)
     assert RatingChange.objects.filter(game=game).count() == 6
     rate_finished_game(game)
-    assert not services.apply_default_moves(game.pk, version=game.version)
+    assert not expiry.apply_default_moves(game.pk, version=game.version)
     deadlines.sweep(timezone.now() + timedelta(days=30))
-    with pytest.raises(services.Conflict):
-        services.submit_move(game, user=users[0], move={"type": "bid", "card": 1}, expected_version=game.version)
+    with pytest.raises(Conflict):
+        moving.submit_move(game, user=users[0], move={"type": "bid", "card": 1}, expected_version=game.version)
     assert (stored(Rating), stored(RatingChange)) == before
 
 
@@ -77,7 +78,7 @@ def test_a_move_that_hands_over_to_the_autopilot_rates_the_game_it_finishes(make
     state = play(game, until=lambda state: 0 in to_act(state))
     game.seats.exclude(index=0).update(autopilot=True)
     while not state.is_over:
-        services.submit_move(
+        moving.submit_move(
             game, user=user_at(game, 0), move=random_move(state, 0, rng), expected_version=game.version
         )
         state = state_of(game)

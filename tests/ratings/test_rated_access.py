@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
+from games.play.errors import NotAllowed
 from tests.support.helpers import logged_in
 from tests.support.rated_games import open_rated
 
@@ -18,7 +19,7 @@ REFUSAL = (
 
 
 def test_an_invitation_to_a_private_rated_game_does_not_let_an_unverified_player_in(make_user):
-    game = services.create_game(make_user(), num_players=3, rated=True, private=True)
+    game = lifecycle.create_game(make_user(), num_players=3, rated=True, private=True)
     version = game.version
     client = logged_in(make_user(verified=False))
     client.get(reverse("invitation", args=[game.pk, game.invite_token]))
@@ -30,11 +31,11 @@ def test_an_invitation_to_a_private_rated_game_does_not_let_an_unverified_player
 
 def test_the_service_refuses_both_with_the_same_message(make_user):
     unverified = make_user(verified=False)
-    with pytest.raises(services.NotAllowed) as refused_create:
-        services.create_game(unverified, num_players=2, rated=True)
-    game = services.create_game(make_user(), num_players=2, rated=True)
-    with pytest.raises(services.NotAllowed) as refused_join:
-        services.join_game(game, user=unverified)
+    with pytest.raises(NotAllowed) as refused_create:
+        lifecycle.create_game(unverified, num_players=2, rated=True)
+    game = lifecycle.create_game(make_user(), num_players=2, rated=True)
+    with pytest.raises(NotAllowed) as refused_join:
+        lifecycle.join_game(game, user=unverified)
     assert refused_create.value.message == refused_join.value.message == REFUSAL
     assert refused_join.value.status == 403
 

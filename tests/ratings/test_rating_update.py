@@ -4,7 +4,7 @@
 import pytest
 
 from games.models import Game, Seat
-from games.play import services
+from games.play import after_save
 from ratings.models import Ladder, Rating, RatingChange
 from ratings.rating import MODEL, rate_finished_game, shown, shown_uncertainty
 from tests.support.helpers import play
@@ -146,12 +146,12 @@ def test_a_game_is_rated_in_the_transaction_that_finishes_it(make_user, monkeypa
     def broken(*args, **kwargs):
         raise RuntimeError("the rating failed")
 
-    monkeypatch.setattr(services, "rate_finished_game", broken)
+    monkeypatch.setattr(after_save, "rate_finished_game", broken)
     with pytest.raises(RuntimeError):
         play(game)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.finished_at is None
-    monkeypatch.setattr(services, "rate_finished_game", rating.rate_finished_game)
+    monkeypatch.setattr(after_save, "rate_finished_game", rating.rate_finished_game)
     play(game)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -12,7 +12,7 @@ def finish_game():
     autopilot after two in a row)."""
     from games.engine import random_move, to_act
     from games.models import Game
-    from games.play import services
+    from games.play import expiry, moving
     from tests.support.helpers import state_of
 
     def finish(game, late_every=9):
@@ -24,10 +24,10 @@ def finish_game():
             made += 1
             if made % late_every == 0:
                 Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-                assert services.apply_default_moves(game.pk, version=game.version)
+                assert expiry.apply_default_moves(game.pk, version=game.version)
             else:
                 seat = to_act(state)[0]
-                services.submit_move(
+                moving.submit_move(
                     game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version
                 )
             state = state_of(game)

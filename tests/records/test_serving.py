@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.access import invitation_session_key
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -70,9 +70,9 @@ def test_a_running_game_has_no_record_not_even_for_its_players(start_game):
 
 def test_an_open_or_cancelled_game_has_no_record(make_user):
     creator = make_user()
-    waiting = services.create_game(creator, num_players=3)
-    cancelled = services.create_game(creator, num_players=3)
-    services.cancel_game(cancelled, user=creator)
+    waiting = lifecycle.create_game(creator, num_players=3)
+    cancelled = lifecycle.create_game(creator, num_players=3)
+    lifecycle.cancel_game(cancelled, user=creator)
     for game in (waiting, cancelled):
         assert_hidden(logged_in(creator), game)
         assert_hidden(Client(), game)

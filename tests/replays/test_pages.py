@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games.models import Game, Move, Snapshot
-from games.play import services
+from games.play import lifecycle
 from games.records.old_logs import legacy_events
 from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 from tests.support.replays import engine_positions, log_items, replay_url, section
@@ -152,9 +152,9 @@ def test_a_position_out_of_range_shows_the_nearest_there_is(finished_game, query
 
 def test_a_game_not_started_or_cancelled_has_no_replay_and_says_so(make_user):
     creator = make_user()
-    open_game = services.create_game(creator, num_players=3)
-    cancelled = services.create_game(creator, num_players=3)
-    services.cancel_game(cancelled, user=creator)
+    open_game = lifecycle.create_game(creator, num_players=3)
+    cancelled = lifecycle.create_game(creator, num_players=3)
+    lifecycle.cancel_game(cancelled, user=creator)
     for game in (open_game, cancelled):
         page = Client().get(replay_url(game, 0))
         assert page.status_code == 409 and "has not started" in page.content.decode()

@@ -137,9 +137,9 @@ def test_the_scores_by_round_are_the_scores_at_the_end_of_each_round(finished_ga
 
 
 def test_a_game_not_started_has_nothing_to_replay(start_game, make_user):
-    from games.play import services
+    from games.play import lifecycle
 
-    game = services.create_game(make_user(), num_players=3)
+    game = lifecycle.create_game(make_user(), num_players=3)
     with pytest.raises(replays.NotReplayable, match="not started"):
         replays.position(loaded(game))
 

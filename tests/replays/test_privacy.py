@@ -19,7 +19,7 @@ from django.utils.html import strip_tags
 from games.engine import apply_move, new_game, random_move, to_act
 from games.engine.board import AREAS, CASTILLO_INDEX, COLOUR_LABELS, REGION_NAMES, REGIONS
 from games.models import Game
-from games.play import services
+from games.play import moving
 from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 from tests.support.replays import engine_positions, log_items, own_hand, replay, replay_url, revealed_hands, section
 
@@ -116,7 +116,7 @@ def recorded(start_game, make_user):
             }
         seat = to_act(state)[0]
         move = random_move(state, seat, rng)
-        services.submit_move(game, user=users[seat], move=move, expected_version=game.version)
+        moving.submit_move(game, user=users[seat], move=move, expected_version=game.version)
         game.refresh_from_db()
         state = apply_move(state, seat, move)
         position += 1

@@ -6,7 +6,7 @@ has an open public game of 3 players with the default options, which ana's quick
 """
 
 from accounts.models import Follow
-from games.play import services
+from games.play import lifecycle
 from ratings.models import Ladder, Rating
 from tests.support.ratings_seed import player
 
@@ -16,7 +16,7 @@ def seed():
     player("beatriz")
     Follow.objects.create(follower=ana, followed=bea)
     Follow.objects.create(follower=ana, followed=cid)
-    services.create_game(bea, num_players=4, short_game=True)
-    services.create_game(bea, num_players=3, private=True)
+    lifecycle.create_game(bea, num_players=4, short_game=True)
+    lifecycle.create_game(bea, num_players=3, private=True)
     Rating.objects.create(user=dan, ladder=Ladder.ALL, mu=31.0, sigma=2.5, ordinal=23.5, games=20)
-    services.create_game(dan, num_players=3)
+    lifecycle.create_game(dan, num_players=3)

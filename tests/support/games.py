@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.engine import random_move
 from games.models import Game, Seat
-from games.play import services
+from games.play import expiry, lifecycle, moving
 from tests.support.helpers import HTMX, state_of, user_at
 
 
@@ -57,7 +57,7 @@ def on_autopilot(start_game):
 
 def practice(make_user, levels=("greedy", "greedy"), num_players=None, **options):
     creator = make_user()
-    game = services.create_game(
+    game = lifecycle.create_game(
         creator, num_players=num_players or len(levels) + 1, short_game=True, computers=list(levels), **options
     )
     game.refresh_from_db()
@@ -71,7 +71,7 @@ def user_at_seat(game, user):
 def time_out(game):
     """The deadline passes for the seats to act, and the sweep plays for them."""
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.apply_default_moves(game.pk, version=game.version)
+    assert expiry.apply_default_moves(game.pk, version=game.version)
     game.refresh_from_db()
 
 
@@ -80,6 +80,6 @@ def others_move_until_only(game, seat, rng):
     while game.to_act != [seat]:
         assert game.status == Game.Status.ACTIVE
         other = next(s for s in game.to_act if s != seat)
-        services.submit_move(game, user=user_at(game, other), move=random_move(state_of(game), other, rng),
+        moving.submit_move(game, user=user_at(game, other), move=random_move(state_of(game), other, rng),
             expected_version=game.version)
         game.refresh_from_db()

@@ -47,7 +47,7 @@ def play(game, until=None, moves=None, rng=None):
     """Play random legal moves through the services, as the users in the seats, until
     `until(state)` holds or `moves` moves were made. Returns the current state."""
     from games.engine import random_move, to_act
-    from games.play import services
+    from games.play import moving
 
     rng = rng or random.Random(game.seed)
     users = {seat.index: seat.user for seat in game.seats.all()}
@@ -55,7 +55,7 @@ def play(game, until=None, moves=None, rng=None):
     state = state_of(game)
     while not state.is_over and not (until and until(state)) and (moves is None or made < moves):
         seat = to_act(state)[0]
-        services.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
+        moving.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
         state = state_of(game)
         made += 1
     return state

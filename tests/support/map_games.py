@@ -25,19 +25,19 @@ def make(prefix="map"):
     from accounts.models import User
     from games.engine.cards import CARDS
     from games.engine.cards.intrigue import MoveCaballeros
-    from games.play import services
+    from games.play import lifecycle, moving
     from tests.support.helpers import find_position, state_of, user_at
 
     seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)
     names = [f"{prefix}{seat}" for seat in range(3)]
     users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-    game = services.create_game(users[0], num_players=3, **OPTIONS)
+    game = lifecycle.create_game(users[0], num_players=3, **OPTIONS)
     type(game).objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:]:
-        services.join_game(game, user=user, token=game.invite_token)
+        lifecycle.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     for seat, move in history:
-        services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     state = state_of(game)
     assert _last_round_with_our_cards(state)

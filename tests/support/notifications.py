@@ -8,7 +8,7 @@ import pytest
 
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.models import Game
-from games.play import services
+from games.play import lifecycle, moving
 from tests.support.helpers import play, state_of
 
 
@@ -36,15 +36,14 @@ def committed(django_capture_on_commit_callbacks):
 @pytest.fixture
 def started(make_user, committed):
     """A game started through the services with its after-commit hooks run: (game, users by seat)."""
-    from games.play import services
 
     def start(num_players=3, seed=None, **options):
         users = [make_user() for _ in range(num_players)]
-        game = services.create_game(users[0], num_players=num_players, **options)
+        game = lifecycle.create_game(users[0], num_players=num_players, **options)
         if seed is not None:
             Game.objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            committed(services.join_game, game, user=user, token=game.invite_token)
+            committed(lifecycle.join_game, game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game, {seat.index: seat.user for seat in game.seats.select_related("user")}
 
@@ -62,7 +61,7 @@ def play_until(game, users, committed, until):
     state = state_of(game)
     while not until(state):
         seat = to_act(state)[0]
-        committed(services.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
+        committed(moving.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
             expected_version=game.version)
         state = state_of(game)
     return state
@@ -99,7 +98,7 @@ def bid(game, users, committed):
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(
-        services.submit_move,
+        moving.submit_move,
         game,
         user=users[bidder],
         move=legal_moves(state, bidder)[0],
@@ -120,10 +119,10 @@ def veto_question(make_user, committed, smtp_server):
     """A slow four-player game one move before a veto question to three seats; (game, users by
     seat, the mover's seat and the move), every player in their own time zone."""
     users = [make_user() for _ in range(4)]
-    game = services.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
+    game = lifecycle.create_game(users[0], num_players=4, time_per_move=3 * 24 * 3600)
     Game.objects.filter(pk=game.pk).update(seed=SEED)
     for user in users[1:]:
-        committed(services.join_game, game, user=user, token=game.invite_token)
+        committed(lifecycle.join_game, game, user=user, token=game.invite_token)
     game.refresh_from_db()
     rng = random.Random(SEED)
     play(game, moves=MOVES_BEFORE, rng=rng)

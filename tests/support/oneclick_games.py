@@ -46,7 +46,7 @@ POSITIONS = {
 def make(prefix="one"):
     """Prints {position: [game id, user name of the seat to act]}."""
     from accounts.models import User
-    from games.play import services
+    from games.play import lifecycle, moving
     from tests.support.helpers import find_position, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
@@ -55,13 +55,13 @@ def make(prefix="one"):
         seed, history = find_position(predicate, 3, **options)
         names = [f"{prefix}{name}{seat}" for seat in range(3)]
         users = [User.objects.create_user(n, f"{n}@example.org", PASSWORD) for n in names]
-        game = services.create_game(users[0], num_players=3, **options)
+        game = lifecycle.create_game(users[0], num_players=3, **options)
         type(game).objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user=user, token=game.invite_token)
+            lifecycle.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         for seat, move in history:
-            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         state = state_of(game)
         assert predicate(state), name

@@ -34,7 +34,7 @@ def make():
     """Prints {phase: [game id, user name of the seat to act (seat 0 at the end)]}."""
     from accounts.models import User
     from games.engine import to_act
-    from games.play import services
+    from games.play import lifecycle, moving
     from tests.support.helpers import find_position, play, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
@@ -42,11 +42,11 @@ def make():
     def started(phase, seed=None):
         names = [f"{phase}{seat}" for seat in range(4)]
         users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-        game = services.create_game(users[0], num_players=4, **options)
+        game = lifecycle.create_game(users[0], num_players=4, **options)
         if seed is not None:
             type(game).objects.filter(pk=game.pk).update(seed=seed)
         for user in users[1:]:
-            services.join_game(game, user=user, token=game.invite_token)
+            lifecycle.join_game(game, user=user, token=game.invite_token)
         game.refresh_from_db()
         return game
 
@@ -55,7 +55,7 @@ def make():
         seed, history = find_position(predicate, 4, **options)
         game = started(phase, seed)
         for seat, move in history:
-            services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
             game.refresh_from_db()
         assert predicate(state_of(game)), phase
         made[phase] = [game.pk, user_at(game, to_act(state_of(game))[0]).username]

@@ -1,16 +1,16 @@
 """Rated games played to their end through the services, for the ratings' tests."""
 
 from games.models import Game
-from games.play import services
+from games.play import lifecycle
 from tests.support.helpers import play
 
 
 def open_rated(users, **options):
     """A rated game of `users`, started, nobody having moved yet."""
     options = {"short_game": True, "rated": True, **options}
-    game = services.create_game(users[0], num_players=len(users), **options)
+    game = lifecycle.create_game(users[0], num_players=len(users), **options)
     for user in users[1:]:
-        services.join_game(game, user=user, token=game.invite_token)
+        lifecycle.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     return game
 

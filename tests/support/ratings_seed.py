@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import random_move, to_act
 from games.engine.state import GameState
-from games.play import services
+from games.play import lifecycle, moving
 from ratings.models import Ladder, Rating
 
 PASSWORD = "a-long-enough-Passw0rd"
@@ -36,7 +36,7 @@ def play_to_the_end(game):
     state = GameState.from_json(game.state)
     while not state.is_over:
         seat = to_act(state)[0]
-        services.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
+        moving.submit_move(game, user=users[seat], move=random_move(state, seat, rng), expected_version=game.version)
         game.refresh_from_db()
         state = GameState.from_json(game.state)
 
@@ -45,9 +45,9 @@ def seed():
     ana = player("ana")
     others = [player(name) for name in ("blas", "carmen", "diego", "elena")]
     for size in GAMES:
-        game = services.create_game(ana, num_players=size, short_game=True, rated=True)
+        game = lifecycle.create_game(ana, num_players=size, short_game=True, rated=True)
         for user in others[:size - 1]:
-            services.join_game(game, user=user)
+            lifecycle.join_game(game, user=user)
         play_to_the_end(game)
         others = others[1:] + others[:1]
     fillers = User.objects.bulk_create(

@@ -10,14 +10,14 @@ PASSWORD = "a-long-enough-Passw0rd"
 def make():
     """Prints {"finished": id, "running": id, "player": username in the running game's seat 0}."""
     from accounts.models import User
-    from games.play import services
+    from games.play import lifecycle
     from tests.support.helpers import play, user_at
 
     def game(names, moves=None, **options):
         users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-        started = services.create_game(users[0], num_players=len(users), **options)
+        started = lifecycle.create_game(users[0], num_players=len(users), **options)
         for user in users[1:]:
-            services.join_game(started, user=user)
+            lifecycle.join_game(started, user=user)
         started.refresh_from_db()
         play(started, moves=moves, rng=random.Random(started.pk))
         return started

@@ -11,15 +11,15 @@ from tests.support.phone_games import PASSWORD
 def make(prefix):
     """Prints {"game": id, "players": [user names by seat]}."""
     from accounts.models import User
-    from games.play import services
+    from games.play import lifecycle
     from tests.support.helpers import play, user_at
 
     names = [f"{prefix}{seat}" for seat in range(3)]
     users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-    game = services.create_game(users[0], num_players=3, veto=False)
+    game = lifecycle.create_game(users[0], num_players=3, veto=False)
     type(game).objects.filter(pk=game.pk).update(seed=4)
     for user in users[1:]:
-        services.join_game(game, user=user, token=game.invite_token)
+        lifecycle.join_game(game, user=user, token=game.invite_token)
     game.refresh_from_db()
     play(game, until=lambda state: state.round == 1 and state.phase == "action")
     print(json.dumps({"game": game.pk, "players": [user_at(game, seat).username for seat in range(3)]}))
@@ -30,7 +30,7 @@ def others_play(game_id, text):
     prints the areas that changed for seat 0."""
     from games.engine import random_move, to_act, view_for
     from games.models import Game
-    from games.play import chat, services
+    from games.play import chat, moving
     from games.reading.since_visit import _caballeros
     from tests.support.helpers import state_of, user_at
 
@@ -42,7 +42,7 @@ def others_play(game_id, text):
     while not changed or to_act(state_of(game))[0] != 0:
         state = state_of(game)
         seat = to_act(state)[0]
-        services.submit_move(
+        moving.submit_move(
             game, user=user_at(game, seat), move=random_move(state, seat, rng),
             expected_version=game.version)
         game.refresh_from_db()
