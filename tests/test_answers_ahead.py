@@ -1,6 +1,7 @@
-"""Answers given ahead: a seat's standing "allow" to every veto question, answered at once as its
-own move, told to the seat alone."""
+"""Answers given ahead: a seat's standing "allow" to every veto question, answered as its own move
+after a pause drawn at random (as a player at the table would answer), told to the seat alone."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -8,13 +9,42 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clocks
+from games import clocks, deadlines
 from games.engine import to_act, visible_events
 from games.models import Game, Move, Seat
 from games.play import services
 from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
+
+LEAST, MOST = 3, 12
+
+
+class Clock:
+    """The site's time (timezone.now), moved on by the test."""
+
+    def __init__(self):
+        self.now = timezone.now()
+
+    def advance(self, seconds):
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    moved = Clock()
+    monkeypatch.setattr(timezone, "now", lambda: moved.now)
+    return moved
+
+
+@pytest.fixture(autouse=True)
+def answers_queued(queued_work, settings):
+    """(game id, delay) of the answers given ahead queued during a test; none is made unless the
+    test makes it (`services.answer_ahead`, as the task does)."""
+    settings.ANSWERS_AHEAD_DELAY = (LEAST, MOST)
+    queued = []
+    queued_work[services.ANSWER_AHEAD] = lambda game_id, delay: queued.append((game_id, delay))
+    return queued
 
 
 def one_holder_asked(state):
@@ -57,6 +87,20 @@ def ask(game, last):
     game.refresh_from_db()
 
 
+def answer_when_due(game, clock):
+    """What the queued task does once the pause is over: answers, as it would at its time."""
+    game.refresh_from_db()
+    clock.now = game.answers_ahead_due
+    answered = services.answer_ahead(game.pk)
+    game.refresh_from_db()
+    return answered
+
+
+def waiting_for(html):
+    """The names in the pending action's "Waiting for ..." line."""
+    return re.search(r"Waiting for (.*?)\.\s", html, re.S).group(1)
+
+
 def set_ahead(game, seat, on):
     return services.set_answers_ahead(game, user=user_at(game, seat), on=on, seat_index=seat)
 
@@ -67,19 +111,36 @@ def play_html(game, seat):
     return response.content.decode()
 
 
-def test_a_question_of_one_holder_answered_ahead_passes_at_once_and_his_log_says_so(start_game):
+def test_a_question_of_one_holder_answered_ahead_waits_a_pause_then_passes_and_his_log_says_so(
+    start_game, clock, answers_queued, django_capture_on_commit_callbacks
+):
     game, last, asked = just_before(start_game, one_holder_asked)
     holder = asked[0]
+    other = next(seat for seat in range(game.num_players) if seat not in (holder, last[0]))
     set_ahead(game, holder, True)
     before = game.version
-    ask(game, last)
-    assert holder not in game.to_act
-    # The asking move and the answer: two versions, one transaction, no deadline waited for.
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(game, last)
+    # Saved with the question open: the others see it wait for him, as for any holder.
+    assert game.version == before + 1
+    assert game.to_act == [holder] and to_act(state_of(game)) == [holder]
+    assert user_at(game, holder).username in waiting_for(play_html(game, other))
+    # Answered after a pause drawn between the bounds, by a task queued for then.
+    assert LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
+    [(game_id, delay)] = answers_queued
+    assert game_id == game.pk and delay == pytest.approx((game.answers_ahead_due - clock.now).total_seconds())
+    # Not before its time (a task run early waits again).
+    clock.advance(LEAST - 1)
+    assert not services.answer_ahead(game.pk)
+    assert game.version == Game.objects.get(pk=game.pk).version
+    assert answer_when_due(game, clock)
+    assert holder not in game.to_act and game.answers_ahead_due is None
     assert game.version == before + 2
     answer = Move.objects.get(game=game, version=game.version)
     assert (answer.seat.index, answer.move, answer.automatic) == (holder, {"type": "allow"}, False)
     assert any(event["event"] == "allowed" for event in answer.events)
     assert "allows (answered ahead)" in play_html(game, holder)
+    assert "answered ahead" not in play_html(game, other)
 
 
 def test_taken_back_the_next_question_waits_for_the_holder(start_game):
@@ -93,15 +154,134 @@ def test_taken_back_the_next_question_waits_for_the_holder(start_game):
     assert to_act(state_of(game)) == [holder]
 
 
-def test_set_while_the_question_waits_it_is_answered_at_once(start_game):
+def test_taken_back_before_its_time_the_question_waits_for_the_holder(
+    start_game, clock, answers_queued, django_capture_on_commit_callbacks
+):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    set_ahead(game, holder, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(game, last)
+    version, due = game.version, game.answers_ahead_due
+    assert due is not None and answers_queued
+    set_ahead(game, holder, False)
+    game.refresh_from_db()
+    # Nothing the others see changes: no version, the same deadline; only the due time goes.
+    assert game.version == version and game.answers_ahead_due is None
+    clock.now = due + timedelta(seconds=1)
+    assert not services.answer_ahead(game.pk)
+    deadlines.sweep()
+    game.refresh_from_db()
+    assert game.version == version and game.to_act == [holder]
+    assert not Move.objects.filter(game=game, version__gt=version).exists()
+
+
+def test_set_while_the_question_waits_it_is_answered_after_the_pause(
+    start_game, clock, answers_queued, django_capture_on_commit_callbacks
+):
     game, last, asked = just_before(start_game, one_holder_asked)
     holder = asked[0]
     ask(game, last)
-    assert game.to_act == [holder]
-    set_ahead(game, holder, True)
+    assert game.to_act == [holder] and game.answers_ahead_due is None
+    version, deadline = game.version, game.deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        set_ahead(game, holder, True)
     game.refresh_from_db()
+    assert (game.version, game.deadline, game.to_act) == (version, deadline, [holder])
+    assert LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
+    assert [game_id for game_id, _ in answers_queued] == [game.pk]
+    assert answer_when_due(game, clock)
     assert holder not in game.to_act
-    assert Move.objects.get(game=game, version=game.version).move == {"type": "allow"}
+    answer = Move.objects.get(game=game, version=game.version)
+    assert answer.move == {"type": "allow"} and answer.events[0]["event"] == "answered_ahead"
+
+
+def test_a_lost_task_is_made_good_by_the_sweep_once_the_time_has_come(start_game, clock):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    set_ahead(game, holder, True)
+    ask(game, last)  # its task is never run
+    version, due = game.version, game.answers_ahead_due
+    clock.now = due - timedelta(seconds=1)
+    deadlines.sweep()
+    game.refresh_from_db()
+    assert game.version == version and game.to_act == [holder]
+    clock.now = due + timedelta(seconds=1)
+    deadlines.sweep()
+    game.refresh_from_db()
+    assert game.version == version + 1 and holder not in game.to_act and game.answers_ahead_due is None
+    assert Move.objects.get(game=game, version=game.version).events[0]["event"] == "answered_ahead"
+    # The task, late, and the next sweep find nothing due: one answer.
+    assert not services.answer_ahead(game.pk)
+    deadlines.sweep()
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert Move.objects.filter(game=game, seat__index=holder, version__gt=version).count() == 1
+
+
+def test_the_pause_is_drawn_anew_for_each_question_not_from_the_games_seed(start_game, clock):
+    pauses = []
+    for _ in range(2):
+        game, last, asked = just_before(start_game, one_holder_asked)
+        set_ahead(game, asked[0], True)
+        ask(game, last)
+        pauses.append(game.answers_ahead_due - clock.now)
+    # The same game (its seed, its moves) twice: two pauses.
+    assert pauses[0] != pauses[1]
+
+
+def test_two_holders_answering_ahead_each_wait_a_pause_of_their_own(start_game, clock):
+    game, last, asked = just_before(start_game, two_holders_asked)
+    for seat in asked:
+        set_ahead(game, seat, True)
+    before = game.version
+    ask(game, last)
+    assert sorted(game.to_act) == sorted(asked)
+    deadline = game.deadline
+    assert answer_when_due(game, clock)
+    first = Move.objects.get(game=game, version=before + 2).seat.index
+    # The second is still asked, with the question's deadline, and a pause of its own from now.
+    assert game.to_act == [seat for seat in asked if seat != first] and game.deadline == deadline
+    assert LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
+    assert not services.answer_ahead(game.pk)
+    assert answer_when_due(game, clock)
+    assert game.version == before + 3
+    assert {Move.objects.get(game=game, version=v).seat.index for v in (before + 2, before + 3)} == set(asked)
+
+
+def test_answered_by_hand_before_its_time_nothing_more_is_answered(start_game, clock):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    set_ahead(game, holder, True)
+    ask(game, last)
+    due = game.answers_ahead_due
+    services.submit_move(game, user=user_at(game, holder), move={"type": "allow"}, expected_version=game.version)
+    game.refresh_from_db()
+    version = game.version
+    assert game.answers_ahead_due is None or game.answers_ahead_due != due
+    clock.now = due + timedelta(seconds=1)
+    services.answer_ahead(game.pk)
+    game.refresh_from_db()
+    assert game.version == version
+    assert not Move.objects.filter(game=game, version=version, events__0__event="answered_ahead").exists()
+
+
+def test_the_holder_answering_ahead_gets_no_your_move_mail_for_the_question(
+    start_game, django_capture_on_commit_callbacks
+):
+    from games.models import Notification
+
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder, twin_holder = asked[0], None
+    twin, twin_last, twin_asked = just_before(start_game, one_holder_asked)
+    twin_holder = twin_asked[0]
+    set_ahead(game, holder, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        ask(game, last)
+        ask(twin, twin_last)
+    mails = Notification.objects.filter(kind="your_move")
+    assert mails.filter(game=twin, version=twin.version, user=user_at(twin, twin_holder)).exists()
+    assert not mails.filter(game=game, user=user_at(game, holder), version=game.version).exists()
 
 
 def test_a_veto_on_veto_question_is_not_answered_ahead(start_game):
@@ -135,6 +315,22 @@ def test_another_seat_learns_nothing_of_the_setting_before_or_after_the_answer(s
     assert "Take it back" in play_html(game, ahead)
 
     ask(game, last)
+    # The question waits for both, as it would for two players answering by hand; the due time
+    # of the answer given ahead changes nothing on the other's page (nor its deadline).
+    assert sorted(game.to_act) == sorted(asked) and game.answers_ahead_due is not None
+    play_html(game, other)  # the first look at the new position marks what is new
+    cache.clear()
+    waiting_play, waiting_page = play_html(game, other), logged_in(user_at(game, other)).get(
+        reverse("game", args=[game.pk])).content.decode()
+    assert user_at(game, ahead).username in waiting_for(waiting_play)
+    Game.objects.filter(pk=game.pk).update(answers_ahead_due=None)
+    cache.clear()
+    assert _without_csrf(play_html(game, other)) == _without_csrf(waiting_play)
+    assert _without_csrf(logged_in(user_at(game, other)).get(
+        reverse("game", args=[game.pk])).content.decode()) == _without_csrf(waiting_page)
+    Game.objects.filter(pk=game.pk).update(answers_ahead_due=timezone.now())
+    assert services.answer_ahead(game.pk)
+    game.refresh_from_db()
     assert game.to_act == [other]
     answer = Move.objects.get(game=game, version=game.version)
     assert answer.seat.index == ahead and not answer.automatic
@@ -152,6 +348,9 @@ def test_the_others_see_what_a_prompt_allow_shows(start_game):
     twin, twin_last, _ = just_before(start_game, one_holder_asked)
     set_ahead(game, holder, True)
     ask(game, last)
+    Game.objects.filter(pk=game.pk).update(answers_ahead_due=timezone.now())
+    assert services.answer_ahead(game.pk)
+    game.refresh_from_db()
     ask(twin, twin_last)
     services.submit_move(twin, user=user_at(twin, holder), move={"type": "allow"}, expected_version=twin.version)
     twin.refresh_from_db()
@@ -223,8 +422,8 @@ def test_the_form_sets_it_and_takes_it_back(start_game):
 
 def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(start_game):
     """The move's path loads the seats before it locks the game, and the setting changes no
-    version: taken back meanwhile, the question still waits for the holder; set meanwhile, it is
-    answered."""
+    version: taken back meanwhile, the question waits for the holder alone; set meanwhile, it is
+    answered after its pause."""
     for on in (False, True):
         game, (seat, move), asked = just_before(start_game, one_holder_asked)
         holder = asked[0]
@@ -234,12 +433,18 @@ def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(s
         set_ahead(game, holder, on)
         services.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version, seats=seats)
         game.refresh_from_db()
+        assert game.to_act == [holder]
+        assert (game.answers_ahead_due is not None) is on
+        Game.objects.filter(pk=game.pk).update(answers_ahead_due=timezone.now())
+        assert services.answer_ahead(game.pk) is on
+        game.refresh_from_db()
         assert (holder in game.to_act) is not on
 
 
-def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(start_game, monkeypatch):
+def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(start_game, monkeypatch, clock):
     """The deadline sweep's path: the late seat's default move asks the question (here the move of
-    the line found, in place of a random one), and the holder's answer follows in its transaction."""
+    the line found, in place of a random one), saved open with its due time, and the holder's answer
+    follows after its pause."""
     game, (seat, move), asked = just_before(start_game, one_holder_asked)
     holder = asked[0]
     set_ahead(game, holder, True)
@@ -251,9 +456,25 @@ def test_a_question_asked_by_a_move_the_deadline_made_is_answered_ahead_too(star
     before = game.version
     assert services.apply_default_moves(game.pk, version=game.version)
     game.refresh_from_db()
+    assert game.to_act == [holder] and LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
+    assert answer_when_due(game, clock)
     asking, answer = Move.objects.filter(game=game, version__in=[before + 1, before + 2]).order_by("version")
     assert (asking.seat.index, asking.automatic) == (seat, True)
     assert (answer.seat.index, answer.move, answer.automatic) == (holder, {"type": "allow"}, False)
     assert answer.events[0] == {"event": "answered_ahead", "seat": holder, "round": answer.events[0]["round"],
                                 "private": True}
     assert holder not in game.to_act
+
+
+def test_a_deadline_that_passes_before_the_pause_is_over_is_his_own_answer_not_a_timeout(start_game, clock):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    ask(game, last)
+    set_ahead(game, holder, True)
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(deadline=clock.now - timedelta(seconds=1))
+    assert services.apply_default_moves(game.pk, version=game.version)
+    game.refresh_from_db()
+    answer = Move.objects.get(game=game, version__gt=game.version - 10, seat__index=holder, move={"type": "allow"})
+    assert not answer.automatic and answer.events[0]["event"] == "answered_ahead"
+    assert Seat.objects.get(game=game, index=holder).timeouts == 0
