@@ -2,6 +2,7 @@
 after a pause drawn at random (as a player at the table would answer), told to the seat alone."""
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from games import clocks, deadlines
 from games.engine import to_act, visible_events
+from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import services
 from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
@@ -478,3 +480,25 @@ def test_a_deadline_that_passes_before_the_pause_is_over_is_his_own_answer_not_a
     answer = Move.objects.get(game=game, version__gt=game.version - 10, seat__index=holder, move={"type": "allow"})
     assert not answer.automatic and answer.events[0]["event"] == "answered_ahead"
     assert Seat.objects.get(game=game, index=holder).timeouts == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_worker_answers_once_the_pause_is_over(start_game, settings, queued_work):
+    """The task itself, queued on the commit of the asking move, run by the embedded worker."""
+    settings.REDIS_URL = ""
+    settings.ANSWERS_AHEAD_DELAY = (0.3, 0.6)
+    del queued_work[services.ANSWER_AHEAD]
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    set_ahead(game, holder, True)
+    asked_at = time.monotonic()
+    ask(game, last)
+    assert game.to_act == [holder]
+    while holder in game.to_act and time.monotonic() < asked_at + 10:
+        time.sleep(0.02)
+        game.refresh_from_db()
+    answered_after = time.monotonic() - asked_at
+    assert holder not in game.to_act and answered_after >= 0.3
+    assert work.embedded_worker(services.ANSWER_AHEAD).idle.wait(10)
+    answer = Move.objects.get(game=game, seat__index=holder, move={"type": "allow"})
+    assert answer.events[0]["event"] == "answered_ahead" and game.answers_ahead_due is None
