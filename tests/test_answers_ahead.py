@@ -502,3 +502,17 @@ def test_the_embedded_worker_answers_once_the_pause_is_over(start_game, settings
     assert work.embedded_worker(services.ANSWER_AHEAD).idle.wait(10)
     answer = Move.objects.get(game=game, seat__index=holder, move={"type": "allow"})
     assert answer.events[0]["event"] == "answered_ahead" and game.answers_ahead_due is None
+
+
+def test_the_setting_made_again_while_an_answer_is_due_does_not_put_it_off(start_game, clock):
+    game, last, asked = just_before(start_game, two_holders_asked)
+    first, second = asked
+    set_ahead(game, first, True)
+    ask(game, last)
+    due = game.answers_ahead_due
+    clock.advance(1)
+    set_ahead(game, first, True)
+    set_ahead(game, second, True)
+    set_ahead(game, second, False)
+    game.refresh_from_db()
+    assert game.answers_ahead_due == due

@@ -664,7 +664,7 @@ def set_answers_ahead(game, *, user, on, seat_index=None):
             raise NotAllowed(_("You can only act for your own seat."))
         seat.answers_ahead = bool(on)
         seat.save(update_fields=["answers_ahead"])
-        due = _answers_ahead_due(game, GameState.from_json(game.state), seats)
+        due = _answers_ahead_due(game, GameState.from_json(game.state), seats, keep=True)
         if due != game.answers_ahead_due:
             game.answers_ahead_due = due
             Game.objects.filter(pk=game.pk).update(answers_ahead_due=due)
