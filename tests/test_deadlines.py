@@ -376,8 +376,9 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
         # Set before the first game's claim, reset after the last.
         at = [index for index, sql in enumerate(queries[5]) if sql.startswith("WITH claimed")]
         assert queries[5][at[0] - 1] == "SET synchronous_commit TO OFF", queries[5]
-        # (Then only the tournaments' check.)
-        assert queries[5][at[-1] + 1:-1] == ["RESET synchronous_commit"], queries[5]
+        # (Then only the answers given ahead that are due and the tournaments' check.)
+        assert queries[5][at[-1] + 1:-2] == ["RESET synchronous_commit"], queries[5]
+        assert '"answers_ahead_due" <=' in queries[5][-2], queries[5]
         assert '"tournaments_tournament"' in queries[5][-1], queries[5]
     else:
         assert sum(sql.startswith('UPDATE "games_seat"') for sql in queries[5]) == 5
