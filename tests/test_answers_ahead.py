@@ -475,10 +475,11 @@ def test_a_deadline_that_passes_before_the_pause_is_over_is_his_own_answer_not_a
     set_ahead(game, holder, True)
     game.refresh_from_db()
     Game.objects.filter(pk=game.pk).update(deadline=clock.now - timedelta(seconds=1))
+    before = game.version
     assert services.apply_default_moves(game.pk, version=game.version)
-    game.refresh_from_db()
-    answer = Move.objects.get(game=game, version__gt=game.version - 10, seat__index=holder, move={"type": "allow"})
-    assert not answer.automatic and answer.events[0]["event"] == "answered_ahead"
+    answer = Move.objects.get(game=game, version=before + 1)
+    assert (answer.seat.index, answer.move, answer.automatic) == (holder, {"type": "allow"}, False)
+    assert answer.events[0]["event"] == "answered_ahead"
     assert Seat.objects.get(game=game, index=holder).timeouts == 0
 
 
