@@ -72,14 +72,14 @@ def play_computer_move(game_id, version):
 # ---- answers given ahead ------------------------------------------------------------------------
 #
 # Queued with a countdown (the pause drawn for it, settings.ANSWERS_AHEAD_DELAY) after each commit
-# that leaves a veto question to a seat that answers it ahead. The due time is stored in the game's
-# row: a duplicate finds it gone, a task run early queues itself again, and one that is lost is
-# done by the deadline sweep.
+# that leaves a veto question to a seat that answers it ahead, keyed by the due time stored in the
+# game's row: a duplicate finds it gone, a task of a due time the game no longer has does nothing,
+# a task run early queues itself again, and one that is lost is done by the deadline sweep.
 
 
 @shared_task(name="games.tasks.answer_ahead", ignore_result=True)
-def answer_ahead(game_id):
-    return services.answer_ahead(game_id)
+def answer_ahead(game_id, due):
+    return services.answer_ahead(game_id, due)
 
 
 # ---- mail ---------------------------------------------------------------------------------------

@@ -41,11 +41,11 @@ def clock(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def answers_queued(queued_work, settings):
-    """(game id, delay) of the answers given ahead queued during a test; none is made unless the
-    test makes it (`services.answer_ahead`, as the task does)."""
+    """(game id, due time, delay) of the answers given ahead queued during a test; none is made
+    unless the test makes it (`services.answer_ahead`, as the task does)."""
     settings.ANSWERS_AHEAD_DELAY = (LEAST, MOST)
     queued = []
-    queued_work[services.ANSWER_AHEAD] = lambda game_id, delay: queued.append((game_id, delay))
+    queued_work[services.ANSWER_AHEAD] = lambda game_id, due, delay: queued.append((game_id, due, delay))
     return queued
 
 
@@ -93,7 +93,7 @@ def answer_when_due(game, clock):
     """What the queued task does once the pause is over: answers, as it would at its time."""
     game.refresh_from_db()
     clock.now = game.answers_ahead_due
-    answered = services.answer_ahead(game.pk)
+    answered = services.answer_ahead(game.pk, game.answers_ahead_due.timestamp())
     game.refresh_from_db()
     return answered
 
@@ -129,12 +129,22 @@ def test_a_question_of_one_holder_answered_ahead_waits_a_pause_then_passes_and_h
     assert user_at(game, holder).username in waiting_for(play_html(game, other))
     # Answered after a pause drawn between the bounds, by a task queued for then.
     assert LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
-    [(game_id, delay)] = answers_queued
-    assert game_id == game.pk and delay == pytest.approx((game.answers_ahead_due - clock.now).total_seconds())
-    # Not before its time (a task run early waits again).
+    [(game_id, due, delay)] = answers_queued
+    assert (game_id, due) == (game.pk, game.answers_ahead_due.timestamp())
+    assert delay == pytest.approx((game.answers_ahead_due - clock.now).total_seconds())
+    # Not before its time: a task run early queues itself again, for the time left.
     clock.advance(LEAST - 1)
-    assert not services.answer_ahead(game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert not services.answer_ahead(game.pk, due)
     assert game.version == Game.objects.get(pk=game.pk).version
+    assert answers_queued[1][:2] == (game.pk, due)
+    assert answers_queued[1][2] == pytest.approx(delay - (LEAST - 1))
+    # A task of another due time (the question's before, say) does nothing, even once that is due.
+    clock.now = game.answers_ahead_due
+    assert not services.answer_ahead(game.pk, due - 1)
+    game.refresh_from_db()
+    assert game.to_act == [holder]
+    clock.advance(-1)
     assert answer_when_due(game, clock)
     assert holder not in game.to_act and game.answers_ahead_due is None
     assert game.version == before + 2
@@ -191,7 +201,7 @@ def test_set_while_the_question_waits_it_is_answered_after_the_pause(
     game.refresh_from_db()
     assert (game.version, game.deadline, game.to_act) == (version, deadline, [holder])
     assert LEAST <= (game.answers_ahead_due - clock.now).total_seconds() <= MOST
-    assert [game_id for game_id, _ in answers_queued] == [game.pk]
+    assert [(game_id, due) for game_id, due, _ in answers_queued] == [(game.pk, game.answers_ahead_due.timestamp())]
     assert answer_when_due(game, clock)
     assert holder not in game.to_act
     answer = Move.objects.get(game=game, version=game.version)
@@ -297,7 +307,7 @@ def test_a_veto_on_veto_question_is_not_answered_ahead(start_game):
     assert sorted(game.to_act) == sorted(asked)
 
 
-def test_another_seat_learns_nothing_of_the_setting_before_or_after_the_answer(start_game):
+def test_another_seat_learns_nothing_of_the_setting_before_or_after_the_answer(start_game, clock):
     game, last, asked = just_before(start_game, two_holders_asked)
     ahead, other = asked
     version = game.version

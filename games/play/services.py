@@ -691,19 +691,20 @@ def _answers_ahead_due(game, state, seats, keep=False):
 
 
 def _queue_answer_ahead_after_commit(game):
-    """Once committed, have `answer_ahead` run for `game` at its due time. A task lost costs one
-    sweep interval: the deadline sweep answers what is overdue (`answer_overdue_ahead`)."""
+    """Once committed, have `answer_ahead` run for `game` at its due time, keyed by that time. A
+    task lost costs one sweep interval: the deadline sweep answers what is overdue
+    (`answer_overdue_ahead`)."""
     game_id, due = game.pk, game.answers_ahead_due
     transaction.on_commit(
         lambda: work.enqueue(
-            ANSWER_AHEAD, game_id, delay=max(0.0, (due - timezone.now()).total_seconds()),
+            ANSWER_AHEAD, game_id, due.timestamp(), delay=max(0.0, (due - timezone.now()).total_seconds()),
             label=f"answer ahead in game {game_id}",
         ),
         robust=True,
     )
 
 
-def answer_ahead(game_id, *, wait=True):
+def answer_ahead(game_id, due=None, *, wait=True):
     """Answer "allow", as his own move marked "answered ahead", for one seat that answers ahead
     the veto question open in game `game_id`, if its due time (`Game.answers_ahead_due`) has
     come: the task queued when it was set, or the deadline sweep when that task was lost. Under
@@ -713,13 +714,17 @@ def answer_ahead(game_id, *, wait=True):
     (notices, mails, the autopilot's and the computers' moves after it); another seat that
     answers the same question ahead then gets a pause of its own. Returns whether it answered.
 
-    Run twice (the task and the sweep), the second finds the due time gone and does nothing.
-    Not yet due (a task run early), it queues itself for the time left. Without `wait` (the
-    sweep), a game another transaction holds is skipped, not waited for (on PostgreSQL)."""
+    `due` (a POSIX timestamp), from the task, is the due time it was queued for: a task of a due
+    time the game no longer has does nothing (the due time it has now has a task of its own, or
+    the sweep). Run twice (the task and the sweep), the second finds the due time gone and does
+    nothing. Not yet due (a task run early), it queues itself for the time left. Without `wait`
+    (the sweep), a game another transaction holds is skipped, not waited for (on PostgreSQL)."""
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.select_for_update(skip_locked=not wait).filter(pk=game_id).first()
         if game is None or game.answers_ahead_due is None:
+            return False
+        if due is not None and game.answers_ahead_due.timestamp() != due:
             return False
         if game.answers_ahead_due > now:
             _queue_answer_ahead_after_commit(game)
