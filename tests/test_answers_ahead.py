@@ -1,12 +1,14 @@
 """Answers given ahead: a seat's standing "allow" to every veto question, answered as its own move
 after a pause drawn at random (as a player at the table would answer), told to the seat alone."""
 
+import os
 import re
 import time
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -16,6 +18,7 @@ from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import services
 from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -497,6 +500,22 @@ def test_a_deadline_that_passes_before_the_pause_is_over_is_his_own_answer_not_a
 def test_the_embedded_worker_answers_once_the_pause_is_over(start_game, settings, queued_work):
     """The task itself, queued on the commit of the asking move, run by the embedded worker."""
     settings.REDIS_URL = ""
+    answered_by_the_queue(start_game, settings, queued_work)
+    assert work.embedded_worker(services.ANSWER_AHEAD).idle.wait(10)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL") or connection.vendor != "postgresql",
+    reason="a real Celery worker needs REDIS_URL and a PostgreSQL DATABASE_URL (CI sets both)",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_celery_worker_answers_once_the_pause_is_over(start_game, settings, queued_work, processes, tmp_path):  # noqa: F811
+    worker = start_worker(processes, tmp_path, "ahead", environment())
+    answered_by_the_queue(start_game, settings, queued_work)
+    assert "Traceback" not in worker.output()
+
+
+def answered_by_the_queue(start_game, settings, queued_work):
     settings.ANSWERS_AHEAD_DELAY = (0.3, 0.6)
     del queued_work[services.ANSWER_AHEAD]
     game, last, asked = just_before(start_game, one_holder_asked)
@@ -510,7 +529,6 @@ def test_the_embedded_worker_answers_once_the_pause_is_over(start_game, settings
         game.refresh_from_db()
     answered_after = time.monotonic() - asked_at
     assert holder not in game.to_act and answered_after >= 0.3
-    assert work.embedded_worker(services.ANSWER_AHEAD).idle.wait(10)
     answer = Move.objects.get(game=game, seat__index=holder, move={"type": "allow"})
     assert answer.events[0]["event"] == "answered_ahead" and game.answers_ahead_due is None
 
