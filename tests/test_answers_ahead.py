@@ -3,12 +3,13 @@ after a pause drawn at random (as a player at the table would answer), told to t
 
 import os
 import re
+import threading
 import time
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -545,3 +546,34 @@ def test_the_setting_made_again_while_an_answer_is_due_does_not_put_it_off(start
     set_ahead(game, second, False)
     game.refresh_from_db()
     assert game.answers_ahead_due == due
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks that others skip need PostgreSQL")
+def test_the_sweep_skips_an_answer_due_in_a_game_another_transaction_holds(start_game):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    set_ahead(game, asked[0], True)
+    ask(game, last)
+    Game.objects.filter(pk=game.pk).update(answers_ahead_due=timezone.now() - timedelta(seconds=1))
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        started = time.monotonic()
+        assert services.answer_overdue_ahead(timezone.now()) == 0
+        assert time.monotonic() - started < 2
+    finally:
+        release.set()
+        holder.join()
+    assert services.answer_overdue_ahead(timezone.now()) == 1
+    game.refresh_from_db()
+    assert asked[0] not in game.to_act
