@@ -470,6 +470,27 @@ BOT_MOVE_DELAY = _seconds("BOT_MOVE_DELAY", "1")
 BOT_STRONG_BUDGET = _seconds("BOT_STRONG_BUDGET", "1") or 1.0
 BOT_RETRIES = env_int("BOT_RETRIES", 2, least=0)
 BOT_STALL_SECONDS = _seconds("BOT_STALL_SECONDS", "60")
+
+
+# --- Answers given ahead (games/play/services.py answer_ahead) ----------------------------------------
+# The site answers a veto question for a seat whose player allows every one ahead after a pause
+# drawn at random between these bounds (seconds, "least,most"), as a player at the table would:
+# an answer that came with the question would tell the others of the standing setting.
+def _bounds(name, default):
+    raw = os.environ.get(name, default)
+    try:
+        least, most = (float(part) for part in raw.split(","))
+    except ValueError:
+        least = most = float("nan")
+    if not 0 <= least <= most < float("inf"):
+        raise ImproperlyConfigured(
+            f"{name} must be two numbers of seconds, the least and the most, as \"3,12\"; not {raw!r}."
+        )
+    return least, most
+
+
+ANSWERS_AHEAD_DELAY = _bounds("ANSWERS_AHEAD_DELAY", "3,12")
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",

@@ -32,7 +32,7 @@ from elgrande_site import metrics
 from games import signals
 from games.mail import notifications
 from games.models import Game
-from games.play import after_save, expiry
+from games.play import after_save, expiry, moving
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,10 @@ def sweep(now=None, spread=None):
     worker's processes when there is more than one. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
-    Reminders ride on it, as a second step after the expiries (games.mail.notifications.sweep): they
+    The veto questions answered ahead whose pause is over and whose task has not answered them
+    (`moving.answer_overdue_ahead`) are answered next: a task lost costs one interval.
+
+    Reminders ride on it, as a further step after the expiries (games.mail.notifications.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """
@@ -66,6 +69,8 @@ def sweep(now=None, spread=None):
         spread(batches)
     elif batches:
         moved = play_overdue_batches(batches)
+    # The answers given ahead whose task was lost (or is late): due at a time of their own.
+    moving.answer_overdue_ahead(now)
     notifications.sweep(now)
     signals.send_robustly(signals.swept, now=now)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)

@@ -66,6 +66,11 @@ class Game(models.Model):
     # loading and decoding every game's state.
     to_act = models.JSONField(default=list, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # When the site answers the open veto question for a seat whose player allows every one ahead
+    # (Seat.answers_ahead): a moment drawn at random after it was asked (moving.answer_ahead).
+    # Private like the setting: no page, partial, notice or mail shows it, and the deadline above
+    # does not depend on it. Null when no such answer is due.
+    answers_ahead_due = models.DateTimeField(null=True, blank=True)
     # A public summary of the state, copied at every save for the same reason: the round being
     # played, each seat's colour, and the standings as [place, seat, score] best first (equal
     # scores share a place). Nothing here is private to a seat.
@@ -114,6 +119,13 @@ class Game(models.Model):
             # A game record to import is looked for among the games played here by its seed
             # (games/records/game_records.py `refuse_stored_game`).
             models.Index(fields=["seed"], name="game_seed_idx"),
+            # The sweep's answers given ahead whose time has come (a task lost): the few games
+            # with one due.
+            models.Index(
+                fields=["answers_ahead_due"],
+                condition=models.Q(answers_ahead_due__isnull=False),
+                name="game_answers_ahead_due_idx",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -167,11 +179,11 @@ class Seat(models.Model):
     # Deadlines this seat let pass on its decisions in a row; the player's own move resets it.
     timeouts = models.PositiveSmallIntegerField(default=0)
     # After two timeouts in a row the site moves for the seat at once, every time it must act,
-    # until the player moves himself again (services.take_back_seat, or a move).
+    # until the player moves himself again (moving.take_back_seat, or a move).
     autopilot = models.BooleanField(default=False)
     # The player's standing answer, until he takes it back: the site allows every veto question
-    # (not a veto-on-veto question) asked of this seat at once, as his own move
-    # (services.set_answers_ahead). Private: only the seat's own page shows it.
+    # (not a veto-on-veto question) asked of this seat, as his own move, after a short pause
+    # (moving.set_answers_ahead, answer_ahead). Private: only the seat's own page shows it.
     answers_ahead = models.BooleanField(default=False)
     # The level of the computer player in this seat (games/bots.LEVELS); "" for a person. Its user
     # is then that computer player's account (accounts.User.computer_level).
@@ -192,6 +204,19 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.display_name} in game {self.game_id} (seat {self.index})"
+
+    def answers_ahead_now(self, state):
+        """Whether the site answers "allow" for this seat, by its player's standing answer, in
+        `state` (an engine GameState): only a veto question asked of it, never a veto-on-veto
+        question (allowing one lets a veto stand: not what "allow every veto question" says) nor
+        any other decision."""
+        return (
+            self.answers_ahead
+            and not state.is_over
+            and state.phase == "special"
+            and state.action["stage"] == "veto"
+            and self.index in state.action["awaiting"]
+        )
 
     @property
     def display_name(self):

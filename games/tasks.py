@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import deadlines
 from games.mail import notifications
-from games.play import computer_moves
+from games.play import computer_moves, moving
 from games.reading import statistics
 
 logger = logging.getLogger(__name__)
@@ -67,6 +67,19 @@ def expire_deadlines(batch):
 @shared_task(name="games.tasks.play_computer_move", ignore_result=True)
 def play_computer_move(game_id, version):
     return computer_moves.play(game_id, version)
+
+
+# ---- answers given ahead ------------------------------------------------------------------------
+#
+# Queued with a countdown (the pause drawn for it, settings.ANSWERS_AHEAD_DELAY) after each commit
+# that leaves a veto question to a seat that answers it ahead, keyed by the due time stored in the
+# game's row: a duplicate finds it gone, a task of a due time the game no longer has does nothing,
+# a task run early queues itself again, and one that is lost is done by the deadline sweep.
+
+
+@shared_task(name="games.tasks.answer_ahead", ignore_result=True)
+def answer_ahead(game_id, due):
+    return moving.answer_ahead(game_id, due)
 
 
 # ---- mail ---------------------------------------------------------------------------------------

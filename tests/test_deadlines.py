@@ -358,11 +358,12 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
     # the game's whole transaction (the claim keyed by id and version, the moves, the late
     # seats' counts of timeouts, the row that keeps its mails from being lost); elsewhere a
     # transaction of four: the claim, the counts, the moves (one statement executed for each
-    # move), that row. After the batches, one more: the tournaments due to start or whose round is
-    # over (tournaments.services.advance_due), none here.
+    # move), that row. After the batches, two more: the games whose answer given ahead is due
+    # (moving.answer_overdue_ahead, on its partial index) and the tournaments due to start or
+    # whose round is over (tournaments.services.advance_due), none of either here.
     assert Move.objects.filter(automatic=True).count() >= 4 * 6
     postgresql = connection.vendor == "postgresql"
-    shared, per_game = (6, 1) if postgresql else (4, 4)
+    shared, per_game = (7, 1) if postgresql else (5, 4)
     for size, statements in queries.items():
         assert len(statements) == shared + per_game * size, statements
     claims = [sql for sql in queries[5] if sql.startswith(("UPDATE \"games_game\"", "WITH claimed"))]
@@ -375,8 +376,9 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
         # Set before the first game's claim, reset after the last.
         at = [index for index, sql in enumerate(queries[5]) if sql.startswith("WITH claimed")]
         assert queries[5][at[0] - 1] == "SET synchronous_commit TO OFF", queries[5]
-        # (Then only the tournaments' check.)
-        assert queries[5][at[-1] + 1:-1] == ["RESET synchronous_commit"], queries[5]
+        # (Then only the answers given ahead that are due and the tournaments' check.)
+        assert queries[5][at[-1] + 1:-2] == ["RESET synchronous_commit"], queries[5]
+        assert '"answers_ahead_due" <=' in queries[5][-2], queries[5]
         assert '"tournaments_tournament"' in queries[5][-1], queries[5]
     else:
         assert sum(sql.startswith('UPDATE "games_seat"') for sql in queries[5]) == 5

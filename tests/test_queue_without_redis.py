@@ -11,6 +11,7 @@ from elgrande_site import cache
 from games import tasks
 from games.computer import players as computer
 from games.mail import notifications
+from games.play import answers_ahead
 
 
 @pytest.fixture
@@ -69,11 +70,12 @@ def test_the_tasks_keep_the_names_queued_messages_and_the_beat_schedule_use(sett
             "send_notification",
             "send_daily_digests",
             "refresh_statistics",
+            "answer_ahead",
         ]
     }
     assert names <= set(current_app.tasks)
     assert {task.name for task in vars(tasks).values() if hasattr(task, "apply_async")} == names
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
-    assert {notifications.SEND_MAIL, computer.PLAY_COMPUTER_MOVE} <= names
+    assert {notifications.SEND_MAIL, computer.PLAY_COMPUTER_MOVE, answers_ahead.ANSWER_AHEAD} <= names
     # Signed into the unsubscribe links of mails already sent.
     assert notifications.UNSUBSCRIBE_SALT == "games.notifications.unsubscribe"

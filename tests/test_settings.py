@@ -18,12 +18,13 @@ READ = [
     "DATABASE_POOL_SIZE", "REDIS_URL", "REDIS_MAX_CONNECTIONS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
     "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
     "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "SITE_URL", "PORT", "SITE_NAME",
+    "ANSWERS_AHEAD_DELAY",
 ]
 NAMES = [
     "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
     "CHANNEL_LAYERS", "DATABASES", "ALLAUTH_TRUSTED_PROXY_COUNT", "ALLAUTH_TRUSTED_CLIENT_IP_HEADER", "SITE_URL",
-    "SITE_NAME",
+    "SITE_NAME", "ANSWERS_AHEAD_DELAY",
 ]
 A_KEY = secrets.token_urlsafe(50)
 PRODUCTION = {
@@ -210,6 +211,22 @@ def test_a_number_that_is_not_one_stops_the_site_with_the_variables_name(name):
                  REDIS_URL="redis://redis.internal:6379/2", **{name: "lots"})
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be a whole number, not 'lots'." in result.stderr
+
+
+def test_the_pause_of_an_answer_given_ahead_comes_from_the_environment():
+    assert settings_with()["ANSWERS_AHEAD_DELAY"] == [3.0, 12.0]
+    assert settings_with(ANSWERS_AHEAD_DELAY="0.5, 2")["ANSWERS_AHEAD_DELAY"] == [0.5, 2.0]
+    assert settings_with(ANSWERS_AHEAD_DELAY="4,4")["ANSWERS_AHEAD_DELAY"] == [4.0, 4.0]
+
+
+@pytest.mark.parametrize("value", ["lots", "5", "12,3", "-1,3", "1,2,3", "3,inf"])
+def test_a_pause_of_answers_given_ahead_that_is_not_two_bounds_stops_the_site_with_the_reason(value):
+    result = run("import elgrande_site.settings", ANSWERS_AHEAD_DELAY=value)
+    assert result.returncode != 0
+    assert (
+        "ImproperlyConfigured: ANSWERS_AHEAD_DELAY must be two numbers of seconds, the least and the most, "
+        f'as "3,12"; not {value!r}.' in result.stderr
+    )
 
 
 # ---- where players reach the site (SITE_URL) ----------------------------------------------------

@@ -312,7 +312,8 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
                                                    kind="game_started").exists():
                 # The start mail already says what is asked: one mail, not two.
                 continue
-        if index in newly_acting:
+        if index in newly_acting and not seat.answers_ahead_now(state):
+            # A question its player answers ahead is answered for him in a moment: no mail.
             created += _your_move(user, game, state, index, seats, verified, deferred)
     return created
 

@@ -9,7 +9,8 @@ mail (the sweep decides it later). It returns an `Announcement`: what to tell on
 `announce` tells it, for one commit or for many together (the deadline sweep's batch): the
 version notices to the games' pages (one per game, of its newest version) and the "changed" notices
 to the players' lobbies (one per player) in one trip to the channel layer, then the mails the
-new positions call for, decided together, then the moves of computer seats that must act. A
+new positions call for, decided together, then the moves of computer seats that must act and the
+answers given ahead (after their pause). A
 failure in one of them is logged and stops none of the others: the commits stand, the sweep
 decides mails left undecided, and a page that missed a notice checks its version by itself.
 
@@ -28,7 +29,7 @@ from games.computer import players as computer
 from games.infra import rows
 from games.mail import notifications
 from games.models import Game
-from games.play import results
+from games.play import answers_ahead, results
 from ratings.rating import rate_finished_game
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,8 @@ class Announcement:
     mails: list = field(default_factory=list)
     # [(game id, version)]: a computer seat must act there.
     computer_moves: list = field(default_factory=list)
+    # [(game id, due time)]: a seat answers the open veto question ahead, after its pause.
+    answers_ahead: list = field(default_factory=list)
 
 
 def record(game, *, state=None, previous_to_act=None, seats=None, also_tell=(), finished=False, outbox=True):
@@ -86,11 +89,15 @@ def record(game, *, state=None, previous_to_act=None, seats=None, also_tell=(), 
         # task queued for the version before finds the game moved on, and this one's task plays
         # if a computer must act (and does nothing else).
         computer_moves.append((game.pk, game.version))
+    # A seat answers the open veto question ahead: after its pause (queued again by a later answer
+    # of another seat to the same question: the second run finds nothing due).
+    answers = [(game.pk, game.answers_ahead_due)] if state is not None and game.answers_ahead_due else []
     return Announcement(
         versions={game.pk: game.version},
         lobbies=[user_id for user_id in players if user_id is not None],
         mails=mails,
         computer_moves=computer_moves,
+        answers_ahead=answers,
     )
 
 
@@ -111,13 +118,14 @@ def announce(announcements):
     each game its newest version and each lobby once, in one trip; the mails, decided together
     (one query for the seats and players of all the games); the computer seats' moves. A failure
     is logged, never raised, and stops none of the others."""
-    versions, lobbies, mails, computer_moves = {}, {}, [], []
+    versions, lobbies, mails, computer_moves, answers = {}, {}, [], [], []
     for announcement in announcements:
         for game_id, version in announcement.versions.items():
             versions[game_id] = max(versions.get(game_id, version), version)
         lobbies.update(dict.fromkeys(announcement.lobbies))
         mails += announcement.mails
         computer_moves += announcement.computer_moves
+        answers += announcement.answers_ahead
     if versions or lobbies:
         try:
             broadcast.send_versions_and_lobbies(versions, list(lobbies))
@@ -135,3 +143,8 @@ def announce(announcements):
             computer.queue_move(game_id, version)
         except Exception:
             logger.exception("the computer's move in game %s at version %s was not queued", game_id, version)
+    for game_id, due in answers:
+        try:
+            answers_ahead.queue_answer_ahead(game_id, due)
+        except Exception:
+            logger.exception("the answer given ahead in game %s was not queued", game_id)

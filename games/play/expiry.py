@@ -16,7 +16,7 @@ from games.engine import GameState, apply_move, to_act
 from games.infra import rows
 from games.models import Game, Move, Seat
 from games.play import after_save
-from games.play.moving import _play_autopilot, default_move
+from games.play.moving import _answered_ahead_row, _play_autopilot, answered_ahead, default_move
 from games.play.saving import _set_state
 from games.play.steps import _move_row, _seats_query, _site_event, _vacations
 
@@ -184,6 +184,11 @@ def _expire(game, seats, vacations, now):
     moves, timed_out = [], []
     for index in late:
         made = len(moves)
+        if answered_ahead(state, seats[index]):
+            # Its pause outlasted the deadline (set just before it): its own answer, no timeout.
+            state, row = _answered_ahead_row(game, seats[index], state)
+            moves.append(row)
+            continue
         while index in to_act(state):
             move = default_move(state, seat=index, rng=rng, greedy=bool(seats[index].computer))
             state = apply_move(state, index, move)
@@ -231,7 +236,10 @@ def _counter_updates(timed_out):
 
 
 # What _save writes of a game after a move, and what the sweep reads besides.
-_STATE_COLUMNS = ("state", "version", "deadline", "to_act", "round", "colours", "standings", "status", "finished_at")
+_STATE_COLUMNS = (
+    "state", "version", "deadline", "answers_ahead_due", "to_act", "round", "colours", "standings", "status",
+    "finished_at",
+)
 
 
 _SWEPT_FIELDS = ("seed", "time_per_move", "vacations_allowed", "rated", "practice", *_STATE_COLUMNS)

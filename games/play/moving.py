@@ -7,16 +7,19 @@ Each change runs in one transaction with the game's row locked and goes through
 games/play/saving.py (`_save`), then games/play/after_save.py.
 """
 
+import logging
 import random
+from functools import partial
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.computer import players as computer
 from games.engine import GameState, apply_move, legal_moves, new_game, random_move, to_act
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.moves import move_shapes
+from games.play.answers_ahead import answers_ahead_due, queue_answer_ahead, read_answers_ahead, veto_question
 from games.play.errors import Conflict, GameError, NotAllowed
 from games.play.saving import _save
 from games.play.steps import (
@@ -31,6 +34,8 @@ from games.play.steps import (
     _seats_and_vacations,
     _site_event,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def submit_move(game, *, user, move, expected_version, seat_index=None, seats=None):
@@ -135,69 +140,53 @@ AUTOPILOT_MOVES_AT_MOST = 2000
 
 
 def _play_autopilot(game, state, seats, moves):
-    """Move at once, with the default moves, for every seat on autopilot that must act, and answer
-    "allow" for every seat that answers its veto questions ahead (`answered_ahead`), until a
+    """Move at once, with the default moves, for every seat on autopilot that must act, until a
     player who moves himself must act, the game ends, or AUTOPILOT_MOVES_AT_MOST moves were made
     (the game is then left with a deadline, and the sweep goes on from there). Appends the Move
-    rows to `moves`; returns the new state."""
-    if not any(seat.autopilot for seat in seats.values()) and not _veto_question(state):
+    rows to `moves`; returns the new state. A seat that answers its veto questions ahead is not
+    answered here: its question is saved open, and answered after a pause (`answer_ahead`)."""
+    if not any(seat.autopilot for seat in seats.values()):
         return state
     rng = random.Random(f"{game.seed}-autopilot-{game.version}")
-    fresh = False
     for _turn in range(AUTOPILOT_MOVES_AT_MOST):
         acting = [] if state.is_over else to_act(state)
         autopilot = [index for index in acting if seats[index].autopilot]
-        if not autopilot and not fresh and _veto_question(state):
-            _read_answers_ahead(seats)
-            fresh = True
-        ahead = [index for index in acting if answered_ahead(state, seats[index])]
-        if autopilot:
-            move = default_move(state, seat=autopilot[0], rng=rng, greedy=True)
-            state = apply_move(state, autopilot[0], move)
-            game.version += 1
-            moves.append(_move_row(game, seats[autopilot[0]], move, state, automatic=True, autopilot=True))
-        elif ahead:
-            # Said to the seat alone (and in the finished game's replay): to the others the
-            # answer is a player's "allow" like any other, and the setting stays his own.
-            mark = {**_site_event("answered_ahead", ahead[0], state), "private": True}
-            state = apply_move(state, ahead[0], ALLOW)
-            game.version += 1
-            row = _move_row(game, seats[ahead[0]], dict(ALLOW), state)
-            row.events = [mark, *row.events]
-            moves.append(row)
-        else:
+        if not autopilot:
             break
+        move = default_move(state, seat=autopilot[0], rng=rng, greedy=True)
+        state = apply_move(state, autopilot[0], move)
+        game.version += 1
+        moves.append(_move_row(game, seats[autopilot[0]], move, state, automatic=True, autopilot=True))
     return state
+
+
+def _answered_ahead_row(game, seat, state):
+    """The seat's standing "allow" to the veto question of `state`, applied (the game's version
+    raised): (the new state, its Move row). The row leads with the mark "answered ahead", said to
+    the seat alone (and in the finished game's replay): to the others the answer is a player's
+    "allow" like any other, and the setting stays his own."""
+    mark = {**_site_event("answered_ahead", seat.index, state), "private": True}
+    state = apply_move(state, seat.index, ALLOW)
+    game.version += 1
+    row = _move_row(game, seat, dict(ALLOW), state)
+    row.events = [mark, *row.events]
+    return state, row
 
 
 ALLOW = {"type": "allow"}
 
 
 def answered_ahead(state, seat):
-    """Whether the site answers "allow" now for `seat` (a Seat), by its player's standing answer:
-    only a veto question asked of it, never a veto-on-veto question (allowing one lets a veto
-    stand: not what "allow every veto question" says) nor any other decision."""
-    return seat.answers_ahead and _veto_question(state) and seat.index in state.action["awaiting"]
-
-
-def _veto_question(state):
-    return not state.is_over and state.phase == "special" and state.action["stage"] == "veto"
-
-
-def _read_answers_ahead(seats):
-    """Read the seats' answers given ahead again: the seats of a move may have been loaded before
-    the game was locked, and setting or taking back the answer changes no version. Under the
-    game's lock it is as its player last set it (set_answers_ahead locks the game first). One
-    query, only when a veto question is open."""
-    flags = dict(Seat.objects.filter(pk__in=[seat.pk for seat in seats.values()]).values_list("pk", "answers_ahead"))
-    for seat in seats.values():
-        seat.answers_ahead = flags.get(seat.pk, False)
+    """Whether the site answers "allow" for `seat` (a Seat) in `state`: `Seat.answers_ahead_now`."""
+    return seat.answers_ahead_now(state)
 
 
 def set_answers_ahead(game, *, user, on, seat_index=None):
     """The player of a seat in a running game with veto cards sets (`on`) or takes back his
-    standing "allow" to every veto question. Set while such a question waits for him, it answers
-    it at once, as his own move; else nothing of the game changes, and nobody else is told."""
+    standing "allow" to every veto question. Set while such a question waits for him, it is
+    answered after the pause any question answered ahead waits (`answer_ahead`); taken back
+    before that, the question waits for him. Nothing of the game the others see changes (no
+    version, no deadline), and nobody else is told."""
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.ACTIVE:
@@ -210,22 +199,98 @@ def set_answers_ahead(game, *, user, on, seat_index=None):
             raise NotAllowed(_("You can only act for your own seat."))
         seat.answers_ahead = bool(on)
         seat.save(update_fields=["answers_ahead"])
-        state = GameState.from_json(game.state)
-        if not answered_ahead(state, seat):
-            return game
-        _play_autopilot_and_save(game, state, [], seats=seats, vacations=vacations, previous_to_act=game.to_act)
+        due = answers_ahead_due(game, GameState.from_json(game.state), seats, keep=True)
+        if due != game.answers_ahead_due:
+            game.answers_ahead_due = due
+            Game.objects.filter(pk=game.pk).update(answers_ahead_due=due)
+            if due is not None:
+                _queue_answer_ahead_after_commit(game)
     return game
 
 
+def _queue_answer_ahead_after_commit(game):
+    """Once committed, have `answer_ahead` run for `game` at its due time (answers_ahead.py)."""
+    game_id, due = game.pk, game.answers_ahead_due
+    transaction.on_commit(partial(queue_answer_ahead, game_id, due), robust=True)
+
+
+def answer_ahead(game_id, due=None, *, wait=True):
+    """Answer "allow", as his own move marked "answered ahead", for one seat that answers ahead
+    the veto question open in game `game_id`, if its due time (`Game.answers_ahead_due`) has
+    come: the task queued when it was set, or the deadline sweep when that task was lost. Under
+    the game's lock the question must still be open and the seat still answer it ahead (its
+    player may have answered by hand, taken the setting back, or the game moved on): else
+    nothing is answered, and the due time goes. The answer is saved as any move of the seat's
+    (notices, mails, the autopilot's and the computers' moves after it); another seat that
+    answers the same question ahead then gets a pause of its own. Returns whether it answered.
+
+    `due` (a POSIX timestamp), from the task, is the due time it was queued for: a task of a due
+    time the game no longer has does nothing (the due time it has now has a task of its own, or
+    the sweep). Run twice (the task and the sweep), the second finds the due time gone and does
+    nothing. Not yet due (a task run early), it queues itself for the time left. Without `wait`
+    (the sweep), a game another transaction holds is skipped, not waited for (on PostgreSQL)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update(skip_locked=not wait).filter(pk=game_id).first()
+        if game is None or game.answers_ahead_due is None:
+            return False
+        if due is not None and game.answers_ahead_due.timestamp() != due:
+            return False
+        if game.answers_ahead_due > now:
+            _queue_answer_ahead_after_commit(game)
+            return False
+        seats, vacations = _seats_and_vacations(game, now)
+        state = GameState.from_json(game.state)
+        running = game.status == Game.Status.ACTIVE
+        ahead = [index for index in to_act(state) if answered_ahead(state, seats[index])] if running else []
+        game.answers_ahead_due = None
+        if not ahead:
+            Game.objects.filter(pk=game.pk).update(answers_ahead_due=None)
+            return False
+        previous_to_act = game.to_act
+        state, row = _answered_ahead_row(game, seats[ahead[0]], state)
+        _play_autopilot_and_save(
+            game, state, [row], seats=seats, vacations=vacations, previous_to_act=previous_to_act
+        )
+    return True
+
+
+def answer_overdue_ahead(now):
+    """The deadline sweep's part: `answer_ahead` for every running game whose answer given ahead
+    is due at or before `now` (its task lost, or late), each in a transaction of its own, a game
+    another holds skipped until the next sweep. Returns how many it answered."""
+    due = (
+        Game.objects.filter(answers_ahead_due__lte=now)
+        .order_by("answers_ahead_due")
+        .values_list("pk", flat=True)[:OVERDUE_ANSWERS_PER_SWEEP]
+    )
+    answered = 0
+    for game_id in list(due):
+        try:
+            answered += answer_ahead(game_id, wait=False)
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("the answer given ahead in game %s failed", game_id)
+    return answered
+
+
+# The most answers given ahead one sweep makes: there are only as many due as tasks were lost.
+OVERDUE_ANSWERS_PER_SWEEP = 500
+
+
 def _play_autopilot_and_save(game, state, moves, *, seats, vacations, previous_to_act):
-    """Store `moves` (a seat's own change: taken back, handed over, answers ahead) with what the
-    seats on autopilot or answering ahead then owe, and save. One move leaves the decision as it
+    """Store `moves` (a seat's own change: a move, handed over, an answer given ahead) with what
+    the seats on autopilot then owe, and save. One move leaves the decision as it
     was (`previous_to_act`: the others answering the same choice keep their deadline); after
     more, the position is a new decision with a deadline of its own. Returns whether anything was
     stored."""
     state = _play_autopilot(game, state, seats, moves)
     if not moves:
         return False
+    if veto_question(state):
+        # Whether a seat answers it ahead (`_set_state`), as its player last set it.
+        read_answers_ahead(seats)
     Move.objects.bulk_create(moves)
     _save(
         game, state, previous_to_act=previous_to_act if len(moves) == 1 else None, seats=seats, vacations=vacations

@@ -12,6 +12,7 @@ from games.engine import to_act
 from games.engine.rounds import final_ranking
 from games.models import Game
 from games.play import after_save
+from games.play.answers_ahead import answers_ahead_due, veto_question
 from games.play.steps import _seats_and_vacations, _seats_query
 
 
@@ -40,6 +41,10 @@ def _set_state(game, state, previous_to_act=None, seats=None, vacations=None):
     game.state = state.to_json()
     acting = [] if state.is_over else to_act(state)
     game.deadline = _deadline(game, acting, previous_to_act, before, seats, vacations)
+    if seats is None and veto_question(state):
+        seats = {seat.index: seat for seat in _seats_query(game.seats.all(), timezone.now())}
+    same_question = before is not None and _decision(before) == _decision(game.state)
+    game.answers_ahead_due = answers_ahead_due(game, state, seats, keep=same_question) if seats else None
     game.to_act = acting
     game.round = state.round
     game.colours = list(state.colours)
