@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from elgrande_site import metrics
 from games import broadcast, signals
-from games.mail import notifications
+from games.mail import decisions, periodic
 from games.models import Game
 from games.play import services
 
@@ -52,7 +52,7 @@ def sweep(now=None, spread=None):
     worker's processes when there is more than one. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
-    Reminders ride on it, as a second step after the expiries (games.mail.notifications.sweep): they
+    Reminders ride on it, as a second step after the expiries (games.mail.periodic.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """
@@ -65,7 +65,7 @@ def sweep(now=None, spread=None):
         spread(batches)
     elif batches:
         moved = play_overdue_batches(batches)
-    notifications.sweep(now)
+    periodic.sweep(now)
     signals.send_robustly(signals.swept, now=now)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
     return moved
@@ -106,7 +106,7 @@ def _expire_batches(batches):
     for batch in batches:
         # What the batch's commits tell pages and players (notices, mails) goes out together
         # once the last of them is made, or the batch is broken off.
-        with without_cycle_collection(), broadcast.notices_sent_together(), notifications.mail_decided_together():
+        with without_cycle_collection(), broadcast.notices_sent_together(), decisions.mail_decided_together():
             moved += services.play_overdue_games(batch)
     return moved
 

@@ -29,7 +29,7 @@ from games.computer import players as computer
 from games.engine import GameState, IllegalMove, apply_move, legal_moves, new_game, random_move, to_act
 from games.engine.rounds import final_ranking
 from games.infra import rows
-from games.mail import notifications
+from games.mail import decisions
 from games.models import DEFAULT_TIME_PER_MOVE, Game, Move, Seat
 from games.moves import move_shapes
 from games.play import results
@@ -461,7 +461,7 @@ def _mail_to_decide(game, state):
     """[the MailToDecide row of the expired `game`], or [] when it calls for no mail. No
     `previous_to_act`: every seat of the expired decision has been played for, so whatever is
     pending now is a new decision."""
-    undecided = None if state is None else notifications.to_decide(game, state, None)
+    undecided = None if state is None else decisions.to_decide(game, state, None)
     return [] if undecided is None else [undecided]
 
 
@@ -903,11 +903,11 @@ def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_
     `also_tell`) that something changed, and the mails a new `state` calls for are decided.
 
     Called inside the transaction that stores the game, it also writes there what outlives a
-    crash before the mails are decided (notifications.to_decide), unless `mail_to_decide` is
+    crash before the mails are decided (decisions.to_decide), unless `mail_to_decide` is
     false: the caller has written it already."""
     game_id, version = game.pk, game.version
     if state is not None and mail_to_decide:
-        undecided = notifications.to_decide(game, state, previous_to_act)
+        undecided = decisions.to_decide(game, state, previous_to_act)
         if undecided is not None:
             rows.insert([undecided])
     transaction.on_commit(lambda: notify(game_id, version), robust=True)
@@ -917,7 +917,7 @@ def _tell_after_commit(game, state=None, previous_to_act=None, seats=None, also_
     transaction.on_commit(lambda: notify_players(players), robust=True)
     if state is not None:
         # Mail (your move, started, finished): decided after the commit, sent off the request.
-        transaction.on_commit(lambda: notifications.game_saved(game, state, previous_to_act), robust=True)
+        transaction.on_commit(lambda: decisions.game_saved(game, state, previous_to_act), robust=True)
     if game.practice and (state is None or seats is None or computer.computer_must_act(seats, state)):
         # A computer seat to act: its move is made in the background, after a pause. Also after a
         # change of version without a new position (a seat taken back from the autopilot): the
