@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.mail import notifications
+from games.mail import account_mail, links
 
 from . import usernames
 
@@ -80,7 +80,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def format_email_subject(self, subject):
         """The site's name (SITE_NAME) before the subject, as in every game mail: allauth's default
         names the host the request came to."""
-        return notifications.subject_prefix() + force_str(subject)
+        return links.subject_prefix() + force_str(subject)
 
     def authenticate(self, request, **credentials):
         """allauth's log-in, and a lock per account: five wrong passwords within five minutes by
@@ -136,7 +136,7 @@ class AccountAdapter(DefaultAccountAdapter):
         """allauth's account mails (confirmation, password reset...) have a text part only: each
         gets an HTML part too, the same words (escaped) with its links made links. Its Message-ID
         names the site's domain, as every other mail's does."""
-        headers = {"Message-ID": notifications.message_id(), **(headers or {})}
+        headers = {"Message-ID": links.message_id(), **(headers or {})}
         message = super().render_mail(template_prefix, email, context, headers=headers)
         if isinstance(message, EmailMultiAlternatives) and not message.alternatives:
             linked = LINK.sub(lambda found: f'<a href="{found[0]}">{found[0]}</a>', escape(message.body))
@@ -150,7 +150,7 @@ class AccountAdapter(DefaultAccountAdapter):
         """Account mails are sent while the player waits, as allauth sends them. A mail server
         that does not take one must not turn the page into an error: the failure is logged and
         the player is told. An address confirmation is kept and tried again on the back-off of
-        every other mail (over a day, by the deadline sweep: notifications.keep_account_mail);
+        every other mail (over a day, by the deadline sweep: account_mail.keep_account_mail);
         a password reset is not (its link would open the account to whoever reads it in the
         database meanwhile): the player asks for it again."""
         request = context.request
@@ -159,13 +159,13 @@ class AccountAdapter(DefaultAccountAdapter):
             # 127.0.0.1:8811): on SITE_URL, as every game mail's.
             origin = request.build_absolute_uri("/")
             context_data = {
-                name: notifications.absolute("/" + value[len(origin):])
+                name: links.absolute("/" + value[len(origin):])
                 if isinstance(value, str) and value.startswith(origin) else value
                 for name, value in context_data.items()
             }
         message = self.render_mail(
             template_prefix, email,
-            {"request": request, "email": email, "current_site": notifications.mail_site(), **context_data},
+            {"request": request, "email": email, "current_site": account_mail.mail_site(), **context_data},
         )
         try:
             message.send()
@@ -174,7 +174,7 @@ class AccountAdapter(DefaultAccountAdapter):
             kept = template_prefix in KEPT_WHEN_REFUSED
             if kept:
                 try:
-                    notifications.keep_account_mail(message, error)
+                    account_mail.keep_account_mail(message, error)
                 except Exception:
                     logger.exception("Could not keep the %s mail to %s to try again", template_prefix, email)
                     kept = False

@@ -209,13 +209,13 @@ def sweep_here():
     from django.db import connection
 
     from games import deadlines
-    from games.mail import notifications
+    from games.mail import periodic
     from games.models import Move
 
     # The sweep's second step, the mails due (reminders, retries), timed on its own: in this
     # bench nobody has a verified address, and every reminder due is recorded as passed over.
     mail_step = []
-    mail_sweep = notifications.sweep
+    mail_sweep = periodic.sweep
     # Statements counted, and the time spent in them, by an execute wrapper rather than Django's
     # query log, which would format every statement with its values (SQLite even asks the
     # database to quote them): the count costs next to nothing. The transactions' BEGIN and
@@ -243,14 +243,14 @@ def sweep_here():
         finally:
             database.append(time.perf_counter() - began)
 
-    notifications.sweep = timed_mail_sweep
+    periodic.sweep = timed_mail_sweep
     try:
         with connection.execute_wrapper(count):
             started, cpu = time.perf_counter(), time.process_time()
             moved = deadlines.sweep()
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     finally:
-        notifications.sweep = mail_sweep
+        periodic.sweep = mail_sweep
     moves = Move.objects.filter(automatic=True).count()
     batches = math.ceil(moved / deadlines.SWEEP_BATCH)
     print(f"one sweep in one process: {elapsed:.2f} s for {moved} games moved ({moves} default moves), "

@@ -2,7 +2,7 @@
 
 Starts Daphne on 127.0.0.1 with the same settings as the site (DATABASE_URL, REDIS_URL; without
 DATABASE_URL a scratch SQLite file is used, never db.sqlite3), prepares users and games through
-games.play.services, then measures:
+the play room (games/play/), then measures:
 
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;

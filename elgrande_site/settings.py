@@ -225,7 +225,7 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # One address per account; a new one replaces it only once verified.
 ACCOUNT_CHANGE_EMAIL = True
-# The invitations to private games one account may mail in a day (games.mail.notifications.invite).
+# The invitations to private games one account may mail in a day (games.mail.invitations.invite).
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 50, least=0)
 # The rate limits count by the client's address. Behind proxies of the site's own, that is the one
 # the first proxy saw: TRUSTED_PROXY_COUNT of them append to X-Forwarded-For, or one sets the
@@ -333,7 +333,7 @@ CELERY_TASK_ACKS_LATE = True
 # Any task still running after this long is killed, its worker process replaced: one that hangs on
 # a connection gone silent (a mail, a computer's move) would otherwise hold its process for good,
 # and with every process held no sweep would run. What it was doing is not lost: the sweep sends a
-# mail left unsent again (games.mail.notifications.LOST_AFTER), a computer's move has its deadline
+# mail left unsent again (games.mail.outbox.LOST_AFTER), a computer's move has its deadline
 # (BOT_STALL_SECONDS). The sweep's own tasks have DEADLINE_SWEEP_TIME_LIMIT.
 CELERY_TASK_TIME_LIMIT = 300
 # Processes of one Celery worker (`make serve`, deploy/systemd): sweeps' batches, mails and computer
@@ -393,7 +393,7 @@ if not _site_ok:
     )
 
 # The site's name in its mails, whatever host a request came to: their subjects' prefix ("[El
-# Grande] ", accounts.adapter and games.mail.notifications) and allauth's "Hello from El Grande!".
+# Grande] ", accounts.adapter and games.mail.links) and allauth's "Hello from El Grande!".
 SITE_NAME = os.environ.get("SITE_NAME", "").strip() or "El Grande"
 
 # --- HTTPS in production --------------------------------------------------------------------------

@@ -50,8 +50,8 @@ class NotificationAdmin(admin.ModelAdmin):
 @admin.register(MailToDecide)
 class MailToDecideAdmin(admin.ModelAdmin):
     """Commits whose mails are not decided yet: a row older than a few minutes is one the sweep
-    is deciding again (games.mail.notifications.decide_lost), and the log says why it failed; one with a
-    due time waits for its players to leave the game (notifications.decide_waiting)."""
+    is deciding again (games.mail.late_decisions.decide_lost), and the log says why it failed; one with a
+    due time waits for its players to leave the game (late_decisions.decide_waiting)."""
 
     list_display = ["game", "version", "started", "previous_to_act", "created_at", "waiting_for", "due_at"]
     raw_id_fields = ["game"]

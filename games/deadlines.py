@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from elgrande_site import metrics
 from games import signals
-from games.mail import notifications
+from games.mail import periodic
 from games.models import Game
 from games.play import after_save, expiry, moving
 
@@ -56,7 +56,7 @@ def sweep(now=None, spread=None):
     The veto questions answered ahead whose pause is over and whose task has not answered them
     (`moving.answer_overdue_ahead`) are answered next: a task lost costs one interval.
 
-    Reminders ride on it, as a further step after the expiries (games.mail.notifications.sweep): they
+    Reminders ride on it, as a further step after the expiries (games.mail.periodic.sweep): they
     are due at times derived from the same `Game.deadline` and sent once per (user, game,
     version, kind).
     """
@@ -71,7 +71,7 @@ def sweep(now=None, spread=None):
         moved = play_overdue_batches(batches)
     # The answers given ahead whose task was lost (or is late): due at a time of their own.
     moving.answer_overdue_ahead(now)
-    notifications.sweep(now)
+    periodic.sweep(now)
     signals.send_robustly(signals.swept, now=now)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
     return moved

@@ -111,7 +111,7 @@ class Game(models.Model):
             ),
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
-            # The reminders due (notifications.send_due_reminders): one range per time per move,
+            # The reminders due (reminders.send_due_reminders): one range per time per move,
             # over the running games alone.
             models.Index(
                 fields=["time_per_move", "deadline"], condition=models.Q(status="active"), name="game_reminder_idx"
@@ -390,7 +390,7 @@ class Notification(models.Model):
     message is rendered when the row is made, from the state of that version, and stored, so a
     retry days later sends what was true then. `status` moves pending → sending → unknown → sent:
     `sending` is claimed by one task, `unknown` is handed to the mail server, and stays so when
-    its outcome was never recorded (games.mail.notifications.deliver: never sent again by itself). A
+    its outcome was never recorded (games.mail.outbox.deliver: never sent again by itself). A
     send that the server refused goes back to `failed` with `next_attempt_at` set, for the sweep
     to retry.
     """
@@ -450,7 +450,7 @@ class Notification(models.Model):
         indexes = [
             models.Index(fields=["status", "next_attempt_at"]),
             models.Index(fields=["user", "game", "kind", "scope"]),
-            # Whether a game's reminder was decided at its version (notifications._reminded), without
+            # Whether a game's reminder was decided at its version (reminders._reminded), without
             # a walk through every mail: the reminders alone.
             models.Index(
                 fields=["game", "version", "kind"],
@@ -466,15 +466,15 @@ class Notification(models.Model):
 class MailToDecide(models.Model):
     """A commit whose mails are still to be decided: written in the very transaction that stores
     the game's new version, deleted once the mails it calls for are recorded (as Notification
-    rows, which are then safe: games.mail.notifications.retry_due sends those that were lost).
+    rows, which are then safe: games.mail.outbox.retry_due sends those that were lost).
 
     The mails are decided after the commit, from the state it made; a process killed or a
     database lost in between would lose them. This row outlives that: the sweep decides the
-    commits whose row is still here after MAIL_DECISION_LOST_AFTER (games.mail.notifications)."""
+    commits whose row is still here after MAIL_DECISION_LOST_AFTER (games.mail.late_decisions)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     version = models.PositiveIntegerField()
-    # The seats that had to act before this version, as `notifications.game_saved` was told
+    # The seats that had to act before this version, as `decisions.game_saved` was told
     # (empty when unknown: every seat to act is then a new decision).
     previous_to_act = FastJSONField(default=list, blank=True)
     # Whether this version started the game (its state's events, which are not stored, said so).
@@ -482,7 +482,7 @@ class MailToDecide(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # A decision whose "your move" mails wait (games/infra/presence.py): the seats whose players had the
     # game open, or just closed it, and when to look again. The sweep decides these
-    # (notifications.decide_waiting), not as lost ones.
+    # (late_decisions.decide_waiting), not as lost ones.
     waiting_for = FastJSONField(default=list, blank=True)
     due_at = models.DateTimeField(null=True, blank=True, db_index=True)
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import deadlines
-from games.mail import notifications
+from games.mail import digests, outbox
 from games.play import computer_moves, moving
 from games.reading import statistics
 
@@ -84,25 +84,25 @@ def answer_ahead(game_id, due):
 
 # ---- mail ---------------------------------------------------------------------------------------
 #
-# Notifications are recorded first (games.mail.notifications), then sent here after the commit.
+# Notifications are recorded first (games.mail.outbox), then sent here after the commit.
 # With Redis a worker sends them; embedded there is no worker, so one thread in the web process sends
 # them, never the request that made the move. Either way a failed send is logged and left `failed`
 # in its row with the time of its next attempt (doubling, over a day), which the periodic sweep
-# (notifications.retry_due) keeps: Celery does not retry it on its own schedule.
+# (outbox.retry_due) keeps: Celery does not retry it on its own schedule.
 
 
 @shared_task(name="games.tasks.send_notification", ignore_result=True)
 def send_notification(notification_id):
     try:
-        return notifications.deliver(notification_id)
-    except notifications.SendFailed:
+        return outbox.deliver(notification_id)
+    except outbox.SendFailed:
         return False  # logged, and its retry recorded for the sweep
 
 
 @shared_task(name="games.tasks.send_daily_digests", ignore_result=True)
 def send_daily_digests():
     """Run hourly by Celery beat (CELERY_BEAT_SCHEDULE); each player gets one digest a day."""
-    return notifications.send_digests(timezone.now())
+    return digests.send_digests(timezone.now())
 
 
 @shared_task(name="games.tasks.refresh_statistics", ignore_result=True, acks_late=False)

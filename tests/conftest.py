@@ -74,10 +74,10 @@ def queued_work(monkeypatch):
 def queued_mail(queued_work):
     """Ids of the notifications queued for sending during a test; none is sent unless the test
     asks (tests/notifications use `mail_sent_at_once`). The real queue is tested on its own."""
-    from games.mail import notifications
+    from games.mail import outbox
 
     ids = []
-    queued_work[notifications.SEND_MAIL] = lambda notification_id, delay: ids.append(notification_id)
+    queued_work[outbox.SEND_MAIL] = lambda notification_id, delay: ids.append(notification_id)
     return ids
 
 
@@ -98,9 +98,9 @@ def queued_computer_moves(queued_work, settings):
 def real_mail_queue(queued_work, queued_mail):
     """The notifications go to the real queue: a Celery worker with REDIS_URL, else the embedded
     mailer's thread."""
-    from games.mail import notifications
+    from games.mail import outbox
 
-    del queued_work[notifications.SEND_MAIL]
+    del queued_work[outbox.SEND_MAIL]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from games import broadcast
-from games.mail import notifications
+from games.mail import decisions
 from games.models import Game, MailToDecide, Result
 from games.play import after_save
 from games.play.after_save import Announcement
@@ -36,7 +36,7 @@ def test_commits_announced_together_tell_each_page_its_newest_version_once_and_e
 
 def test_nothing_to_announce_sends_nothing(monkeypatch):
     monkeypatch.setattr(broadcast, "send_versions_and_lobbies", lambda *args: pytest.fail("a notice was sent"))
-    monkeypatch.setattr(notifications, "games_saved", lambda saved: pytest.fail("mails were decided"))
+    monkeypatch.setattr(decisions, "games_saved", lambda saved: pytest.fail("mails were decided"))
     after_save.announce([Announcement(), Announcement()])
 
 
@@ -48,7 +48,7 @@ def test_notices_that_cannot_be_sent_stop_neither_the_mails_nor_the_computers_mo
 
     decided = []
     monkeypatch.setattr(broadcast, "send_versions_and_lobbies", unreachable)
-    monkeypatch.setattr(notifications, "games_saved", decided.extend)
+    monkeypatch.setattr(decisions, "games_saved", decided.extend)
     mail = ("a game", "its state", None)
     with caplog.at_level(logging.ERROR, logger="games.play.after_save"):
         after_save.announce([Announcement(versions={5: 2}, lobbies=[3], mails=[mail], computer_moves=[(5, 2)])])
@@ -65,7 +65,7 @@ def test_mails_that_cannot_be_decided_stop_neither_the_notices_nor_the_computers
 
     sent = []
     monkeypatch.setattr(broadcast, "send_versions_and_lobbies", lambda versions, user_ids: sent.append(versions))
-    monkeypatch.setattr(notifications, "games_saved", broken)
+    monkeypatch.setattr(decisions, "games_saved", broken)
     announcements = [
         Announcement(versions={5: 2}, mails=[("a game", "its state", None)], computer_moves=[(5, 2)]),
         Announcement(versions={6: 3}, mails=[("another game", "its state", [1])], computer_moves=[(6, 3)]),
@@ -87,7 +87,7 @@ def test_a_move_records_its_outbox_row_in_its_transaction_and_announces_after_th
     monkeypatch.setattr(
         broadcast, "send_versions_and_lobbies", lambda versions, user_ids: sent.append((versions, sorted(user_ids)))
     )
-    monkeypatch.setattr(notifications, "games_saved", decided.extend)
+    monkeypatch.setattr(decisions, "games_saved", decided.extend)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         move_now(game, seat=to_act_before[0])
         # Written with the game; nothing told before the commit.
@@ -103,7 +103,7 @@ def test_a_move_records_its_outbox_row_in_its_transaction_and_announces_after_th
 @pytest.mark.django_db
 def test_an_imported_game_is_recorded_and_announces_nothing(monkeypatch, django_capture_on_commit_callbacks):
     monkeypatch.setattr(broadcast, "send_versions_and_lobbies", lambda *args: pytest.fail("a notice was sent"))
-    monkeypatch.setattr(notifications, "games_saved", lambda saved: pytest.fail("mails were decided"))
+    monkeypatch.setattr(decisions, "games_saved", lambda saved: pytest.fail("mails were decided"))
     with django_capture_on_commit_callbacks(execute=True):
         game = game_records.import_record(json.dumps(a_record()).encode())
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED

@@ -17,7 +17,7 @@ from django.utils import timezone
 from elgrande_site.celery import app as celery_app
 from games import deadlines, tasks
 from games.engine import apply_move, legal_moves, to_act
-from games.mail import notifications
+from games.mail import periodic
 from games.models import Game, Move
 from games.play import expiry, moving, saving
 from tests.support.helpers import find_position, snapshot, state_of, user_at
@@ -348,7 +348,7 @@ def sweep_queries(games):
 def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(game_at, monkeypatch):
     court = lambda state: state.phase == "court"  # noqa: E731
     # The mail step after the expiries has its own count (tests/notifications/test_deciding.py).
-    monkeypatch.setattr(notifications, "sweep", lambda now: None)
+    monkeypatch.setattr(periodic, "sweep", lambda now: None)
     games = [game_at(court, num_players=n) for n in (4, 2, 3, 5, 4, 3)]
     queries = {len(some): sweep_queries([overdue(game) for game in some]) for some in (games[:1], games[1:])}
     # However many moves (four or more a game here), a batch of N games takes a + b * N

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import random_move, to_act, view_for, visible_events
-from games.mail import notifications
+from games.mail import decisions
 from games.models import Game, Move
 from games.play import expiry, lifecycle, moving
 from games.words.log_text import Names, event_html
@@ -169,7 +169,7 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     # release; the render of the play area from the saved game: the vacations, the log's recent
     # moves, the version the mover has now seen. (The mails are decided after the commit, which a
     # test's transaction never makes.)
-    calls_for_mail = notifications.to_decide(game, state_of(game), before) is not None
+    calls_for_mail = decisions.to_decide(game, state_of(game), before) is not None
     assert len(sql) == 11 + calls_for_mail, sql
     assert sum(' INSERT INTO "games_mailtodecide"' in query for query in sql) == calls_for_mail
     assert sum(query.startswith('SELECT "games_game"."id"') for query in sql) == 1

@@ -10,10 +10,10 @@ import pytest
 from django.utils.html import strip_tags
 from django.utils.safestring import SafeString
 
-from games.engine import apply_move, new_game, random_move, to_act
+from games.engine import apply_move, new_game, random_move, to_act, visible_events
 from games.engine.board import AREAS, COLOURS
 from games.engine.cards import CARDS
-from games.words.log_text import EVENT_KINDS, Names, automatic_html, event_html, step_html
+from games.words.log_text import EVENT_KINDS, Names, automatic_html, event_html, move_log, step_html
 
 # Random games that between them reach every event kind, the rare ones included (a veto vetoed, a
 # veto that stands, a King's return share with nothing to send, a keep-veto step under a veto).
@@ -123,6 +123,18 @@ def test_a_move_made_on_timeout_is_announced_with_the_players_name():
     assert strip_tags(automatic_html(0, Names(["blue"], {0: "carol"}))) == (
         "Time ran out: the site chose for carol (blue)."
     )
+
+
+def test_each_line_of_a_moves_log_names_the_event_it_tells_and_the_sites_own_line_none():
+    state = new_game(num_players=3, seed=3, veto=True)
+    seat = to_act(state)[0]
+    after = apply_move(state, seat, random_move(state, seat, random.Random(1)))
+    names = Names(["green", "red", "blue"], {0: "alice", 1: "bob", 2: "carol"})
+    entries = move_log(after.events, names, None, mover=seat, automatic=True)
+    assert entries[0]["event"] is None and strip_tags(entries[0]["html"]).startswith("Time ran out")
+    assert [entry["event"] for entry in entries[1:]] == visible_events(after.events, None) != []
+    shown = visible_events(after.events, None)
+    assert [entry["html"] for entry in entries[1:]] == [event_html(event, names) for event in shown]
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 """A mail goes out at most once through a database fault, as it happened: a real Celery worker hands
 a mail to an SMTP server that takes 4 s to answer, and meanwhile the worker's database, reached
 through a relay, goes silent for 8 s (or refuses). Then every retry runs: the server has received
-the mail once (games.mail.notifications.deliver leaves it `unknown`, never to be sent again by itself)."""
+the mail once (games.mail.outbox.deliver leaves it `unknown`, never to be sent again by itself)."""
 
 import time
 
@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.mail import notifications
+from games.mail import outbox
 from games.models import Notification
 from tests.support.processes import Proxy, database_url, environment, needs_celery, processes, start_worker
 from tests.support.site_mail import mail_through
@@ -54,9 +54,9 @@ def test_a_mail_handed_over_while_the_worker_s_database_went_away_reaches_its_re
 
             # Every way the mail is sent again, later than any retry or lost mail is due.
             mail_through(settings, tmp_path, port)
-            later = timezone.now() + notifications.LOST_AFTER + notifications.LONGEST_RETRY_AFTER
-            notifications.retry_due(later)
-            notifications.deliver(mail_id, now=later)
+            later = timezone.now() + outbox.LOST_AFTER + outbox.LONGEST_RETRY_AFTER
+            outbox.retry_due(later)
+            outbox.deliver(mail_id, now=later)
             send_notification.delay(mail_id)
             time.sleep(6)
             assert [message["To"] for message in box.messages] == [address]

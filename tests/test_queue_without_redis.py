@@ -10,7 +10,7 @@ import pytest
 from elgrande_site import cache
 from games import tasks
 from games.computer import players as computer
-from games.mail import notifications
+from games.mail import outbox, unsubscribe
 from games.play import answers_ahead
 
 
@@ -25,7 +25,7 @@ def test_a_mail_is_queued_only_while_redis_answers(with_redis, monkeypatch, capl
     monkeypatch.setattr(tasks.send_notification, "apply_async", lambda args, countdown: queued.extend(args))
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
     with caplog.at_level(logging.WARNING, logger="games.infra.work"):
-        notifications.queue_notification(7)
+        outbox.queue_notification(7)
     assert queued == ([] if away else [7])
     assert ("mail 7 is left to the sweep" in caplog.text) == away
 
@@ -76,6 +76,6 @@ def test_the_tasks_keep_the_names_queued_messages_and_the_beat_schedule_use(sett
     assert names <= set(current_app.tasks)
     assert {task.name for task in vars(tasks).values() if hasattr(task, "apply_async")} == names
     assert {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} <= names
-    assert {notifications.SEND_MAIL, computer.PLAY_COMPUTER_MOVE, answers_ahead.ANSWER_AHEAD} <= names
+    assert {outbox.SEND_MAIL, computer.PLAY_COMPUTER_MOVE, answers_ahead.ANSWER_AHEAD} <= names
     # Signed into the unsubscribe links of mails already sent.
-    assert notifications.UNSUBSCRIBE_SALT == "games.notifications.unsubscribe"
+    assert unsubscribe.UNSUBSCRIBE_SALT == "games.notifications.unsubscribe"

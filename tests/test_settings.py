@@ -270,7 +270,7 @@ def test_a_port_that_is_not_a_number_stops_the_site_with_the_variables_name():
 def test_a_management_command_mails_the_links_of_the_port_the_site_runs_on():
     result = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c",
-         "from games.models import Game; from games.mail.notifications import play_url; print(play_url(Game(pk=7)))"],
+         "from games.models import Game; from games.mail.links import play_url; print(play_url(Game(pk=7)))"],
         cwd=ROOT, env=environment(PORT="8001"), capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr

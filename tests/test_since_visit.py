@@ -68,8 +68,7 @@ def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
 
 def test_the_position_then_is_the_replays_from_a_stored_round_start_or_without_one(start_game):
     from games.models import Snapshot
-    from games.reading.replays import position
-    from games.reading.since_visit import _state_at
+    from games.reading.replays import position, state_after
 
     game = start_game(3, seed=4)
     play(game, until=lambda state: state.round == 3)
@@ -77,9 +76,31 @@ def test_the_position_then_is_the_replays_from_a_stored_round_start_or_without_o
     seats = list(game.seats.all())
     versions = list(game.moves.order_by("version").values_list("version", flat=True))
     assert not Snapshot.objects.filter(game=game).exists()
-    first = _state_at(game, seats, versions[10])  # none stored: the replay's walk, which stores them
+    first = state_after(game, versions[10], seats)  # none stored: the replay's walk, which stores them
     assert Snapshot.objects.filter(game=game, kind=Snapshot.Kind.ROUND).count() >= 3
     assert first.to_json() == position(game, at=11).state.to_json()
     for at in (1, 11, len(versions) // 2, len(versions) - 1):
         # From the nearest stored round start and the moves since.
-        assert _state_at(game, seats, versions[at - 1]).to_json() == position(game, at=at).state.to_json(), at
+        assert state_after(game, versions[at - 1], seats).to_json() == position(game, at=at).state.to_json(), at
+
+
+def test_a_stored_move_that_no_longer_replays_is_said_so_and_marks_nothing(start_game, caplog):
+    from games.models import Move
+    from games.reading.replays import NotReplayable, state_after
+    from games.reading.since_visit import changed_areas
+
+    game = start_game(3, seed=4)
+    play(game, until=lambda state: state.round == 3)
+    game.refresh_from_db()
+    seats = list(game.seats.all())
+    versions = list(game.moves.order_by("version").values_list("version", flat=True))
+    state_after(game, versions[-1], seats)  # stores the round starts
+    # A move in the middle of round 2 (the last move began round 3) that these rules refuse.
+    Move.objects.filter(game=game, version=versions[-3]).update(move={"type": "no such move"})
+    with pytest.raises(NotReplayable):
+        state_after(game, versions[-2], seats)
+    assert f"stored move {versions[-3]} does not replay" in caplog.text
+    own = seats[0]
+    own.seen_version = versions[-2]
+    others_moved = [{"version": versions[-1], "mover": 1}]
+    assert changed_areas(game, seats, own, None, others_moved) == set()

@@ -19,7 +19,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine import GameState, random_move, to_act
-from games.mail import notifications
+from games.mail import kinds, late_decisions, outbox
 from games.models import Game, MailToDecide, Notification, Result
 from games.play import computer_moves, lifecycle, moving
 from ratings.models import Rating, RatingChange
@@ -109,18 +109,18 @@ def test_the_mail_decision_a_killed_process_left_is_decided_and_its_mails_sent(s
     assert left, "the stored database holds a commit whose mails were never decided"
     before = Notification.objects.count()
     # Lost, not yet given up: as the sweep finds them a few minutes after the last commit.
-    found_at = left[-1].created_at + notifications.MAIL_DECISION_LOST_AFTER + timedelta(minutes=1)
-    assert notifications.decide_lost(found_at) == len({row.game_id for row in left})
+    found_at = left[-1].created_at + late_decisions.MAIL_DECISION_LOST_AFTER + timedelta(minutes=1)
+    assert late_decisions.decide_lost(found_at) == len({row.game_id for row in left})
     assert not MailToDecide.objects.exists()
     assert Notification.objects.count() > before, "the players to act are mailed"
     # The mails written before (never sent: that process queued nothing) and these go out, but
     # for those no longer wanted (a "your move" for a position the game has left).
     unsent = set(Notification.objects.filter(status=Notification.Status.PENDING).values_list("pk", flat=True))
-    later = timezone.now() + notifications.LOST_AFTER + timedelta(seconds=1)
+    later = timezone.now() + outbox.LOST_AFTER + timedelta(seconds=1)
     queued_mail.clear()
-    assert notifications.retry_due(later) == len(unsent)
+    assert outbox.retry_due(later) == len(unsent)
     assert set(queued_mail) == unsent
-    sent = [notification_id for notification_id in queued_mail if notifications.deliver(notification_id, later)]
+    sent = [notification_id for notification_id in queued_mail if outbox.deliver(notification_id, later)]
     assert sent and len(mailoutbox) == len(sent)
     assert not Notification.objects.filter(status=Notification.Status.PENDING).exists()
     assert Notification.objects.filter(pk__in=sent, status=Notification.Status.SENT).count() == len(sent)
@@ -134,7 +134,7 @@ def test_the_unsubscribe_links_of_mails_composed_before_still_work(stored):
     assert client.post(f"/mail/unsubscribe/{token}/").status_code == 200
     user = stored_mail.user
     user.refresh_from_db()
-    assert not getattr(user, f"notify_{notifications.SETTING_OF_KIND[stored_mail.kind]}")
+    assert not getattr(user, f"notify_{kinds.SETTING_OF_KIND[stored_mail.kind]}")
 
 
 def test_the_computer_plays_on_in_the_practice_game(stored):

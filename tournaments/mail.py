@@ -1,5 +1,5 @@
 """The mail each entrant gets when a round is made: their table, through the site's mail outbox
-(games.mail.notifications: a Notification row per recipient and game, rendered in the recipient's
+(games.mail.outbox: a Notification row per recipient and game, rendered in the recipient's
 language and time zone, sent off the request and retried like any other)."""
 
 from django.urls import reverse
@@ -7,7 +7,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.emails import wants_mail
-from games.mail import notifications
+from games.mail import kinds, links, outbox
 
 from .models import Table
 
@@ -23,14 +23,14 @@ def tables_made(table_ids):
         names = [seat.display_name for seat in seats]
         for seat in seats:
             user = seat.user
-            if not wants_mail(user, notifications.SETTING_OF_KIND[KIND]):
+            if not wants_mail(user, kinds.SETTING_OF_KIND[KIND]):
                 continue
             context = {
                 "tournament": table.tournament,
                 "table": table,
                 "players": names,
-                "url": notifications.play_url(table.game),
-                "tournament_url": notifications.absolute(reverse("tournament", args=[table.tournament_id])),
+                "url": links.play_url(table.game),
+                "tournament_url": links.absolute(reverse("tournament", args=[table.tournament_id])),
                 "deadline": table.game.deadline,
                 "time_zone": user.zone.key,
             }
@@ -39,7 +39,7 @@ def tables_made(table_ids):
                     "%(tournament)s, round %(round)d: your table is game %(number)d"
                 ) % {"tournament": table.tournament.name, "round": table.round, "number": table.game_id}
                 # Version 0: one mail per entrant and table, however often this runs.
-                created += notifications._record_message(
+                created += outbox._record_message(
                     user=user, game=table.game, version=0, kind=KIND, context=context, subject=subject)
-    notifications._queue(created)
+    outbox._queue(created)
     return created

@@ -8,6 +8,7 @@ that finished it (games.signals.game_finished) or, should that be lost, from the
 (games.signals.swept, `advance_due`).
 """
 
+import itertools
 import logging
 import secrets
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
-from games.models import Game, Seat
+from games.models import Game, Result, Seat
 from games.play import lifecycle, moving
 from games.play.errors import GameError, StaleVersion
 from ratings.models import Rating
@@ -197,21 +198,23 @@ def _lock(tournament):
 
 
 def results(tournament, rounds=None):
-    """[(round, GameResult)] of the tournament's finished games, from their standings."""
-    tables = Table.objects.filter(tournament=tournament, game__status=Game.Status.FINISHED).select_related("game")
+    """[(round, GameResult)] of the tournament's finished games, by round and table: the archive's
+    `Result` rows, which the transaction that finishes a game writes (games/play/results.py), read
+    in one query, each game's players in the order of its standings."""
+    rows = Result.objects.filter(game__tournament_table__tournament=tournament)
     if rounds is not None:
-        tables = tables.filter(round__in=rounds)
-    seats = {}
-    rows = Seat.objects.filter(game__tournament_table__tournament=tournament).values("game_id", "index", "user_id")
-    for seat in rows:
-        seats[seat["game_id"], seat["index"]] = seat["user_id"]
+        rows = rows.filter(game__tournament_table__round__in=rounds)
+    rows = rows.order_by("game__tournament_table__round", "game__tournament_table__number", "place", "seat")
     out = []
-    for table in tables:
+    games = itertools.groupby(
+        rows.values_list("game__tournament_table__round", "game_id", "user_id", "place", "score"),
+        key=lambda row: row[:2],
+    )
+    for (round_number, _game_id), players in games:
         places, scores = {}, {}
-        for place, index, score in table.game.standings:
-            user_id = seats[table.game_id, index]
+        for _round, _game, user_id, place, score in players:
             places[user_id], scores[user_id] = place, score
-        out.append((table.round, pairing.GameResult(places=places, scores=scores)))
+        out.append((round_number, pairing.GameResult(places=places, scores=scores)))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Which players have a game open, for the "your move" mails (games/mail/notifications.py): none goes to
+"""Which players have a game open, for the "your move" mails (games/mail/decisions.py): none goes to
 a player while their page on the game is open, nor within settings.YOUR_MOVE_GRACE_SECONDS after
 they last had it open.
 

@@ -1,2 +1,3 @@
-"""Deciding, composing and sending mail: which mails a change implies, reminders, digests,
-invitations, unsubscribe links, the outbox and its retries."""
+"""Deciding, composing and sending mail, one module a job: which mails a change calls for
+(decisions, late_decisions), reminders, digests, invitations, composing, unsubscribe links, the
+outbox and its retries, account mail, and the sweep's share (periodic). docs/mail.md lists them."""

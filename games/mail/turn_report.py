@@ -17,9 +17,8 @@ from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine import visible_events
 from games.models import Move
-from games.words.log_text import Names, area, automatic_html, event_html, plain_cards, reason
+from games.words.log_text import Names, area, move_log, plain_cards, reason
 
 # The most moves a report tells; older ones are left to the game's log.
 MOST_MOVES = 150
@@ -133,14 +132,13 @@ def since_last_move(game, seat, seats):
     names = Names.for_game(game, seats)
     items = []
     for events, automatic, autopilot, mover, *_rest in rows:
-        shown = visible_events(events, None)
-        if automatic and shown:
-            items.append(Line(shown[0]["round"], automatic_html(mover, names, autopilot)))
-        for event in shown:
-            if event["event"] == "points":
+        # The log's lines of the move as a spectator reads them; points join their region's table.
+        for entry in move_log(events, names, None, mover=mover, automatic=automatic, autopilot=autopilot):
+            event = entry["event"]
+            if event is not None and event["event"] == "points":
                 _add_points(items, event, names)
             else:
-                items.append(Line(event["round"], event_html(event, names)))
+                items.append(Line(entry["round"], entry["html"]))
     rounds, current = [], None
     for item in items:
         if item.round != current:

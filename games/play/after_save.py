@@ -27,7 +27,7 @@ from django.db import transaction
 from games import broadcast
 from games.computer import players as computer
 from games.infra import rows
-from games.mail import notifications
+from games.mail import decisions
 from games.models import Game
 from games.play import answers_ahead, results
 from ratings.rating import rate_finished_game
@@ -74,7 +74,7 @@ def record(game, *, state=None, previous_to_act=None, seats=None, also_tell=(), 
     mails = []
     if state is not None:
         if outbox:
-            undecided = notifications.to_decide(game, state, previous_to_act)
+            undecided = decisions.to_decide(game, state, previous_to_act)
             if undecided is not None:
                 rows.insert([undecided])
         mails.append((game, state, previous_to_act))
@@ -104,7 +104,7 @@ def record(game, *, state=None, previous_to_act=None, seats=None, also_tell=(), 
 def outbox_rows(game, state, previous_to_act=None):
     """[the MailToDecide row (unsaved) of `game` saved with `state`], or [] when it calls for no
     mail: for a caller that writes it in a statement of its own, with `record(..., outbox=False)`."""
-    undecided = None if state is None else notifications.to_decide(game, state, previous_to_act)
+    undecided = None if state is None else decisions.to_decide(game, state, previous_to_act)
     return [] if undecided is None else [undecided]
 
 
@@ -133,9 +133,9 @@ def announce(announcements):
             logger.exception("%d notices could not be sent", len(versions) + len(lobbies))
     if mails:
         # A mail decided is recorded; one left undecided keeps its MailToDecide row, which the
-        # sweep decides later (notifications.decide_lost).
+        # sweep decides later (games/mail/late_decisions.py `decide_lost`).
         try:
-            notifications.games_saved(mails)
+            decisions.games_saved(mails)
         except Exception:
             logger.exception("the mails of %d games were not decided", len(mails))
     for game_id, version in computer_moves:

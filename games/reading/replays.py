@@ -26,6 +26,9 @@ from games.models import Snapshot
 logger = logging.getLogger(__name__)
 
 ROUND, SCORING, END = Snapshot.Kind.ROUND.value, Snapshot.Kind.SCORING.value, Snapshot.Kind.END.value
+# Past this many moves after the nearest stored round start, `state_after` leaves the position to
+# the replay's own walk (which stores the missing round starts).
+MOVES_FROM_SNAPSHOT = 60
 
 
 class NotReplayable(Exception):
@@ -131,6 +134,27 @@ def position(game, at=None, back=None):
     for move in moves[start.position - log_start.position :]:
         state = _apply(game, state, move)
     return Position(at=at, last=last, state=state, log_start=log_start, moves=moves, marks=marks)
+
+
+def state_after(game, version, seats):
+    """The position after version `version` of `game` (`seats`: its Seat rows), by version rather
+    than by position: from the nearest round start stored at or before it and the moves since (two
+    queries), or by `position` when none is near. Raises NotReplayable."""
+    start = (
+        Snapshot.objects.filter(game=game, kind=ROUND, version__lte=version)
+        .order_by("-version")
+        .values_list("version", "state")
+        .first()
+    )
+    if start is not None:
+        seat_index = {seat.pk: seat.index for seat in seats}
+        moves = _moves(game, seat_index, after=start[0], count=MOVES_FROM_SNAPSHOT + 1, upto=version)
+        if len(moves) <= MOVES_FROM_SNAPSHOT:
+            state = GameState.from_json(start[1])
+            for move in moves:
+                state = _apply(game, state, move)
+            return state
+    return position(game, at=game.moves.filter(version__lte=version).count()).state
 
 
 def _marks(game):

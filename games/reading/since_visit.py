@@ -4,15 +4,10 @@ and sees them now. Both sides are that seat's views (games/engine view_for), so 
 compares only what the seat may see of it; nothing of another seat's hand or choices enters.
 
 Only the moves of others count: a player's own move, seen on his page before he next looks, marks
-nothing. The position then is rebuilt by games/reading/replays.py from the round's snapshot."""
+nothing. The position then is rebuilt by games/reading/replays.py (`state_after`)."""
 
-from games.engine import GameState, IllegalMove, apply_move, view_for
-from games.models import Snapshot
-from games.reading.replays import NotReplayable, position
-
-# Past this many moves after the nearest stored round start, the replay's own walk (which stores the
-# missing round starts) rebuilds the position instead.
-MOVES_FROM_SNAPSHOT = 60
+from games.engine import IllegalMove, view_for
+from games.reading.replays import NotReplayable, state_after
 
 
 def _caballeros(view):
@@ -21,30 +16,6 @@ def _caballeros(view):
     castillo = view["castillo"]
     seen["castillo"] = (dict(castillo["caballeros"]) if castillo["caballeros"] is not None else None, castillo["own"])
     return seen
-
-
-def _state_at(game, seats, version):
-    """The position after version `version`: from the nearest round start stored before it and the
-    moves since (two queries), or by games/reading/replays.py when none is near."""
-    start = (
-        Snapshot.objects.filter(game=game, kind=Snapshot.Kind.ROUND, version__lte=version)
-        .order_by("-version")
-        .values_list("version", "state")
-        .first()
-    )
-    if start is not None:
-        moves = list(
-            game.moves.filter(version__gt=start[0], version__lte=version)
-            .order_by("version")
-            .values_list("seat_id", "move")[: MOVES_FROM_SNAPSHOT + 1]
-        )
-        if len(moves) <= MOVES_FROM_SNAPSHOT:
-            index = {seat.pk: seat.index for seat in seats}
-            state = GameState.from_json(start[1])
-            for seat_id, move in moves:
-                state = apply_move(state, index[seat_id], move)
-            return state
-    return position(game, at=game.moves.filter(version__lte=version).count()).state
 
 
 def changed_areas(game, seats, own, view, log_entries):
@@ -58,7 +29,7 @@ def changed_areas(game, seats, own, view, log_entries):
     if not any(entry["version"] > seen and entry.get("mover") != own.index for entry in log_entries):
         return set()
     try:
-        then = _state_at(game, seats, seen)
+        then = state_after(game, seen, seats)
     except (NotReplayable, IllegalMove, KeyError, TypeError, ValueError):
         return set()
     before = _caballeros(view_for(then, own.index))

@@ -9,7 +9,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.access import game_or_404
-from games.mail import notifications
+from games.mail import invitations
+from games.mail import unsubscribe as unsubscribe_links
 from games.models import Game
 from games.web.forms import InviteForm
 
@@ -32,12 +33,12 @@ def unsubscribe(request, token):
     the signed token is the authority, and it can only switch mail off."""
     if request.method == "POST":
         try:
-            done = notifications.unsubscribe(token)
+            done = unsubscribe_links.unsubscribe(token)
         except ValueError as error:
             return render(request, "games/unsubscribe.html", {"error": str(error)}, status=400)
         return render(request, "games/unsubscribe.html", {"done": done})
     try:
-        label = notifications.describe_unsubscribe(token)
+        label = unsubscribe_links.describe_unsubscribe(token)
     except ValueError as error:
         return render(request, "games/unsubscribe.html", {"error": str(error)}, status=400)
     return render(request, "games/unsubscribe.html", {"label": label})
@@ -52,7 +53,7 @@ def invite(request, pk):
         error = form.errors["who"][0]
         return render(request, "games/invitation_refused.html", {"game": game, "error": error}, status=400)
     try:
-        done = notifications.invite(game, request.user, form.cleaned_data["who"])
+        done = invitations.invite(game, request.user, form.cleaned_data["who"])
     except PermissionError as error:
         return render(request, "games/invitation_refused.html", {"game": game, "error": str(error)}, status=403)
     except ValueError as error:

@@ -579,7 +579,9 @@ def secret_choice_html(seat, region, names):
 
 
 def move_log(events, names, reader, *, mover, automatic=False, autopilot=False, move=None, since=0):
-    """The log entries of one stored move as `reader` may read them: [{"round", "html"}].
+    """The log entries of one stored move as `reader` may read them: [{"round", "html", "event"}],
+    `event` the event an entry tells (None for the lines the site adds: a move it made for the
+    seat, a secret choice revealed).
 
     `reader`: a seat, None (a spectator), or EVERYONE for a finished game's replay, which also
     reveals the choice of a secret move (`move`: the move as stored). `mover`: the seat that moved.
@@ -592,11 +594,13 @@ def move_log(events, names, reader, *, mover, automatic=False, autopilot=False, 
         say = event_html
     entries = []
     if automatic and shown:
-        entries.append({"round": shown[0]["round"], "html": automatic_html(mover, names, autopilot)})
+        entries.append({"round": shown[0]["round"], "html": automatic_html(mover, names, autopilot), "event": None})
     for event in shown:
-        entries.append({"round": event["round"], "html": say(event, names)})
+        entries.append({"round": event["round"], "html": say(event, names), "event": event})
         if reader == EVERYONE and event["event"] == "chosen" and (move or {}).get("type") == "choose_region":
-            entries.append({"round": event["round"], "html": secret_choice_html(mover, move["region"], names)})
+            entries.append(
+                {"round": event["round"], "html": secret_choice_html(mover, move["region"], names), "event": None}
+            )
     return entries
 
 

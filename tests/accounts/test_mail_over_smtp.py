@@ -90,7 +90,7 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
 
     from django.utils import timezone
 
-    from games.mail import notifications
+    from games.mail import outbox
     from games.models import Notification
 
     sign_up(client, password)
@@ -100,9 +100,9 @@ def test_an_account_mail_the_server_refused_is_sent_on_the_back_off_of_every_mai
     assert kept.next_attempt_at - timezone.now() <= timedelta(minutes=1)
     # The server comes back; the sweep's retry sends it a minute later.
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
-        assert notifications.retry_due(kept.next_attempt_at - timedelta(seconds=1)) == 0
-        assert notifications.retry_due(kept.next_attempt_at) == 1
+        monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
+        assert outbox.retry_due(kept.next_attempt_at - timedelta(seconds=1)) == 0
+        assert outbox.retry_due(kept.next_attempt_at) == 1
         recipients, message = mailbox.take()
     assert recipients == ["isabel@example.org"]
     assert message["Subject"].startswith("[El Grande] ") and "List-Unsubscribe" not in message
@@ -121,7 +121,7 @@ def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_ad
     from allauth.account.models import EmailAddress
     from django.core.cache import cache
 
-    from games.mail import notifications
+    from games.mail import outbox
     from games.models import Notification
 
     sign_up(client, password)
@@ -136,8 +136,8 @@ def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_ad
     assert (first.status, first.text, first.next_attempt_at) == (Notification.Status.DROPPED, "", None)
     assert second.status == Notification.Status.FAILED and "/accounts/confirm-email/" in second.text
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
-        assert notifications.retry_due(second.next_attempt_at) == 1
+        monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
+        assert outbox.retry_due(second.next_attempt_at) == 1
         mailbox.take()
         assert not mailbox.messages
     # The server is down again (nothing listens on its port) when the player asks once more; then
@@ -147,7 +147,7 @@ def test_a_kept_confirmation_is_replaced_by_a_newer_one_and_not_sent_once_the_ad
     third = Notification.objects.get(kind="account", status=Notification.Status.FAILED)
     EmailAddress.objects.filter(email="isabel@example.org").update(verified=True)
     with serving_mailbox(settings, tmp_path) as mailbox:
-        assert notifications.retry_due(third.next_attempt_at) == 1
+        assert outbox.retry_due(third.next_attempt_at) == 1
         assert not mailbox.messages
     third.refresh_from_db()
     assert (third.status, third.text) == (Notification.Status.DROPPED, "")
@@ -158,15 +158,15 @@ def test_a_kept_confirmation_of_an_address_its_player_replaced_is_not_sent(
 ):
     from allauth.account.models import EmailAddress
 
-    from games.mail import notifications
+    from games.mail import outbox
     from games.models import Notification
 
     sign_up(client, password)
     kept = Notification.objects.get(kind="account")
     EmailAddress.objects.filter(email="isabel@example.org").delete()
     with serving_mailbox(settings, tmp_path) as mailbox:
-        monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
-        assert notifications.retry_due(kept.next_attempt_at) == 1
+        monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
+        assert outbox.retry_due(kept.next_attempt_at) == 1
         assert not mailbox.messages
     kept.refresh_from_db()
     assert (kept.status, kept.text) == (Notification.Status.DROPPED, "")
@@ -191,7 +191,7 @@ def test_a_password_reset_the_server_refused_is_not_kept_and_the_player_is_asked
 def test_a_kept_confirmation_given_up_keeps_no_link_and_the_admin_never_shows_it(
     client, admin_client, refused_mail, password
 ):
-    from games.mail import notifications
+    from games.mail import outbox
     from games.models import Notification
 
     sign_up(client, password)
@@ -200,7 +200,7 @@ def test_a_kept_confirmation_given_up_keeps_no_link_and_the_admin_never_shows_it
     page = admin_client.get(reverse("admin:games_notification_change", args=[kept.pk])).content.decode()
     assert "/accounts/confirm-email/" not in page and "isabel@example.org" in page
     while kept.status != Notification.Status.GAVE_UP:
-        with pytest.raises(notifications.SendFailed):
-            notifications.deliver(kept.pk, now=kept.next_attempt_at)
+        with pytest.raises(outbox.SendFailed):
+            outbox.deliver(kept.pk, now=kept.next_attempt_at)
         kept.refresh_from_db()
     assert (kept.text, kept.html) == ("", "")

@@ -141,7 +141,7 @@ def test_signing_up_keeps_the_language_of_the_pages_the_player_read(client, pass
 def test_each_player_gets_the_start_mail_in_their_own_language(
     make_user, queued_mail, django_capture_on_commit_callbacks
 ):
-    from games.mail import notifications
+    from games.mail import kinds
     from games.play import lifecycle
 
     players = [make_user() for _ in range(3)]
@@ -162,7 +162,7 @@ def test_each_player_gets_the_start_mail_in_their_own_language(
     texts = {n.user_id: n.text for n in Notification.objects.filter(game=game, kind="game_started")}
     assert texts[players[0].pk].startswith(f"Ciao {players[0].username},")
     assert texts[players[1].pk].startswith(f"Bonjour {players[1].username},")
-    assert notifications.SETTING_LABELS  # the labels are lazy: rendered in each mail's language
+    assert kinds.SETTING_LABELS  # the labels are lazy: rendered in each mail's language
 
 
 def test_the_cached_play_partial_is_kept_per_language(start_game):

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.engine import to_act, view_for
-from games.mail import notifications
+from games.mail import composing, unsubscribe
 from tests.support.helpers import HTMX, logged_in, state_of
 from tests.support.leftovers import left_in_translation
 
@@ -148,7 +148,7 @@ def test_the_site_pages_and_account_pages_are_translated(make_user):
 
 def test_the_unsubscribe_page_is_translated(make_user):
     user = make_user()
-    token = notifications.unsubscribe_token("your_move", user)
+    token = unsubscribe.unsubscribe_token("your_move", user)
     assert_translated(Reader(), reverse("unsubscribe", args=[token]), at_least=2)
 
 
@@ -161,7 +161,7 @@ def _mails(game, kind):
         # A player's mails are written in their own language (their setting), whoever's request sends them.
         seats[0].user.language = language
         with translation.override(language):
-            subject, text, html = notifications.game_mail(
+            subject, text, html = composing.game_mail(
                 kind, user=seats[0].user, game=game, state=state, seat=0, seats=seats
             )
         rendered[language] = f"<p>{subject}</p><pre>{text}</pre>{html}"
@@ -195,18 +195,18 @@ def test_the_digest_and_the_invitation_are_translated(start_game, make_user):
     user = game.seats.get(index=0).user
     state = state_of(game)
     waiting = [
-        {"game": game, "asked": notifications.asked(view_for(state, 0)), "url": "https://x/", "deadline": game.deadline}
+        {"game": game, "asked": composing.asked(view_for(state, 0)), "url": "https://x/", "deadline": game.deadline}
     ]
     private = lifecycle.create_game(user, num_players=3, private=True)
     rendered = {"digest": {}, "invitation": {}}
     for language in ("en", *LANGUAGES):
         user.language = language
         with translation.override(language):
-            subject, text, html = notifications.render_mail(
+            subject, text, html = composing.render_mail(
                 "digest", user=user, game=None, subject="", context={"waiting": waiting, "time_zone": "UTC"}
             )
             rendered["digest"][language] = f"<pre>{text}</pre>{html}"
-            subject, text, html = notifications.render_mail(
+            subject, text, html = composing.render_mail(
                 "invitation", user=None, address="friend@example.org", game=private, subject="",
                 context={"inviter": user, "url": "https://x/"},
             )

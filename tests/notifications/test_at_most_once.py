@@ -1,4 +1,4 @@
-"""A mail goes to its recipient at most once (games.mail.notifications.deliver), through a real SMTP server
+"""A mail goes to its recipient at most once (games.mail.outbox.deliver), through a real SMTP server
 (aiosmtpd, started by the test): one the server took while the database was cut, or whose answer
 never came, is left `unknown` for an operator and never sent again by the retries; one the server
 refused, before the handover or with its answer to the message, is retried as before."""
@@ -15,7 +15,7 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from games import tasks
-from games.mail import notifications
+from games.mail import outbox
 from games.models import Notification
 from tests.support.helpers import free_port
 from tests.support.site_mail import mail_through
@@ -29,21 +29,21 @@ def one_mail(started, monkeypatch):
     """A recorded mail not yet sent (the first "game started" mail of a new game), and its address;
     the other mails of the game are dropped. The tasks queued from here on run at once."""
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     started(2)
     first = Notification.objects.get(pk=queued[0])
     Notification.objects.exclude(pk=first.pk).update(status=Notification.Status.DROPPED, next_attempt_at=None)
-    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
+    monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
     return first.pk, first.user.email
 
 
 def the_retries_run(mail_id):
     """Every way a mail is sent again, later than any retry or lost mail is due: the sweep, the
     task queued again, deliver itself."""
-    later = timezone.now() + notifications.LOST_AFTER + notifications.LONGEST_RETRY_AFTER
-    notifications.retry_due(later)
+    later = timezone.now() + outbox.LOST_AFTER + outbox.LONGEST_RETRY_AFTER
+    outbox.retry_due(later)
     tasks.send_notification(mail_id)
-    notifications.deliver(mail_id, now=later)
+    outbox.deliver(mail_id, now=later)
 
 
 def received_by(mailbox, address):
@@ -63,7 +63,7 @@ def test_a_mail_the_server_took_while_the_database_was_cut_is_never_sent_again(
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(cut_once_the_server_has_it):
-        notifications.send_logged(mail_id)  # as the mailer thread or a worker runs it: logged, not raised
+        outbox.send_logged(mail_id)  # as the mailer thread or a worker runs it: logged, not raised
     assert len(received_by(smtp_server, address)) == 1
     assert "server closed the connection unexpectedly" in caplog.text
 
@@ -130,8 +130,8 @@ def test_a_mail_whose_answer_never_came_is_left_unknown_and_not_sent_again(one_m
     mail_id, address = one_mail
     mailbox = serve(SilentMailbox(delay=2))
     settings.EMAIL_TIMEOUT = 0.5
-    with caplog.at_level(logging.ERROR, logger="games.mail.notifications"):
-        notifications.send_logged(mail_id)
+    with caplog.at_level(logging.ERROR, logger="games.mail.outbox"):
+        outbox.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert mail.status == Notification.Status.UNKNOWN
     assert "timed out" in mail.last_error
@@ -147,10 +147,10 @@ def test_a_mail_the_server_refused_to_connect_is_retried_as_before(
     mail_id, address = one_mail
     port = settings.EMAIL_PORT
     mail_through(settings, tmp_path, free_port())  # nothing listens there: the connection is refused
-    notifications.send_logged(mail_id)
+    outbox.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert mail.status == Notification.Status.FAILED
-    assert mail.next_attempt_at == pytest.approx(timezone.now() + notifications.FIRST_RETRY_AFTER,
+    assert mail.next_attempt_at == pytest.approx(timezone.now() + outbox.FIRST_RETRY_AFTER,
                                                  abs=timedelta(seconds=30))
     assert "ConnectionRefusedError" in mail.last_error
 
@@ -164,7 +164,7 @@ def test_a_mail_the_server_refused_to_connect_is_retried_as_before(
 def test_a_mail_the_server_answered_with_a_refusal_is_retried_as_before(one_mail, serve):
     mail_id, address = one_mail
     mailbox = serve(RefusingOnceMailbox())
-    notifications.send_logged(mail_id)
+    outbox.send_logged(mail_id)
     mail = Notification.objects.get(pk=mail_id)
     assert (mail.status, mailbox.refused) == (Notification.Status.FAILED, 1)
     assert "SMTPDataError" in mail.last_error
@@ -184,7 +184,7 @@ def test_an_operator_sends_again_from_the_admin_a_mail_of_unknown_outcome_that_d
         "/admin/games/notification/", {"action": "send_again", "_selected_action": [mail_id]}, follow=True
     )
     assert "1 mail(s) of unknown outcome will be sent again by the next sweep." in response.content.decode()
-    notifications.retry_due(timezone.now())
+    outbox.retry_due(timezone.now())
     assert len(received_by(smtp_server, address)) == 1
     mail = Notification.objects.get(pk=mail_id)
     assert (mail.status, mail.attempts) == (Notification.Status.SENT, 2)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts import vacations
 from games import deadlines
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
-from games.mail import notifications
+from games.mail import composing, decisions, digests, reminders
 from games.models import Game, Move, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import find_position, logged_in, state_of
@@ -76,9 +76,9 @@ def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
     (message,) = Notification.objects.filter(user=users[player], kind="your_move", version=game.version)
     assert message.subject == f"Game {game.pk}, round 1: your court move"
     # The player's decisions, as long as nobody else has to act in between.
-    decisions = 0
+    made = 0
     while to_act(state) == [player]:
-        decisions += 1
+        made += 1
         committed(
             moving.submit_move,
             game,
@@ -87,7 +87,7 @@ def test_decisions_in_a_row_make_one_mail(started, committed, mailoutbox):
             expected_version=game.version,
         )
         state = state_of(game)
-    assert decisions >= 2
+    assert made >= 2
     assert sent_to(mailoutbox, users[player]) == []
     assert Notification.objects.filter(user=users[player], kind="your_move", version__gte=turn_began).count() == 1
 
@@ -160,7 +160,7 @@ def test_the_end_mails_the_ranking(started, committed, mailoutbox):
         finished = [m for m in sent_to(mailoutbox, user) if "is over" in m.subject]
         (message,) = finished
         place = next(place for place, s, _ in game.standings if s == seat)
-        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {notifications.PLACES[place]}"
+        assert message.subject == f"[El Grande] Game {game.pk} is over: you placed {composing.PLACES[place]}"
         for place, s, score in game.standings:
             assert f"{place}. {users[s].username}" in message.body
             assert f"{score} point" in message.body
@@ -181,7 +181,7 @@ def test_deciding_twice_about_one_save_records_and_sends_one_mail(started, commi
     )
     game.refresh_from_db()
     count = len(mailoutbox)
-    notifications.game_saved(game, state_of(game), previous)
+    decisions.game_saved(game, state_of(game), previous)
     assert len(mailoutbox) == count
     assert Notification.objects.filter(kind="your_move", version=game.version).count() == 1
 
@@ -194,20 +194,20 @@ def test_reminders_come_halfway_and_with_less_than_12_hours_left_once_each(start
     mailoutbox.clear()
     deadline = game.deadline
     (bidder,) = game.to_act
-    assert notifications.send_due_reminders(deadline - timedelta(hours=37)) == 0
+    assert reminders.send_due_reminders(deadline - timedelta(hours=37)) == 0
     assert mailoutbox == []
 
-    notifications.send_due_reminders(deadline - timedelta(hours=35))
+    reminders.send_due_reminders(deadline - timedelta(hours=35))
     (message,) = mailoutbox
     assert message.to == [users[bidder].email]
     assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)"
-    notifications.send_due_reminders(deadline - timedelta(hours=20))
+    reminders.send_due_reminders(deadline - timedelta(hours=20))
     assert len(mailoutbox) == 1
 
-    notifications.send_due_reminders(deadline - timedelta(hours=11))
+    reminders.send_due_reminders(deadline - timedelta(hours=11))
     assert len(mailoutbox) == 2
     assert mailoutbox[1].subject.endswith("your bid (less than 12 hours left)")
-    notifications.send_due_reminders(deadline - timedelta(hours=1))
+    reminders.send_due_reminders(deadline - timedelta(hours=1))
     assert len(mailoutbox) == 2
 
 
@@ -221,7 +221,7 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
         game.refresh_from_db()
     waiting, deadline = list(game.to_act), game.deadline
     mailoutbox.clear()
-    notifications.send_due_reminders(deadline - timedelta(hours=35))
+    reminders.send_due_reminders(deadline - timedelta(hours=35))
     assert sorted(m.to[0] for m in mailoutbox) == sorted(users[seat].email for seat in waiting)
     first = waiting[0]
     committed(
@@ -234,7 +234,7 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     game.refresh_from_db()
     assert game.deadline == deadline and set(game.to_act) == set(waiting) - {first}
     # A new version of the same decision, with the same deadline: nobody is reminded again.
-    notifications.send_due_reminders(deadline - timedelta(hours=34))
+    reminders.send_due_reminders(deadline - timedelta(hours=34))
     assert len(mailoutbox) == len(waiting)
 
 
@@ -257,7 +257,7 @@ def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
     # 11 hours before the stored deadline, on vacation: 35 hours before the one that counts.
     # No "less than 12 hours left"; "half your time is gone", with the deadline that counts.
     on_vacation = datetime(2026, 3, 5, 1, tzinfo=UTC)
-    notifications.send_due_reminders(on_vacation)
+    reminders.send_due_reminders(on_vacation)
     (message,) = mailoutbox
     assert message.to == [users[bidder].email]
     assert message.subject.endswith("(half your time is gone)"), message.subject
@@ -273,11 +273,11 @@ def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
     assert deadlines.sweep() == 1
     game.refresh_from_db()
     assert game.deadline == moved and not Move.objects.filter(game=game).exists()
-    notifications.send_due_reminders(deadline + timedelta(minutes=2))
+    reminders.send_due_reminders(deadline + timedelta(minutes=2))
     assert len(mailoutbox) == 1, "the same deadline: not reminded again"
 
     # Back from vacation, with less than 12 hours left of the moved deadline.
-    notifications.send_due_reminders(moved - timedelta(hours=11))
+    reminders.send_due_reminders(moved - timedelta(hours=11))
     assert len(mailoutbox) == 2
     assert mailoutbox[1].subject.endswith("(less than 12 hours left)")
     assert "Your deadline: Friday 6 March, 12:00 UTC (UTC)" in mailoutbox[1].body
@@ -286,10 +286,10 @@ def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
 def test_a_one_day_game_gets_only_the_halfway_reminder(started, mailoutbox):
     game, _ = started(3, time_per_move=24 * 3600)
     mailoutbox.clear()
-    notifications.send_due_reminders(game.deadline - timedelta(hours=13))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=13))
     assert mailoutbox == []
-    notifications.send_due_reminders(game.deadline - timedelta(hours=11))
-    notifications.send_due_reminders(game.deadline - timedelta(hours=1))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=11))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=1))
     assert [m.subject.endswith("(half your time is gone)") for m in mailoutbox] == [True]
 
 
@@ -300,8 +300,8 @@ def test_live_games_and_players_who_switched_reminders_off_get_none(started, mai
         user.notify_reminder = False
         user.save()
     mailoutbox.clear()
-    notifications.send_due_reminders(live.deadline - timedelta(seconds=10))
-    notifications.send_due_reminders(slow.deadline - timedelta(hours=1))
+    reminders.send_due_reminders(live.deadline - timedelta(seconds=10))
+    reminders.send_due_reminders(slow.deadline - timedelta(hours=1))
     assert mailoutbox == []
 
 
@@ -322,17 +322,17 @@ def test_digest_players_get_one_daily_mail_instead_of_single_ones(started, commi
     current = state_of(game).current_player
     # 11:30 UTC is 06:30 in New York, before the digest hour; 12:30 UTC is 07:30 there.
     morning = datetime(2026, 11, 23, 11, 30, tzinfo=UTC)
-    assert notifications.send_digests(morning) == 0
-    assert notifications.send_digests(morning + timedelta(hours=1)) == 1
+    assert digests.send_digests(morning) == 0
+    assert digests.send_digests(morning + timedelta(hours=1)) == 1
     (message,) = mailoutbox
     assert message.to == [users[current].email]
     assert message.subject == "[El Grande] A game waits for your move"
     assert f"Game {game.pk}, round 1: your court move" in message.body
     assert f"https://elgrande.example.org/games/{game.pk}/play/" in message.body
     assert "America/New_York" in message.body
-    assert notifications.send_digests(morning + timedelta(hours=8)) == 0
+    assert digests.send_digests(morning + timedelta(hours=8)) == 0
     assert len(mailoutbox) == 1
-    assert notifications.send_digests(morning + timedelta(days=1, hours=1)) == 1
+    assert digests.send_digests(morning + timedelta(days=1, hours=1)) == 1
 
 
 def test_a_digest_lists_every_waiting_game_and_none_goes_to_players_with_nothing_waiting(started, mailoutbox):
@@ -347,7 +347,7 @@ def test_a_digest_lists_every_waiting_game_and_none_goes_to_players_with_nothing
     second.seats.filter(index=second.to_act[0]).update(user=waiting_in_first)
     mailoutbox.clear()
     # Three other players are in these games, none of them to act: no digest for them.
-    assert notifications.send_digests(datetime(2026, 11, 23, 9, tzinfo=UTC)) == 1
+    assert digests.send_digests(datetime(2026, 11, 23, 9, tzinfo=UTC)) == 1
     (message,) = mailoutbox
     assert message.to == [waiting_in_first.email]
     assert message.subject == "[El Grande] 2 games wait for your move"
@@ -369,8 +369,8 @@ def test_celery_beat_runs_the_digest_task_which_sends_the_digests_due_now(settin
     # A time zone where it is now past the digest hour, and one where it is before.
     zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
     hours = {zone: timezone.localtime(now, ZoneInfo(zone)).hour for zone in zones}
-    late = next(zone for zone, hour in hours.items() if notifications.DIGEST_HOUR <= hour)
-    early = next(zone for zone, hour in hours.items() if hour < notifications.DIGEST_HOUR)
+    late = next(zone for zone, hour in hours.items() if digests.DIGEST_HOUR <= hour)
+    early = next(zone for zone, hour in hours.items() if hour < digests.DIGEST_HOUR)
     waiting, other = users[game.to_act[0]], next(u for s, u in users.items() if s != game.to_act[0])
     for user, zone in ((waiting, late), (other, early)):
         user.digest, user.time_zone = "daily", zone
@@ -390,16 +390,16 @@ def test_a_sweep_with_no_reminder_due_does_a_few_queries_however_many_games_run(
 ):
     games = [started(3, time_per_move=3 * 24 * 3600)[0] for _ in range(4)]
     latest = max(game.deadline for game in games)
-    notifications.send_due_reminders(latest - timedelta(hours=30))
+    reminders.send_due_reminders(latest - timedelta(hours=30))
     assert len(mailoutbox) - 4 * 3 == 4  # after the start mails, one reminder per game
     # Every reminder due is sent; the next sweeps look at none of these games again.
     with django_assert_max_num_queries(3):
-        assert notifications.send_due_reminders(latest - timedelta(hours=29)) == 0
+        assert reminders.send_due_reminders(latest - timedelta(hours=29)) == 0
 
 
 def zone_past_the_digest_hour(now):
     zones = [f"Etc/GMT{offset:+d}" if offset else "UTC" for offset in range(-12, 13)]
-    return next(z for z in zones if now.astimezone(ZoneInfo(z)).hour >= notifications.DIGEST_HOUR)
+    return next(z for z in zones if now.astimezone(ZoneInfo(z)).hour >= digests.DIGEST_HOUR)
 
 
 def test_the_deadline_sweep_sends_the_reminders_due_and_embedded_the_digests_once_an_hour(
@@ -434,7 +434,7 @@ def test_a_failing_mail_step_is_logged_and_does_not_stop_the_deadline_sweep(star
     def broken(now):
         raise RuntimeError("mail is broken")
 
-    monkeypatch.setattr(notifications, "send_due_reminders", broken)
+    monkeypatch.setattr(reminders, "send_due_reminders", broken)
     assert deadlines.sweep() == 1
     assert any("the mail part of the sweep failed" in r.getMessage() for r in caplog.records)
 
@@ -447,10 +447,10 @@ def test_a_game_whose_players_want_no_reminder_is_passed_over_by_the_next_sweeps
         user.notify_reminder = False
         user.save()
     mailoutbox.clear()
-    notifications.send_due_reminders(game.deadline - timedelta(hours=30))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=30))
     assert mailoutbox == []
     with django_assert_max_num_queries(3):
-        notifications.send_due_reminders(game.deadline - timedelta(hours=29))
+        reminders.send_due_reminders(game.deadline - timedelta(hours=29))
 
 
 def test_a_player_whose_new_address_is_not_verified_yet_gets_no_mail_at_either(started, committed, mailoutbox):
@@ -482,7 +482,7 @@ def test_a_save_where_the_same_players_go_on_deciding_mails_nobody_and_asks_noth
     state = play_until(game, users, committed, lambda s: s.phase == "card")
     game.refresh_from_db()
     with django_assert_num_queries(0):
-        notifications.game_saved(game, state, previous_to_act=list(to_act(state)))
+        decisions.game_saved(game, state, previous_to_act=list(to_act(state)))
 
 
 def test_a_timeout_mails_the_players_whose_decision_comes_next_and_says_nothing_of_a_start(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import random_move, to_act
-from games.mail import notifications
+from games.mail import digests, invitations, reminders
 from games.play import lifecycle, moving
 from tests.support.helpers import logged_in, play, state_of
 from tests.support.site_mail import body, html_part, sign_up
@@ -71,16 +71,16 @@ def test_every_game_mail_names_the_site(started, committed, smtp_server, make_us
         moving.submit_move, game, user=users[seat], move=random_move(state, seat, rng),
         expected_version=game.version)
     game.refresh_from_db()
-    notifications.send_due_reminders(game.deadline - timedelta(hours=35))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=35))
     waiting = game.seats.get(index=to_act(state_of(game))[0]).user
     waiting.digest = "daily"
     waiting.save(update_fields=["digest"])
     noon = datetime.now(ZoneInfo(waiting.time_zone)).replace(hour=12, minute=0, second=0, microsecond=0)
-    notifications.send_digests(noon)
+    digests.send_digests(noon)
     committed(play, game)
     other = lifecycle.create_game(users[0], num_players=2, private=True)
-    notifications.invite(other, users[0], make_user().username)
-    notifications.invite(other, users[0], "stranger@example.org")
+    invitations.invite(other, users[0], make_user().username)
+    invitations.invite(other, users[0], "stranger@example.org")
     kinds = {
         kind: [message for _, message in smtp_server.messages if marker in message["Subject"]]
         for kind, marker in [

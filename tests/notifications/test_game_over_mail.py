@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine import GameState
-from games.mail import notifications
+from games.mail import composing
 from games.models import Notification
 from ratings.models import RatingChange
 from ratings.rating import shown
@@ -64,7 +64,7 @@ def test_equal_scores_share_a_place_and_the_next_place_is_skipped(finished):
     state = GameState.from_json(game.state)
     state.scores = [40, 40, 31]
     seats = {seat.index: seat for seat in game.seats.select_related("user")}
-    subject, text, html = notifications.game_mail(
+    subject, text, html = composing.game_mail(
         "game_finished", user=users[2], game=game, state=state, seat=2, seats=seats
     )
     assert subject == f"Game {game.pk} is over: you placed 3rd"

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games.mail import notifications
+from games.mail import invitations, outbox
 from games.models import Game, MailOptOut, Notification
 from games.play import lifecycle
 from tests.support.helpers import logged_in
@@ -156,7 +156,7 @@ def test_only_the_creator_of_a_private_open_game_may_invite(private_game, make_u
 
 def test_a_game_sends_a_bounded_number_of_invitations(private_game, monkeypatch, mailoutbox):
     game, creator = private_game
-    monkeypatch.setattr(notifications, "INVITATIONS_PER_GAME", 2)
+    monkeypatch.setattr(invitations, "INVITATIONS_PER_GAME", 2)
     client = logged_in(creator)
     for n in range(2):
         assert invite(client, game, f"friend{n}@example.net").status_code == 302
@@ -170,7 +170,7 @@ def test_an_invitation_still_queued_when_the_game_is_cancelled_is_not_sent(priva
 
     game, creator = private_game
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     invite(logged_in(creator), game, "friend@example.net")
     lifecycle.cancel_game(game, user=creator)
     tasks.send_notification(queued[0])
@@ -257,18 +257,18 @@ def test_invitations_sent_at_once_stay_within_the_games_bound(make_user, monkeyp
     from tests.support.games import race
 
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     settings.INVITATIONS_PER_DAY = 1000
     creator = make_user("carmen")
     game = lifecycle.create_game(creator, num_players=3, private=True)
 
     outcomes = race(
-        [lambda n=n: notifications.invite(game, creator, f"friend{n}@example.net") for n in range(45)]
+        [lambda n=n: invitations.invite(game, creator, f"friend{n}@example.net") for n in range(45)]
     )
 
     sent = [outcome for outcome in outcomes if isinstance(outcome, str)]
     refused = [outcome for outcome in outcomes if not isinstance(outcome, str)]
-    assert len(sent) == notifications.INVITATIONS_PER_GAME == 30
+    assert len(sent) == invitations.INVITATIONS_PER_GAME == 30
     assert all(isinstance(error, ValueError) and "at most 30 invitations" in str(error) for error in refused), refused
     assert Notification.objects.filter(game=game, kind="invitation").count() == 30
     assert len(queued) == 30

@@ -17,13 +17,13 @@ from django.utils import timezone
 from games import deadlines
 from games.engine import apply_move, legal_moves, random_move, to_act
 from games.infra import rows
-from games.mail import notifications
+from games.mail import decisions, late_decisions, periodic
 from games.models import Game, MailToDecide, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import state_of
 from tests.support.processes import ROOT, environment
 
-LOST = notifications.MAIL_DECISION_LOST_AFTER
+LOST = late_decisions.MAIL_DECISION_LOST_AFTER
 
 # What a sweep in a process of its own does, up to the moment the mails of its batch are decided:
 # there the process is killed, as a worker's OOM kill or a restart would, after the commits.
@@ -31,13 +31,13 @@ KILLED_BEFORE_THE_MAILS = """
 import os, signal, django
 django.setup()
 from games import deadlines
-from games.mail import notifications
+from games.mail import decisions, late_decisions, periodic
 
 def killed(saved):
     print("killed with", len(saved), "games to decide", flush=True)
     os.kill(os.getpid(), signal.SIGKILL)
 
-notifications.games_saved = killed
+decisions.games_saved = killed
 deadlines.sweep()
 print("not killed", flush=True)
 """
@@ -125,7 +125,7 @@ def test_a_game_started_by_a_process_that_died_before_its_mails_gets_them_from_t
     lifecycle.join_game(game, user=users[2], token=game.invite_token)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     assert sorted(m.to[0] for m in mailoutbox) == sorted(user.email for user in users)
     assert all(m.subject.startswith(f"[El Grande] Game {game.pk} has started") for m in mailoutbox)
     assert not MailToDecide.objects.exists()
@@ -148,7 +148,7 @@ def test_a_last_move_whose_process_died_before_its_mails_still_gets_the_ranking_
     moving.submit_move(game, user=users[seat], move=move, expected_version=game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     assert sorted(m.to[0] for m in mailoutbox) == sorted(user.email for user in users.values())
     assert all(f"Game {game.pk} is over: you placed" in m.subject for m in mailoutbox)
     assert not MailToDecide.objects.exists()
@@ -162,9 +162,9 @@ def test_a_move_whose_process_died_before_its_mails_gets_them_from_the_sweep(sta
     assert list(MailToDecide.objects.values_list("game_id", "version", "previous_to_act")) == [
         (game.pk, game.version, [bidder])
     ]
-    notifications.sweep(timezone.now())
+    periodic.sweep(timezone.now())
     assert mailoutbox == []
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     assert [(m.to, m.subject) for m in mailoutbox] == [
         ([users[nxt].email], f"[El Grande] Game {game.pk}, round 1: your bid")
     ]
@@ -182,7 +182,7 @@ def test_lost_decisions_of_a_game_that_moved_on_mail_only_who_must_act_now_once(
     assert [m.to for m in mailoutbox] == [[users[now_to_act].email]]
     assert MailToDecide.objects.count() == 2
     mailoutbox.clear()
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     # The players who had to act at the lost versions have moved since: nothing to tell them, and
     # the player to act now was told already.
     assert mailoutbox == []
@@ -196,7 +196,7 @@ def test_lost_decisions_of_a_game_that_moved_on_without_mail_tell_the_player_sti
     (nxt,) = game.to_act
     # A change of version that calls for no mail of its own (the player to act is the same).
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     game.refresh_from_db()
     assert [(m.to, m.subject) for m in mailoutbox] == [
         ([users[nxt].email], f"[El Grande] Game {game.pk}, round 1: your bid")
@@ -211,14 +211,14 @@ def test_a_decision_that_keeps_failing_is_retried_then_given_up_after_a_day_loud
     game, users = started(3)
     mailoutbox.clear()
     bid(game, users)
-    monkeypatch.setattr(notifications, "_decide", lambda *args: 1 / 0)
+    monkeypatch.setattr(decisions, "_decide", lambda *args: 1 / 0)
     for minutes in (3, 60, 23 * 60):
-        notifications.sweep(timezone.now() + timedelta(minutes=minutes))
+        periodic.sweep(timezone.now() + timedelta(minutes=minutes))
         assert MailToDecide.objects.count() == 1
     assert "were not decided" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.ERROR):
-        notifications.sweep(timezone.now() + timedelta(days=1, minutes=1))
+        periodic.sweep(timezone.now() + timedelta(days=1, minutes=1))
     assert not MailToDecide.objects.exists()
     assert f"the mails of game {game.pk} at version {game.version} could not be decided for a day" in caplog.text
     # (A day on, the reminders of the clock are due: they are not what was given up.)
@@ -230,15 +230,15 @@ def test_a_lost_decision_that_fails_does_not_hold_up_the_others(started, mailout
     bid(broken, broken_users)
     bid(fine, fine_users)
     mailoutbox.clear()
-    real = notifications._as_lost
+    real = late_decisions._as_lost
 
     def as_lost(game, *args):
         if game.pk == broken.pk:
             raise ValueError("a corrupt state")
         return real(game, *args)
 
-    monkeypatch.setattr(notifications, "_as_lost", as_lost)
-    notifications.sweep(timezone.now() + LOST)
+    monkeypatch.setattr(late_decisions, "_as_lost", as_lost)
+    periodic.sweep(timezone.now() + LOST)
     fine.refresh_from_db()
     (nxt,) = fine.to_act
     assert [m.to for m in mailoutbox] == [[fine_users[nxt].email]]
@@ -271,7 +271,7 @@ def test_a_decision_made_whose_row_stayed_mails_nobody_twice_once_the_game_moved
     assert MailToDecide.objects.count() == 1
     # A change of version that asks nobody anything new (a deadline moved by a vacation).
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     assert len(mailoutbox) == 1, [m.subject for m in mailoutbox[1:]]
     assert not MailToDecide.objects.exists()
 
@@ -289,7 +289,7 @@ def test_a_start_announced_whose_row_stayed_is_not_announced_again_once_the_game
     by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}
     bid(game, by_seat, committed)
     sent = len(mailoutbox)
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     assert len(mailoutbox) == sent, [m.subject for m in mailoutbox[sent:]]
     assert not MailToDecide.objects.exists()
 
@@ -302,7 +302,7 @@ def test_a_player_who_moved_since_a_lost_decision_is_told_of_the_new_one(started
     bid(game, users)
     bid(game, users)
     assert game.to_act == [first]
-    notifications.sweep(timezone.now() + LOST)
+    periodic.sweep(timezone.now() + LOST)
     # They had to act before the first lost decision, but they have moved since: told again.
     assert [m.to for m in mailoutbox] == [[users[first].email]]
     assert not MailToDecide.objects.exists()

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import to_act
-from games.mail import notifications
+from games.mail import digests, reminders
 from games.play import moving
 from tests.support.helpers import logged_in, state_of
 from tests.support.notifications import ZONES, veto_question  # noqa: F401 (a fixture)
@@ -84,7 +84,7 @@ def test_the_sweeps_reminders_say_each_players_own_deadline(veto_question, smtp_
     smtp_server.messages.clear()
     # The sweep runs in a worker with no player's zone active: UTC.
     with timezone.override(UTC):
-        assert notifications.send_due_reminders(game.deadline - timedelta(hours=35)) == 4
+        assert reminders.send_due_reminders(game.deadline - timedelta(hours=35)) == 4
     received = {tuple(recipients): message for recipients, message in smtp_server.messages}
     assert len(received) == 4
     for user in seats.values():
@@ -104,7 +104,7 @@ def test_a_digest_sent_by_celery_beat_says_the_deadline_of_the_players_page(veto
     # Noon in Tokyo, past the digest hour; beat's task runs with UTC active.
     noon = datetime.now(ZoneInfo("Asia/Tokyo")).replace(hour=12, minute=0, second=0, microsecond=0)
     with timezone.override(UTC):
-        assert notifications.send_digests(noon.astimezone(UTC)) == 1
+        assert digests.send_digests(noon.astimezone(UTC)) == 1
     recipients, message = smtp_server.take()
     assert recipients == [tokyo.email]
     assert_mail_says_the_pages_deadline(message, tokyo, game, pattern=DIGEST_DEADLINE)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act, view_for
-from games.mail import notifications
+from games.mail import composing, outbox, unsubscribe
 from games.models import Notification
 from games.play import moving
 from tests.support.helpers import logged_in, state_of
@@ -92,7 +92,7 @@ def test_one_click_unsubscribe_by_post_needs_no_login_nor_csrf_and_stops_that_ki
 
 def test_a_reminders_unsubscribe_link_switches_reminders_off_only(make_user):
     user = make_user()
-    token = notifications.unsubscribe_token("reminder_last", user)
+    token = unsubscribe.unsubscribe_token("reminder_last", user)
     Client().post(reverse("unsubscribe", args=[token]))
     user.refresh_from_db()
     assert not user.notify_reminder and user.notify_your_move
@@ -101,7 +101,7 @@ def test_a_reminders_unsubscribe_link_switches_reminders_off_only(make_user):
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_a_forged_or_cut_unsubscribe_token_is_refused_and_changes_nothing(make_user, method):
     user = make_user()
-    token = notifications.unsubscribe_token("your_move", user)
+    token = unsubscribe.unsubscribe_token("your_move", user)
     for bad in (token[:-3], token.replace(":", ":x", 1), "nonsense"):
         response = getattr(Client(), method)(reverse("unsubscribe", args=[bad]))
         assert response.status_code == 400
@@ -114,11 +114,11 @@ def test_a_mail_still_queued_when_its_kind_is_switched_off_is_not_sent(started, 
     from games import tasks
 
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     game, users = started(3)
     assert len(queued) == 3
     for user in users.values():
-        Client().post(reverse("unsubscribe", args=[notifications.unsubscribe_token("game_started", user)]))
+        Client().post(reverse("unsubscribe", args=[unsubscribe.unsubscribe_token("game_started", user)]))
     for notification_id in queued:
         tasks.send_notification(notification_id)
     assert mailoutbox == []
@@ -130,7 +130,7 @@ def test_a_your_move_mail_no_longer_true_when_sent_is_dropped(started, committed
 
     game, users = started(3)
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     state = state_of(game)
     bidder = to_act(state)[0]
     committed(
@@ -161,9 +161,9 @@ def decisions_of_every_kind():
                 found.setdefault(view_for(state, seat)["decision"]["kind"], (state, seat))
             seat = to_act(state)[0]
             state = apply_move(state, seat, random_move(state, seat, rng))
-        if set(notifications.ASKED) <= set(found):
+        if set(composing.ASKED) <= set(found):
             return found
-    raise LookupError(f"no position for {set(notifications.ASKED) - set(found)}")
+    raise LookupError(f"no position for {set(composing.ASKED) - set(found)}")
 
 
 def test_the_subject_says_what_each_kind_of_decision_asks(start_game):
@@ -184,7 +184,7 @@ def test_the_subject_says_what_each_kind_of_decision_asks(start_game):
             game = start_game(state.num_players)
             games[state.num_players] = (game, {s.index: s for s in game.seats.select_related("user")})
         game, seats = games[state.num_players]
-        subject, text, _ = notifications.game_mail(
+        subject, text, _ = composing.game_mail(
             "your_move", user=seats[seat].user, game=game, state=state, seat=seat, seats=seats
         )
         assert subject == f"Game {game.pk}, round {state.round}: {expected[kind]}"
@@ -206,18 +206,18 @@ def test_no_mail_shows_another_seats_hand_secret_choice_or_hidden_card(start_gam
             for viewer in range(num_players):
                 variant = hidden_variant(state, viewer)
                 for kind in ("your_move", "reminder_half", "game_started"):
-                    mail = notifications.game_mail(
+                    mail = composing.game_mail(
                         kind, user=seats[viewer].user, game=game, state=state, seat=viewer, seats=seats
                     )
-                    assert mail == notifications.game_mail(
+                    assert mail == composing.game_mail(
                         kind, user=seats[viewer].user, game=game, state=variant, seat=viewer, seats=seats
                     ), f"seat {viewer}'s {kind} mail shows a private fact of another seat"
                     checked += 1
                 # The same comparison sees a difference where the seat's own secrets changed.
                 other = (viewer + 1) % num_players
-                sensitive += notifications.game_mail(
+                sensitive += composing.game_mail(
                     "your_move", user=seats[other].user, game=game, state=state, seat=other, seats=seats
-                ) != notifications.game_mail(
+                ) != composing.game_mail(
                     "your_move", user=seats[other].user, game=game, state=variant, seat=other, seats=seats
                 )
         seat = to_act(state)[0]

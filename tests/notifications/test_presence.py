@@ -10,7 +10,7 @@ from django.core.cache import cache
 
 from games.engine import apply_move, new_game, random_move, to_act
 from games.infra import presence
-from games.mail import notifications
+from games.mail import late_decisions
 from games.models import MailToDecide, Notification
 from games.play import moving
 from tests.support.helpers import find_position, state_of
@@ -41,19 +41,19 @@ def test_no_your_move_mail_while_the_page_is_open_and_one_when_the_grace_after_c
     # An hour on, the page still open (it said so a moment ago): still no mail.
     later = opened + 3600
     presence.seen(game.pk, users[next_bidder].pk, now=later - 1)
-    assert notifications.decide_waiting(at(later)) == 0
+    assert late_decisions.decide_waiting(at(later)) == 0
     assert mailoutbox == [] and MailToDecide.objects.get().due_at > at(later)
 
     # Closed: nothing within the grace, the mail once it is over, and the row is done.
     presence.seen(game.pk, users[next_bidder].pk, open=False, now=later)
-    notifications.decide_waiting(at(later + GRACE - 1))
+    late_decisions.decide_waiting(at(later + GRACE - 1))
     assert mailoutbox == []
-    assert notifications.decide_waiting(at(later + GRACE + 1)) == 1
+    assert late_decisions.decide_waiting(at(later + GRACE + 1)) == 1
     (message,) = mailoutbox
     assert message.to == [users[next_bidder].email]
     assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid"
     assert not MailToDecide.objects.exists()
-    notifications.decide_waiting(at(later + 10 * GRACE))
+    late_decisions.decide_waiting(at(later + 10 * GRACE))
     assert len(mailoutbox) == 1
 
 
@@ -66,7 +66,7 @@ def test_a_player_who_acted_within_the_grace_gets_no_mail_for_it(started, commit
     first = bid(game, users, committed)
     second = bid(game, users, committed)
     assert mailoutbox == []
-    notifications.decide_waiting(at(closed + GRACE + 1))
+    late_decisions.decide_waiting(at(closed + GRACE + 1))
     # The first was back in time and bid; the second has not.
     assert [message.to for message in mailoutbox] == [[users[second].email]]
     assert sent_to(mailoutbox, users[first]) == []
@@ -96,7 +96,7 @@ def test_decisions_that_come_back_within_the_grace_make_one_mail(started, commit
     waited = {row.version for row in MailToDecide.objects.all() if player in row.waiting_for}
     assert len(waited) >= 2
     assert mailoutbox == []
-    notifications.decide_waiting(at(closed + GRACE + 1))
+    late_decisions.decide_waiting(at(closed + GRACE + 1))
     assert len(sent_to(mailoutbox, users[player])) == 1
     assert [len(sent_to(mailoutbox, users[seat])) for seat in to_act(state)] == [1] * len(to_act(state))
     assert len(mailoutbox) == len(to_act(state))
@@ -138,7 +138,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
     assert sent_to(mailoutbox, users[first]) == sent_to(mailoutbox, users[second]) == []
 
     # The first's grace ends first: their mail goes then, not when the second's does.
-    notifications.decide_waiting(at(closed + GRACE + 1))
+    late_decisions.decide_waiting(at(closed + GRACE + 1))
     assert len(sent_to(mailoutbox, users[first])) == 1 and sent_to(mailoutbox, users[second]) == []
     # The game moves on (the second decides) while the first still has to: no second mail.
     state = state_of(game)
@@ -150,7 +150,7 @@ def test_a_decision_waiting_for_several_players_mails_each_once_when_their_own_g
         expected_version=game.version,
     )
     assert first in to_act(state_of(game))
-    notifications.decide_waiting(at(closed + 60 + GRACE + 1))
+    late_decisions.decide_waiting(at(closed + 60 + GRACE + 1))
     assert len(sent_to(mailoutbox, users[first])) == 1 and sent_to(mailoutbox, users[second]) == []
     assert not MailToDecide.objects.exists()
 
@@ -170,8 +170,8 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
     other = next(seat for seat in to_act(state_of(game)) if seat != player)
     assert len({row.version for row in MailToDecide.objects.all() if player in row.waiting_for}) >= 2
     mailoutbox.clear()
-    monkeypatch.setattr(notifications, "LOST_DECISIONS_PER_SWEEP", 1)
-    notifications.decide_waiting(at(closed + GRACE + 1))
+    monkeypatch.setattr(late_decisions, "LOST_DECISIONS_PER_SWEEP", 1)
+    late_decisions.decide_waiting(at(closed + GRACE + 1))
     assert len(sent_to(mailoutbox, users[player])) == 1
     # The game moves on while the player still has to decide; the next sweep finds their other row.
     state = state_of(game)
@@ -183,8 +183,8 @@ def test_a_decision_already_mailed_is_not_mailed_again_by_an_older_row_in_a_late
         expected_version=game.version,
     )
     assert player in to_act(state_of(game))
-    notifications.decide_waiting(at(closed + GRACE + 2))
-    notifications.decide_waiting(at(closed + GRACE + 3))
+    late_decisions.decide_waiting(at(closed + GRACE + 2))
+    late_decisions.decide_waiting(at(closed + GRACE + 3))
     assert len(sent_to(mailoutbox, users[player])) == 1
 
 

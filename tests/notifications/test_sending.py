@@ -17,14 +17,14 @@ from accounts.models import User
 from elgrande_site.email_url import email_settings
 from games import tasks
 from games.engine import legal_moves, to_act
-from games.mail import notifications
+from games.mail import outbox, reminders
 from games.models import Game, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import state_of
 
 pytestmark = pytest.mark.django_db
 
-REAL_QUEUE = notifications.queue_notification
+REAL_QUEUE = outbox.queue_notification
 
 
 def closed_port():
@@ -44,7 +44,7 @@ def mail_server_back(settings):
 
 def test_running_the_send_task_twice_sends_one_mail(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     game, users = started(2)
     first = queued[0]
     tasks.send_notification(first)
@@ -83,13 +83,13 @@ def test_a_failed_send_does_not_fail_the_move_is_logged_and_retried_with_back_of
                for r in caplog.records)
 
     # Still down at the next attempt: the wait doubles.
-    notifications.retry_due(notification.next_attempt_at)
+    outbox.retry_due(notification.next_attempt_at)
     notification.refresh_from_db()
     assert notification.attempts == 2 and notification.status == Notification.Status.FAILED
 
     mail_server_back(settings)
-    assert notifications.retry_due(notification.next_attempt_at - timedelta(seconds=1)) == 0
-    assert notifications.send_due_reminders(notification.next_attempt_at) >= 1
+    assert outbox.retry_due(notification.next_attempt_at - timedelta(seconds=1)) == 0
+    assert reminders.send_due_reminders(notification.next_attempt_at) >= 1
     notification.refresh_from_db()
     assert notification.status == Notification.Status.SENT and notification.attempts == 3
     assert [m.subject for m in mailoutbox] == ["[El Grande] " + notification.subject]
@@ -100,7 +100,7 @@ def failing_mail(started, settings, tmp_path, monkeypatch):
     """(the id of a mail recorded at a game's start while the mail server is down, the list the
     mails queued from then on go to instead of being sent)."""
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     started(2)
     mail_server_down(settings, tmp_path)
     return queued[0], queued
@@ -108,18 +108,18 @@ def failing_mail(started, settings, tmp_path, monkeypatch):
 
 def test_a_mail_that_keeps_failing_is_given_up_after_max_attempts_and_logged(failing_mail, caplog):
     notification_id, queued = failing_mail
-    for _ in range(notifications.MAX_ATTEMPTS):
+    for _ in range(outbox.MAX_ATTEMPTS):
         # Each attempt when its retry is due (an early one is not claimed).
         Notification.objects.filter(pk=notification_id).exclude(next_attempt_at=None).update(
             next_attempt_at=timezone.now()
         )
-        notifications.send_logged(notification_id)
+        outbox.send_logged(notification_id)
     notification = Notification.objects.get(pk=notification_id)
     assert notification.status == Notification.Status.GAVE_UP and notification.next_attempt_at is None
-    assert notification.attempts == notifications.MAX_ATTEMPTS
+    assert notification.attempts == outbox.MAX_ATTEMPTS
     assert [r.levelname for r in caplog.records if "giving up" in r.getMessage()] == ["ERROR"]
     queued.clear()
-    notifications.retry_due(timezone.now() + timedelta(days=30))
+    outbox.retry_due(timezone.now() + timedelta(days=30))
     assert notification_id not in queued
 
 
@@ -135,8 +135,8 @@ def test_the_celery_task_leaves_a_failed_send_to_the_sweep_at_its_retry_time(fai
     assert tasks.send_notification.run(notification_id) is False
     assert Notification.objects.get(pk=notification_id).attempts == 1
     queued.clear()
-    assert notifications.retry_due(before + timedelta(seconds=59)) == 0
-    assert notifications.retry_due(notification.next_attempt_at) == 1 and queued == [notification_id]
+    assert outbox.retry_due(before + timedelta(seconds=59)) == 0
+    assert outbox.retry_due(notification.next_attempt_at) == 1 and queued == [notification_id]
 
 
 def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_up(failing_mail):
@@ -144,14 +144,14 @@ def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_u
     now = first = timezone.now()
     waits = []
     while True:
-        with pytest.raises(notifications.SendFailed):
-            notifications.deliver(notification_id, now=now)
+        with pytest.raises(outbox.SendFailed):
+            outbox.deliver(notification_id, now=now)
         notification = Notification.objects.get(pk=notification_id)
         if notification.next_attempt_at is None:
             break
         waits.append(notification.next_attempt_at - now)
         # Not a moment before its time: nothing is claimed.
-        assert notifications.deliver(notification_id, now=notification.next_attempt_at - timedelta(seconds=1)) is False
+        assert outbox.deliver(notification_id, now=notification.next_attempt_at - timedelta(seconds=1)) is False
         now = notification.next_attempt_at
     assert notification.status == Notification.Status.GAVE_UP
     minutes = [wait / timedelta(minutes=1) for wait in waits]
@@ -161,16 +161,16 @@ def test_a_failing_mail_is_tried_again_over_more_than_a_day_before_it_is_given_u
 
 def test_a_lost_mail_pending_or_stuck_in_sending_is_sent_by_the_sweep(started, monkeypatch, mailoutbox):
     queued = []
-    monkeypatch.setattr(notifications, "queue_notification", queued.append)
+    monkeypatch.setattr(outbox, "queue_notification", queued.append)
     started(2)
     # One task was never delivered by the broker; the other's worker died mid-send.
     lost, stuck = queued
     Notification.objects.filter(pk=stuck).update(status=Notification.Status.SENDING)
-    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
-    assert notifications.retry_due(timezone.now()) == 0
+    monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
+    assert outbox.retry_due(timezone.now()) == 0
     # LOST_AFTER later:
     Notification.objects.update(next_attempt_at=timezone.now() - timedelta(seconds=1))
-    assert notifications.retry_due(timezone.now()) == 2
+    assert outbox.retry_due(timezone.now()) == 2
     assert len(mailoutbox) == 2
 
 
@@ -214,7 +214,7 @@ def test_embedded_the_mailer_thread_sends_while_the_move_returns_at_once(
     """No broker: a move whose mail takes the server 2 s answers at once; the mail follows."""
     from allauth.account.models import EmailAddress
 
-    monkeypatch.setattr(notifications, "queue_notification", REAL_QUEUE)
+    monkeypatch.setattr(outbox, "queue_notification", REAL_QUEUE)
     settings.REDIS_URL = ""
     port = closed_port()
     mailbox = SlowMailbox(delay=2)
@@ -258,7 +258,7 @@ def test_the_admin_lists_failed_mails_with_their_error(started, settings, tmp_pa
     mail_server_down(settings, tmp_path)
     failed = Notification.objects.first()
     Notification.objects.filter(pk=failed.pk).update(status=Notification.Status.PENDING)
-    notifications.send_logged(failed.pk)
+    outbox.send_logged(failed.pk)
     response = admin_client.get("/admin/games/notification/?status=failed")
     assert response.status_code == 200
     assert list(response.context["cl"].result_list) == [Notification.objects.get(pk=failed.pk)]

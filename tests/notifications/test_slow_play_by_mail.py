@@ -16,7 +16,7 @@ from django.urls import reverse
 from accounts.emails import has_verified_email
 from accounts.models import User
 from games.engine import legal_moves, new_game, to_act
-from games.mail import notifications
+from games.mail import reminders
 from games.models import Game
 from games.play import lifecycle, moving
 from tests.support.helpers import state_of
@@ -86,9 +86,9 @@ def test_sign_up_verify_get_your_move_and_a_reminder_then_unsubscribe_over_real_
 
     # The reminder arrives when the clock says so: past half the time, not before.
     game.refresh_from_db()
-    notifications.send_due_reminders(game.deadline - timedelta(hours=37))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=37))
     assert smtp_server.messages == []
-    notifications.send_due_reminders(game.deadline - timedelta(hours=35))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=35))
     recipients, reminder = smtp_server.take()
     assert recipients == ["isabel@example.org"]
     assert reminder["Subject"] == f"[El Grande] Game {game.pk}, round 1: your bid (half your time is gone)"
@@ -102,6 +102,6 @@ def test_sign_up_verify_get_your_move_and_a_reminder_then_unsubscribe_over_real_
     assert response.status_code == 200
     isabel.refresh_from_db()
     assert not isabel.notify_reminder and isabel.notify_your_move
-    notifications.send_due_reminders(game.deadline - timedelta(hours=11))
+    reminders.send_due_reminders(game.deadline - timedelta(hours=11))
     assert smtp_server.messages == []
     assert mail.outbox == []

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import deadlines
-from games.mail import notifications
+from games.mail import decisions
 from games.models import Game
 
 # Real commits: the sweep's mails are decided after them, inside the sweep.
@@ -46,14 +46,14 @@ def test_a_game_whose_mails_fail_to_be_decided_is_logged_and_the_others_are_mail
 ):
     (broken, _), (fine, fine_users) = overdue_games(started, 2)
     mailoutbox.clear()
-    real = notifications._decide
+    real = decisions._decide
 
     def decide(game, *args):
         if game.pk == broken.pk:
             raise KeyError("a template bug")
         return real(game, *args)
 
-    monkeypatch.setattr(notifications, "_decide", decide)
+    monkeypatch.setattr(decisions, "_decide", decide)
     assert deadlines.sweep() == 2
     fine.refresh_from_db()
     (seat,) = fine.to_act

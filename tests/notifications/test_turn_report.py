@@ -8,7 +8,7 @@ import pytest
 from games.engine import GameState, to_act
 from games.mail import turn_report
 from games.models import Game, Move
-from games.play import moving
+from games.play import expiry, moving
 from games.words.log_text import plain_cards
 from tests.support.helpers import find_position, state_of
 
@@ -158,3 +158,23 @@ def test_no_report_tells_a_secret_choice_before_its_reveal_nor_a_card_taken_back
         game.refresh_from_db()
     last.save()
     assert reports(game) == before
+
+
+def test_the_report_tells_a_move_the_site_made_in_the_words_of_the_log(started):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game, users = started(3, seed=3)
+    late = game.to_act[0]
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    assert expiry.apply_default_moves(game.pk, version=game.version)
+    game.refresh_from_db()
+    reader = next(index for index in users if index != late)
+    seats = {seat.index: seat for seat in game.seats.select_related("user")}
+    report = turn_report.since_last_move(game, reader, seats.values())
+    lines = [item.text for _, items in report.rounds for item in items if item.kind == "line"]
+    player = f"{users[late].username} ({game.colours[late]})"
+    # The marker first, then the move's own sentence, as the game's log tells them.
+    assert lines[:2] == [f"Time ran out: the site chose for {player}.", lines[1]]
+    assert lines[1].startswith(f"{player} plays power card")

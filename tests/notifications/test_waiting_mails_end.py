@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from games.engine import new_game, to_act
 from games.infra import presence
-from games.mail import notifications
+from games.mail import decisions, late_decisions
 from games.models import Game, MailToDecide, Notification
 from games.play import lifecycle
 from tests.support.helpers import state_of
@@ -62,7 +62,7 @@ def test_no_start_mail_to_players_at_the_table_and_a_your_move_mail_once_the_fir
     # Both leave the table; once the grace is over the first bidder alone is mailed, once.
     for user in users[:2]:
         presence.seen(game.pk, user.pk, open=False, now=opened + 10)
-    assert notifications.decide_waiting(at(opened + 10 + GRACE + 1)) == 1
+    assert late_decisions.decide_waiting(at(opened + 10 + GRACE + 1)) == 1
     assert mailoutbox[-1].to == [bidder.email]
     assert mailoutbox[-1].subject == f"[El Grande] Game {game.pk}, round 1: your bid"
     assert not MailToDecide.objects.filter(game=game).exists()
@@ -91,20 +91,20 @@ def test_a_waiting_mail_that_fails_is_put_off_then_given_up_after_a_day(
         calls.append(args)
         raise RuntimeError("cannot decide")
 
-    monkeypatch.setattr(notifications, "_your_move", failing)
+    monkeypatch.setattr(decisions, "_your_move", failing)
     now = at(opened + GRACE + 1)
-    notifications.decide_waiting(now)
+    late_decisions.decide_waiting(now)
     assert len(calls) == 1
     # Not looked at again at every sweep: put off.
     row.refresh_from_db()
     assert row.due_at > now
     for seconds in range(5, 60, 5):
-        notifications.decide_waiting(now + timedelta(seconds=seconds))
+        late_decisions.decide_waiting(now + timedelta(seconds=seconds))
     assert len(calls) == 1
     # A day on, it ends, with a word in the log.
     MailToDecide.objects.filter(pk=row.pk).update(created_at=now - timedelta(days=1, seconds=1))
-    with caplog.at_level(logging.WARNING, logger="games.mail.notifications"):
-        notifications.decide_waiting(now + timedelta(minutes=5))
+    with caplog.at_level(logging.WARNING, logger="games.mail.late_decisions"):
+        late_decisions.decide_waiting(now + timedelta(minutes=5))
     assert not MailToDecide.objects.filter(pk=row.pk).exists()
     assert any("waited for a day: dropped" in record.getMessage() for record in caplog.records)
     assert mailoutbox == []
@@ -119,7 +119,7 @@ def test_a_mail_waiting_while_the_page_stays_open_ends_after_a_day(started, comm
     bid(game, users, committed)
     row = MailToDecide.objects.get(game=game)
     MailToDecide.objects.filter(pk=row.pk).update(created_at=row.created_at - timedelta(days=1))
-    notifications.decide_waiting(at(opened + 3 * GRACE))
+    late_decisions.decide_waiting(at(opened + 3 * GRACE))
     assert not MailToDecide.objects.filter(pk=row.pk).exists()
     assert mailoutbox == []
 
@@ -133,5 +133,5 @@ def test_a_mail_waiting_for_a_game_that_ended_is_dropped(started, committed, mai
     bid(game, users, committed)
     assert MailToDecide.objects.filter(game=game).exists()
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-    assert notifications.decide_waiting(at(opened + GRACE + 1)) == 0
+    assert late_decisions.decide_waiting(at(opened + GRACE + 1)) == 0
     assert not MailToDecide.objects.filter(game=game).exists() and mailoutbox == []

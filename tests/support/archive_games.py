@@ -15,7 +15,7 @@ _times = itertools.count()
 
 
 def standings(scores):
-    """[place, seat, score], best first; equal scores share a place (as games.play.services does)."""
+    """[place, seat, score], best first; equal scores share a place (as games/play/saving.py `standings` does)."""
     order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
     result = []
     for index, seat in enumerate(order):

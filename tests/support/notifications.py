@@ -16,10 +16,10 @@ from tests.support.helpers import play, state_of
 def mail_sent_at_once(monkeypatch, settings):
     """Queued notifications are sent at once in the test's own thread (and its transaction), by
     what the mailer thread runs for each; the thread itself is tested in test_sending.py."""
-    from games.mail import notifications
+    from games.mail import outbox
 
     settings.SITE_URL = "https://elgrande.example.org"
-    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
+    monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games import deadlines
-from games.mail import notifications
+from games.mail import outbox
 from games.models import Game, Notification, Seat
 from tournaments import pairing, services
 from tournaments.models import Table, Tournament
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def mail_sent_at_once(monkeypatch, settings):
     settings.SITE_URL = "https://elgrande.example.org"
-    monkeypatch.setattr(notifications, "queue_notification", notifications.send_logged)
+    monkeypatch.setattr(outbox, "queue_notification", outbox.send_logged)
 
 
 def new_tournament(organiser, **fields):

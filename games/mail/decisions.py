@@ -1,0 +1,177 @@
+"""Which mails a saved change calls for (the game's start and end, "your move" to a seat that newly
+has to act, never while its player has the game open), and the MailToDecide row a commit keeps
+until they are decided."""
+
+import logging
+from collections import defaultdict
+from datetime import timedelta
+
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import to_act
+from games.infra import presence, rows
+from games.mail import kinds, outbox
+from games.models import Game, MailToDecide, Move, Notification
+
+logger = logging.getLogger(__name__)
+
+# A turn that comes back to its player this long after their last move mails them again.
+BACK_AFTER = timedelta(minutes=15)
+
+
+def game_saved(game, state, previous_to_act):
+    """After the commit of a new state: record and queue the mails it calls for. Called with the
+    saved Game, the engine state that made it, and the seats that had to act before (None when
+    unknown: every seat to act now then has a new decision). A commit's mails are decided through
+    games/play/after_save.py, which decides those of a sweep's batch together (`games_saved`)."""
+    games_saved([(game, state, previous_to_act)])
+
+
+def games_saved(saved):
+    """`game_saved` for several (game, state, previous_to_act), their seats asked in one query.
+    The MailToDecide rows of those decided go (one statement); a game whose decision failed keeps
+    its row, for the sweep to decide again (`decide_lost`). Returns the ids of the games decided."""
+    to_decide = []
+    for game, state, previous_to_act in saved:
+        started, newly_acting = _what_is_new(state, previous_to_act)
+        # When the same players go on deciding there is nothing to tell anyone, and no query to ask.
+        if state.is_over or started or newly_acting:
+            to_decide.append((game, state, started, newly_acting))
+    if not to_decide:
+        return set()
+    seats_of = defaultdict(dict)
+    for seat in kinds._seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
+        seats_of[seat.game_id][seat.index] = seat
+    decided, waiting = [], []
+    for game, state, started, newly_acting in to_decide:
+        seats = seats_of[game.pk]
+        deferred = {}
+        try:
+            created = _decide(game, state, started, newly_acting, seats, kinds._verified(seats.values()), deferred)
+        except Exception:
+            logger.exception("the mails of game %s at version %s were not decided", game.pk, game.version)
+            continue
+        if deferred:
+            waiting.append((game, deferred))
+        else:
+            decided.append((game.pk, game.version))
+        # Recorded, they are safe: a mail whose task is lost is sent by `retry_due`.
+        try:
+            outbox._queue(created)
+        except Exception:
+            logger.exception("the mails of game %s at version %s were not queued", game.pk, game.version)
+    try:
+        rows.delete_each(MailToDecide, ["game", "version"], decided)
+    except Exception:
+        # Deciding again finds the mails recorded: the sweep only clears the rows then.
+        logger.exception("the mail decisions of %d games were not cleared", len(decided))
+    for game, deferred in waiting:
+        # The row of this commit waits for the sweep (`decide_waiting`); one that could not be
+        # marked stays as it is, and the sweep decides it as lost, presence and all.
+        try:
+            _wait(game.pk, game.version, deferred)
+        except Exception:
+            logger.exception("the waiting mails of game %s at version %s were not recorded", game.pk, game.version)
+    return {game_id for game_id, _ in decided} | {game.pk for game, _ in waiting}
+
+
+def _what_is_new(state, previous_to_act):
+    """(whether `state` is a game's start, the seats that have a new decision in it)."""
+    # Only the state new_game made carries the setup among its events.
+    started = any(event["event"] == "setup" for event in state.events)
+    newly_acting = set() if state.is_over else set(to_act(state)) - set(previous_to_act or ())
+    return started, newly_acting
+
+
+def to_decide(game, state, previous_to_act):
+    """The MailToDecide row (unsaved) that the commit of `game` at its new version, with `state`,
+    must write in its own transaction; None when that commit calls for no mail."""
+    started, newly_acting = _what_is_new(state, previous_to_act)
+    if not (state.is_over or started or newly_acting):
+        return None
+    return MailToDecide(
+        game=game,
+        version=game.version,
+        previous_to_act=sorted(previous_to_act or ()),
+        started=started,
+    )
+
+
+def _decide(game, state, started, newly_acting, seats, verified, deferred):
+    """Record the mails of one commit; the seats whose "your move" mail waits for their player to
+    be away go into `deferred` ({seat: until when})."""
+    created = []
+    # A tournament's table (the tournaments app's Table, by its relation's name: mail imports no app
+    # above it) is announced by the tournament's own mail, which says more: no start mail besides.
+    announced_elsewhere = started and Game.objects.filter(pk=game.pk, tournament_table__isnull=False).exists()
+    for index, seat in seats.items():
+        user = seat.user
+        if state.is_over:
+            created += outbox._record(user, game, "game_finished", state=state, seat=index, seats=seats,
+                                      verified=verified)
+            continue
+        if started and not announced_elsewhere:
+            if _at_the_table(game, user, index, newly_acting, deferred):
+                continue
+            mail = outbox._record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
+            created += mail
+            if mail or Notification.objects.filter(user=user, game=game, version=game.version,
+                                                   kind="game_started").exists():
+                # The start mail already says what is asked: one mail, not two.
+                continue
+        if index in newly_acting and not seat.answers_ahead_now(state):
+            # A question its player answers ahead is answered for him in a moment: no mail.
+            created += _your_move(user, game, state, index, seats, verified, deferred)
+    return created
+
+
+def _at_the_table(game, user, index, newly_acting, deferred):
+    """Whether the player had the game open when it started (or within the grace after): they saw
+    it start, so no start mail; a decision of theirs waits as a "your move" mail does."""
+    until = presence.quiet_until(game.pk, user.pk, timezone.now())
+    if until is None:
+        return False
+    if index in newly_acting:
+        deferred[index] = until
+    return True
+
+
+def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
+    if kinds.is_live(game):
+        if not kinds._wants(user, "live_your_move", verified):
+            return []
+        kind = "live_your_move"
+    else:
+        if user.digest == User.Digest.DAILY or not kinds._wants(user, "your_move", verified):
+            return []
+        kind = "your_move"
+    now = now or timezone.now()
+    # Not while the player has the game open, nor within the grace after: the sweep looks again.
+    until = presence.quiet_until(game.pk, user.pk, now)
+    if until is not None:
+        deferred[seat] = until
+        return []
+    # Called only for a seat that newly has to act: the decisions a player makes one after the
+    # other (the court move, the card, the action of one turn) make one mail. A turn that comes
+    # back to its player after others decided (a veto question, a King's-return share) makes
+    # another when that took them a while (they may have left the table), not when a computer
+    # player or a quick opponent answered at once.
+    scope = ""
+    if state.current_player == seat:
+        scope = f"turn {state.round}/{seat}"
+        if Notification.objects.filter(user=user, game=game, kind=kind, scope=scope).exists():
+            moved = Move.objects.filter(game=game, seat__index=seat).order_by("-version")
+            last = moved.values_list("created_at", flat=True).first()
+            if last is not None and now - last < BACK_AFTER:
+                return []
+    return outbox._record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
+
+
+def _wait(game_id, version, deferred):
+    """Keep the MailToDecide row of `game_id` at `version` for the sweep: its seats in `deferred`
+    wait, and the row is looked at again at the earliest of their times."""
+    MailToDecide.objects.update_or_create(
+        game_id=game_id, version=version,
+        defaults={"waiting_for": sorted(deferred), "due_at": min(deferred.values())},
+    )

@@ -1,0 +1,121 @@
+"""Reminders in slow games: when half the time of a decision is gone, and again with less than 12
+hours left, reckoned from the deadline the game page counts down to."""
+
+from collections import defaultdict
+from datetime import timedelta
+
+from django.db.models import Exists, OuterRef, Prefetch, Q
+
+from games import clocks
+from games.engine import GameState
+from games.mail import kinds, outbox
+from games.models import TIME_PER_MOVE_CHOICES, Game, Notification
+
+LAST_REMINDER_BEFORE = timedelta(hours=12)
+
+
+def send_due_reminders(now):
+    """Called by the periodic sweep: remind each player of a slow game whose deadline is half gone
+    (and again with less than 12 hours left, when that comes later), once per decision; and send
+    again any mail whose earlier attempt failed or was lost. Returns how many mails it queued.
+
+    Only games with a reminder due and not yet recorded at their version are loaded, so a sweep's
+    cost follows the reminders it sends, not the number of running games."""
+    created, passed_over = [], []
+    slow = Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, time_per_move__gte=kinds.LIVE_BELOW)
+    # One branch per time per move a game can have (the forms and game records take only the
+    # choices), each a range of the partial index game_reminder_idx holding the running games
+    # alone: no scan of every running game for the times in use (bench/sweep.py, bench/README.md).
+    half_due = Q(pk__in=[])
+    for seconds, _label in TIME_PER_MOVE_CHOICES:
+        if seconds >= kinds.LIVE_BELOW:
+            half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
+    last_due = Q(time_per_move__gt=2 * LAST_REMINDER_BEFORE.total_seconds(), deadline__lt=now + LAST_REMINDER_BEFORE)
+    games = list(
+        slow.filter((half_due & ~_reminded("reminder_half")) | (last_due & ~_reminded("reminder_last")))
+        .defer("state")
+        .prefetch_related(Prefetch(
+            "seats", queryset=clocks.with_vacation_hint(kinds._seats_with_mail(), now), to_attr="seats_with_mail"
+        ))
+    )
+    # The deadline each game's reminders go by: the one its page counts down to, later than the
+    # stored one while a player to act is on a vacation that stops the clock (games/clocks.py).
+    # The stored one is as early or earlier, so the query above finds every game with a reminder
+    # due; those whose reminder is not due by the later deadline wait.
+    deadline_of = _reminder_deadlines(games, now)
+    games = [game for game in games if _reminder_due(game, deadline_of[game.pk], now)]
+    # Who was reminded of each game's deadline already (at an earlier version of the same
+    # decision): one query for all the games.
+    decided = defaultdict(set)
+    reminded = Notification.objects.filter(
+        game__in=[game.pk for game in games],
+        kind__in=["reminder_half", "reminder_last"],
+        scope__in={_reminder_scope(deadline_of[game.pk]) for game in games},
+    )
+    for game_id, kind, scope, user_id in reminded.values_list("game_id", "kind", "scope", "user_id"):
+        decided[game_id, kind, scope].add(user_id)
+    for game in games:
+        total = timedelta(seconds=game.time_per_move)
+        # The mails say this deadline (the game object is not saved).
+        game.deadline = deadline_of[game.pk]
+        # The last reminder only when it comes after the halfway one; a sweep that finds both due
+        # (it was stopped a while) sends the last alone.
+        if game.deadline - now < LAST_REMINDER_BEFORE and total / 2 > LAST_REMINDER_BEFORE:
+            kind = "reminder_last"
+        else:
+            kind = "reminder_half"
+        scope = _reminder_scope(game.deadline)
+        state = None
+        seats = {seat.index: seat for seat in game.seats_with_mail}
+        verified = kinds._verified(seats.values())
+        for index in game.to_act:
+            user = seats[index].user
+            if user.pk in decided[game.pk, kind, scope]:
+                continue
+            if not kinds._wants(user, "reminder", verified):
+                # Decided all the same, so that the next sweeps pass over this game.
+                passed_over.append(Notification(
+                    user=user, game=game, version=game.version, kind=kind, scope=scope,
+                    status=Notification.Status.DROPPED,
+                ))
+                continue
+            if state is None:
+                state = GameState.from_json(game.state)
+            created += outbox._record(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
+                               verified=verified)
+    Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
+    outbox._queue(created)
+    return len(created) + outbox.retry_due(now)
+
+
+def _reminder_scope(deadline):
+    # A simultaneous choice keeps its deadline across versions: remind once per deadline.
+    return f"deadline {deadline.isoformat()}"
+
+
+def _reminder_deadlines(games, now):
+    """{game id: the deadline of its pending decision as its page shows it}: the stored one, or
+    where the vacations under way at `now` of the seats to act move it (`clocks.
+    deadline_after_vacations`, what the sweep stores once the stored one has passed). One query
+    for the vacations of all the games, none when no player to act may be on one."""
+    away = [
+        seat for game in games if game.clocks_stop_for_vacations
+        for seat in game.seats_with_mail if seat.maybe_away and seat.index in game.to_act
+    ]
+    spans = clocks.vacation_spans([seat.user for seat in away], now) if away else {}
+    deadlines = {}
+    for game in games:
+        deadlines[game.pk] = clocks.deadline_shown(game, game.seats_with_mail, spans)
+    return deadlines
+
+
+def _reminder_due(game, deadline, now):
+    """Whether a reminder of `game` is due at `now` by `deadline`: half its time gone, or less than
+    LAST_REMINDER_BEFORE left in a game with more than twice that per move."""
+    total = timedelta(seconds=game.time_per_move)
+    left = deadline - now
+    return left <= total / 2 or (total > 2 * LAST_REMINDER_BEFORE and left < LAST_REMINDER_BEFORE)
+
+
+def _reminded(kind):
+    return Exists(Notification.objects.filter(game=OuterRef("pk"), version=OuterRef("version"), kind=kind))
