@@ -318,8 +318,13 @@ class Worker:
             "SITE_URL": os.environ.get("SITE_URL") or "http://localhost",
         }
         self.log = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log")
+        # The site's log leaves out Celery's lines for each routine sweep (elgrande_site/logs.py),
+        # and this bench reads them to know when every sweep it sent is done: its worker keeps them.
+        keep_sweep_lines = "\n".join(
+            ["import elgrande_site.logs as logs", "logs.ROUTINE = ()", "from celery.__main__ import main", "main()"]
+        )
         self.popen = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "elgrande_site", "worker", f"--concurrency={self.processes}",
+            [sys.executable, "-c", keep_sweep_lines, "-A", "elgrande_site", "worker", f"--concurrency={self.processes}",
              "-Q", self.queue, "-n", f"{self.queue}@%h", "--without-gossip", "--without-mingle",
              "--without-heartbeat", "--loglevel=INFO"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,

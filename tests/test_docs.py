@@ -1,7 +1,8 @@
 """The documentation stands alone: the README stays short, no tracked file points outside the
-repository, and every relative link of the README and docs/ leads to a file (and heading) that
-exists."""
+repository, every relative link of the README and docs/ leads to a file (and heading) that
+exists, and so does every file of the repository they name in code."""
 
+import functools
 import re
 import subprocess
 from pathlib import Path
@@ -20,6 +21,7 @@ OUTSIDE = tuple(b"".join(parts) for parts in ((b"../", b"shared"), (b"RULES", b"
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
+@functools.cache
 def tracked_files():
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     return [name for name in listed.decode().split("\0") if name]
@@ -79,6 +81,34 @@ def test_every_relative_link_leads_somewhere(document):
         elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
             broken.append(f"{target}: no such heading")
     assert broken == [], f"{document.relative_to(ROOT)}: {broken}"
+
+
+def named_paths(text):
+    """The inline code that is a path into one of the repository's tracked folders, such as
+    `games/play/services.py` or `games/engine/`: when modules move, the prose naming them must
+    follow. Commands and placeholders (`pytest tests/x.py`) hold spaces and are not paths."""
+    folders = {name.split("/")[0] for name in tracked_files() if "/" in name}
+    return [
+        code
+        for code in re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M))
+        if re.fullmatch(r"[\w.-]+/[\w./-]*", code) and code.split("/")[0] in folders
+    ]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_every_file_named_in_code_exists(document):
+    # A template is named as Django finds it, from templates/ (`games/partials/board.html`).
+    missing = [
+        path
+        for path in named_paths(document.read_text())
+        if not (ROOT / path).exists() and not (ROOT / "templates" / path).exists()
+    ]
+    assert missing == [], f"{document.relative_to(ROOT)} names files that do not exist: {missing}"
+
+
+def test_a_moved_module_named_in_code_is_caught():
+    text = "The account (`games/computer.py`), the engine (`games/engine/`), run `pytest tests/x.py`."
+    assert named_paths(text) == ["games/computer.py", "games/engine/"]
 
 
 def test_the_index_links_every_page_of_docs():
