@@ -29,8 +29,12 @@ LAST_REMINDER_ABOVE = int(2 * LAST_REMINDER_BEFORE.total_seconds())
 # partial indexes of the reminders hold these games alone, and the sweep's query names the same
 # conditions, so that a game leaves the index once its reminder is decided and comes back when
 # its deadline changes (however it is changed: a move, the sweep, an UPDATE of the deadline).
-HALF_REMINDER_PENDING = models.Q(status="active") & ~models.Q(reminded_half_for=models.F("deadline"))
-LAST_REMINDER_PENDING = models.Q(status="active", time_per_move__gt=LAST_REMINDER_ABOVE) & ~models.Q(
+# A game has a deadline while it runs, and only then: the condition does not name the status, so
+# that the sweep's query, which does not either, cannot be answered from the (status, deadline)
+# index of the overdue games instead, which holds every running game (PostgreSQL's planner
+# cannot tell how few of them are still to remind, and took that one).
+HALF_REMINDER_PENDING = models.Q(deadline__isnull=False) & ~models.Q(reminded_half_for=models.F("deadline"))
+LAST_REMINDER_PENDING = models.Q(deadline__isnull=False, time_per_move__gt=LAST_REMINDER_ABOVE) & ~models.Q(
     reminded_last_for=models.F("deadline")
 )
 
