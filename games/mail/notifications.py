@@ -260,9 +260,7 @@ def decide_lost(now):
     # Given up first, whatever their number, so that rows that keep failing never fill the
     # sweep's share and hold up those lost after them for longer than a day.
     given_up = MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_GIVEN_UP_AFTER, due_at__isnull=True)
-    for game_id, version in given_up.values_list("game_id", "version"):
-        logger.error("the mails of game %s at version %s could not be decided for a day: given up", game_id, version)
-    given_up.delete()
+    _give_up(given_up, "the mails of game %s at version %s could not be decided for a day: given up", logging.ERROR)
     lost = list(
         MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER, due_at__isnull=True)
         .order_by("game_id", "version")
@@ -418,6 +416,16 @@ def _wait(game_id, version, deferred):
     )
 
 
+def _give_up(rows_given_up, message, level):
+    """Log and delete the MailToDecide rows of `rows_given_up`: one statement when there are none,
+    as in nearly every sweep (a DELETE besides only for rows found, those logged)."""
+    found = list(rows_given_up.values_list("pk", "game_id", "version"))
+    for _pk, game_id, version in found:
+        logger.log(level, message, game_id, version)
+    if found:
+        MailToDecide.objects.filter(pk__in=[pk for pk, _game_id, _version in found]).delete()
+
+
 def decide_waiting(now):
     """The "your move" mails that waited for their players to be away (`presence`), now due: each
     goes, at the game's present version, to a player who still has to act and has not come back
@@ -426,9 +434,7 @@ def decide_waiting(now):
     # A row that waits for longer than a day (a decision that kept failing, a page open that long)
     # ends: its reminders still go.
     given_up = MailToDecide.objects.filter(due_at__isnull=False, created_at__lte=now - WAITING_GIVEN_UP_AFTER)
-    for game_id, version in given_up.values_list("game_id", "version"):
-        logger.warning("the waiting mails of game %s at version %s waited for a day: dropped", game_id, version)
-    given_up.delete()
+    _give_up(given_up, "the waiting mails of game %s at version %s waited for a day: dropped", logging.WARNING)
     due = MailToDecide.objects.filter(due_at__lte=now).order_by("due_at", "game_id", "version")
     rows_due = list(due[:LOST_DECISIONS_PER_SWEEP])
     games = Game.objects.in_bulk([row.game_id for row in rows_due])
@@ -496,6 +502,8 @@ def send_due_reminders(now):
     `reminded_last_for`) is set to the deadline, and the game leaves the index until its
     deadline changes."""
     created, passed_over = [], []
+    # No status: a game has a deadline while it runs (games/models.py, HALF_REMINDER_PENDING);
+    # checked on the rows read all the same.
     slow = Game.objects.filter(deadline__gt=now, time_per_move__gte=LIVE_BELOW)
     # One branch per time per move a game can have (the forms and game records take only the
     # choices), each a range of the partial index game_half_reminder_idx: no scan of every running
@@ -517,6 +525,7 @@ def send_due_reminders(now):
     # The stored one is as early or earlier, so the query above finds every game with a reminder
     # due; those whose reminder is not due by the later deadline wait (and are looked at again
     # by the next sweeps: their markers are left as they are).
+    games = [game for game in games if game.status == Game.Status.ACTIVE]
     stored = {game.pk: game.deadline for game in games}
     deadline_of = _reminder_deadlines(games, now)
     games = [game for game in games if _reminder_due(game, deadline_of[game.pk], now)]
