@@ -30,7 +30,7 @@ def archive_page(request):
         context = {"form": form, "choice_fields": choices, "error": form.error_text()}
         return render(request, "games/archive.html", context, status=400)
     filters = form.filters()
-    page = archive.page(request.user, filters, form.cursor())
+    page = archive.page(request.user, filters, form.cursor(), listed=True)
     base = reverse("archive")
     for row in page.rows:
         for player in row["ranking"]:
@@ -58,7 +58,7 @@ def archive_json(request):
     form = ArchiveJSONForm(request.GET)
     if not form.is_valid():
         return JsonResponse({"error": form.error_text(), "errors": form.errors.get_json_data()}, status=400)
-    page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"])
+    page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"], listed=True)
     return JsonResponse({
         "games": [_game_json(request, row) for row in page.rows],
         "newer": _page_url(request, page.newer, "archive_json", absolute=True),
