@@ -575,7 +575,9 @@ def send_due_reminders(now):
             game.reminded_last_for = stored[game.pk]
     Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
     _queue(created)
-    Game.objects.bulk_update(games, ["reminded_half_for", "reminded_last_for"])
+    # One UPDATE by key per game, sent together (Django's bulk_update builds a CASE per field and
+    # game: 38 s of a sweep that decided 3,300 games' reminders, bench/sweep.py).
+    rows.update_each(games, ["reminded_half_for", "reminded_last_for"])
     return len(created) + retry_due(now)
 
 
