@@ -125,6 +125,8 @@ def finished_rows(ids):
             shown = str(DELETED_NAME) if deleted_at else username
         seats_of.setdefault(game_id, {})[index] = (shown, user)
     rows = {}
+    # A colour's letter once per page, not once per seat (a translation lookup each).
+    letters = {}
     for values in games:
         game = ListedGame(values["pk"], values["finished_at"], *(values[name] for name in _LISTED_FIELDS))
         seats, colours = seats_of.get(game.pk, {}), values["colours"]
@@ -134,8 +136,10 @@ def finished_rows(ids):
                 continue
             shown, user = seats[seat]
             colour = colours[seat] if colours else None
+            if colour not in letters:
+                letters[colour] = colour_letter(colour)
             ranking.append({
-                "seat": seat, "username": shown, "user": user, "colour": colour, "label": colour_letter(colour),
+                "seat": seat, "username": shown, "user": user, "colour": colour, "label": letters[colour],
                 "place": place, "score": score,
             })
         rows[game.pk] = {"game": game, "ranking": ranking}
