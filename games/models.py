@@ -20,6 +20,23 @@ TIME_PER_MOVE_CHOICES = [
 DEFAULT_TIME_PER_MOVE = int(timedelta(days=1).total_seconds())
 # Games with at least this much time per move are slow: a vacation stops their clocks.
 SLOW_TIME_PER_MOVE = int(timedelta(hours=12).total_seconds())
+# The last reminder of a deadline comes this long before it, in games with more than twice as much
+# time per move (games.mail.notifications.send_due_reminders).
+LAST_REMINDER_BEFORE = timedelta(hours=12)
+LAST_REMINDER_ABOVE = int(2 * LAST_REMINDER_BEFORE.total_seconds())
+# The running games whose halfway reminder, or last reminder, is still to be decided for their
+# present deadline: `Game.reminded_half_for` / `reminded_last_for` is not that deadline. The
+# partial indexes of the reminders hold these games alone, and the sweep's query names the same
+# conditions, so that a game leaves the index once its reminder is decided and comes back when
+# its deadline changes (however it is changed: a move, the sweep, an UPDATE of the deadline).
+# A game has a deadline while it runs, and only then: the condition does not name the status, so
+# that the sweep's query, which does not either, cannot be answered from the (status, deadline)
+# index of the overdue games instead, which holds every running game (PostgreSQL's planner
+# cannot tell how few of them are still to remind, and took that one).
+HALF_REMINDER_PENDING = models.Q(deadline__isnull=False) & ~models.Q(reminded_half_for=models.F("deadline"))
+LAST_REMINDER_PENDING = models.Q(deadline__isnull=False, time_per_move__gt=LAST_REMINDER_ABOVE) & ~models.Q(
+    reminded_last_for=models.F("deadline")
+)
 
 
 class Game(models.Model):
@@ -71,6 +88,11 @@ class Game(models.Model):
     # Private like the setting: no page, partial, notice or mail shows it, and the deadline above
     # does not depend on it. Null when no such answer is due.
     answers_ahead_due = models.DateTimeField(null=True, blank=True)
+    # The deadline whose halfway reminder, and whose last reminder, the sweep has decided (sent, or
+    # passed over for those who take none): while it is the game's deadline, the reminders' indexes
+    # leave the game out (HALF_REMINDER_PENDING, LAST_REMINDER_PENDING).
+    reminded_half_for = models.DateTimeField(null=True, blank=True, editable=False)
+    reminded_last_for = models.DateTimeField(null=True, blank=True, editable=False)
     # A public summary of the state, copied at every save for the same reason: the round being
     # played, each seat's colour, and the standings as [place, seat, score] best first (equal
     # scores share a place). Nothing here is private to a seat.
@@ -112,10 +134,12 @@ class Game(models.Model):
             # The deadline sweep's query: running games whose deadline has passed.
             models.Index(fields=["status", "deadline"], name="game_overdue_idx"),
             # The reminders due (reminders.send_due_reminders): one range per time per move,
-            # over the running games alone.
+            # over the running games whose halfway reminder is not decided yet; and one range over
+            # those whose last reminder is not. A sweep with nothing due reads no game's row.
             models.Index(
-                fields=["time_per_move", "deadline"], condition=models.Q(status="active"), name="game_reminder_idx"
+                fields=["time_per_move", "deadline"], condition=HALF_REMINDER_PENDING, name="game_half_reminder_idx"
             ),
+            models.Index(fields=["deadline"], condition=LAST_REMINDER_PENDING, name="game_last_reminder_idx"),
             # A game record to import is looked for among the games played here by its seed
             # (games/records/game_records.py `refuse_stored_game`).
             models.Index(fields=["seed"], name="game_seed_idx"),

@@ -35,9 +35,7 @@ def decide_lost(now):
     # Given up first, whatever their number, so that rows that keep failing never fill the
     # sweep's share and hold up those lost after them for longer than a day.
     given_up = MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_GIVEN_UP_AFTER, due_at__isnull=True)
-    for game_id, version in given_up.values_list("game_id", "version"):
-        logger.error("the mails of game %s at version %s could not be decided for a day: given up", game_id, version)
-    given_up.delete()
+    _give_up(given_up, "the mails of game %s at version %s could not be decided for a day: given up", logging.ERROR)
     lost = list(
         MailToDecide.objects.filter(created_at__lte=now - MAIL_DECISION_LOST_AFTER, due_at__isnull=True)
         .order_by("game_id", "version")
@@ -102,6 +100,16 @@ def _as_lost(game, version, previous_to_act, started):
     return state, previous_to_act
 
 
+def _give_up(rows_given_up, message, level):
+    """Log and delete the MailToDecide rows of `rows_given_up`: one statement when there are none,
+    as in nearly every sweep (a DELETE besides only for rows found, those logged)."""
+    found = list(rows_given_up.values_list("pk", "game_id", "version"))
+    for _pk, game_id, version in found:
+        logger.log(level, message, game_id, version)
+    if found:
+        MailToDecide.objects.filter(pk__in=[pk for pk, _game_id, _version in found]).delete()
+
+
 def decide_waiting(now):
     """The "your move" mails that waited for their players to be away (`presence`), now due: each
     goes, at the game's present version, to a player who still has to act and has not come back
@@ -110,9 +118,7 @@ def decide_waiting(now):
     # A row that waits for longer than a day (a decision that kept failing, a page open that long)
     # ends: its reminders still go.
     given_up = MailToDecide.objects.filter(due_at__isnull=False, created_at__lte=now - WAITING_GIVEN_UP_AFTER)
-    for game_id, version in given_up.values_list("game_id", "version"):
-        logger.warning("the waiting mails of game %s at version %s waited for a day: dropped", game_id, version)
-    given_up.delete()
+    _give_up(given_up, "the waiting mails of game %s at version %s waited for a day: dropped", logging.WARNING)
     due = MailToDecide.objects.filter(due_at__lte=now).order_by("due_at", "game_id", "version")
     rows_due = list(due[:LOST_DECISIONS_PER_SWEEP])
     games = Game.objects.in_bulk([row.game_id for row in rows_due])

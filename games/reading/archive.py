@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.models import Game, Result
-from games.reading import keyset
+from games.reading import keyset, listing
 
 PAGE_SIZE = 25
 MOST_PER_PAGE = 100
@@ -71,14 +71,19 @@ class Filters:
         return queryset
 
 
-def page(viewer, filters=Filters(), cursor=None, size=None):
+def page(viewer, filters=Filters(), cursor=None, size=None, listed=False):
     """The page of the archive `viewer` (perhaps anonymous) asked for: public games, and private
-    ones only to a viewer who sat in them. `size`: games a page, by default PAGE_SIZE."""
+    ones only to a viewer who sat in them. `size`: games a page, by default PAGE_SIZE.
+
+    `listed`: rows of what the archive's page and JSON show alone (a "game" that is not a model
+    instance, its "ranking"), read as plain values (listing.finished_rows); else the rows of
+    every list of games (listing.row), as the profile and the lobby read them."""
     size = size or PAGE_SIZE
     keys = _public_keys(filters, cursor, size + 1)
     if viewer.is_authenticated:
         keys += _private_keys(viewer, filters, cursor, size + 1)
-    return keyset.page_of(keys, cursor, size, viewer, "finished_at")
+    rows_of = listing.finished_rows if listed else None
+    return keyset.page_of(keys, cursor, size, viewer, "finished_at", rows_of=rows_of)
 
 
 def _public_keys(filters, cursor, limit):

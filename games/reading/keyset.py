@@ -86,9 +86,11 @@ def page_keys(queryset, cursor, limit, time_field, id_field):
     return list(queryset.order_by(*order).values_list(time_field, id_field)[:limit])
 
 
-def page_of(found, cursor, size, viewer, time_field):
+def page_of(found, cursor, size, viewer, time_field, rows_of=None):
     """The page of up to `size` games out of `found`, keys from one or more `page_keys()` calls with
-    `limit` size + 1 each: its rows (games loaded with their seats, two queries) and its links."""
+    `limit` size + 1 each: its rows (games loaded with their seats, two queries) and its links.
+    `rows_of`, when given, makes the rows instead: {game id: row} for a list of ids, each row's
+    "game" with `pk` and `time_field` (listing.finished_rows: plain rows for the archive)."""
     backwards = cursor is not None and not cursor.older
     found = sorted(found, reverse=not backwards)
     more = len(found) > size
@@ -96,9 +98,14 @@ def page_of(found, cursor, size, viewer, time_field):
     if backwards:
         found.reverse()
     ids = [game_id for _at, game_id in found]
-    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
-    games = [by_id[game_id] for game_id in ids if game_id in by_id]
-    page = Page(rows=[row(game, viewer) for game in games])
+    if rows_of is not None:
+        by_id = rows_of(ids) if ids else {}
+        page = Page(rows=[by_id[game_id] for game_id in ids if game_id in by_id])
+        games = [each["game"] for each in page.rows]
+    else:
+        by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
+        games = [by_id[game_id] for game_id in ids if game_id in by_id]
+        page = Page(rows=[row(game, viewer) for game in games])
     if games:
         # A page reached going to older games has newer ones: at least the one it started after;
         # and one reached going back has older ones.

@@ -7,6 +7,9 @@ from django import forms
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.reading import archive, statistics
@@ -30,11 +33,12 @@ def archive_page(request):
         context = {"form": form, "choice_fields": choices, "error": form.error_text()}
         return render(request, "games/archive.html", context, status=400)
     filters = form.filters()
-    page = archive.page(request.user, filters, form.cursor())
+    page = archive.page(request.user, filters, form.cursor(), listed=True)
     base = reverse("archive")
     for row in page.rows:
         for player in row["ranking"]:
             player["archive_url"] = _player_url(base, player["user"], filters)
+        row["link_text"], row["note"], row["ranking_html"] = _row_html(row)
     return render(
         request,
         "games/archive.html",
@@ -58,7 +62,7 @@ def archive_json(request):
     form = ArchiveJSONForm(request.GET)
     if not form.is_valid():
         return JsonResponse({"error": form.error_text(), "errors": form.errors.get_json_data()}, status=400)
-    page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"])
+    page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"], listed=True)
     return JsonResponse({
         "games": [_game_json(request, row) for row in page.rows],
         "newer": _page_url(request, page.newer, "archive_json", absolute=True),
@@ -95,6 +99,42 @@ def _game_json(request, row):
             for player in row["ranking"]
         ],
     }
+
+
+def _row_html(row):
+    """What a row of the archive's table shows of its game, composed here rather than in the
+    template, whose per-row tags were most of the page's rendering (bench/archive.py): the link's
+    text, the note of its options, and the ranking's items."""
+    game = row["game"]
+    options = [
+        _("%(players)s players, %(rounds)s rounds") % {"players": game.num_players, "rounds": game.num_rounds},
+        _("veto cards") if game.veto else _("no veto"),
+    ]
+    if game.rated:
+        options.append(_("rated"))
+    if game.practice:
+        options.append(format_html('<span class="badge practice">{}</span>', _("practice game")))
+    if game.private:
+        options.append(_("private"))
+    if game.imported:
+        options.append(_("imported"))
+    note = format_html_join(", ", "{}", ((option,) for option in options))
+    items = []
+    for player in row["ranking"]:
+        shown = format_html(
+            '<span class="lobby-player colour-{}"><span class="chip">{}</span> {}</span>',
+            player["colour"], player["label"], player["username"],
+        )
+        if player["archive_url"]:
+            shown = format_html(
+                '<a href="{}" class="player-link" title="{}">{}</a>',
+                player["archive_url"], _("Games of %(name)s") % {"name": player["username"]}, shown,
+            )
+        items.append(format_html(
+            '\n          <li><span class="place">{}.</span> {} <strong class="score">{}</strong></li>',
+            player["place"], shown, player["score"],
+        ))
+    return _("Game %(n)s") % {"n": game.pk}, note, mark_safe("".join(items))
 
 
 def _player_url(base, user, filters):

@@ -539,3 +539,40 @@ def test_an_imported_game_is_in_the_archive_and_its_statistics(client, tmp_path)
     ]
     figures = statistics.compute()
     assert figures["games"] == 1 and figures["card_games"] == 1
+
+
+def test_the_archive_page_and_json_show_seats_without_loading_a_model_instance(client, make_user):
+    from django.db.models.signals import post_init
+
+    from accounts.models import User
+    from games.computer.players import computer_user
+    from games.models import Seat
+
+    anna, ben = make_user("anna"), make_user("ben")
+    robot = computer_user("greedy")
+    game = finished_game([anna, ben, robot], scores=[50, 70, 60])
+    Seat.objects.filter(game=game, user=robot).update(computer="greedy")
+    ben.deleted_at = datetime(2026, 1, 1, tzinfo=UTC)
+    ben.save()
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender.__name__)
+
+    for model in (Game, Seat, User):
+        post_init.connect(count, sender=model)
+    try:
+        html = client.get(reverse("archive")).content.decode()
+        data = client.get(reverse("archive_json")).json()
+    finally:
+        for model in (Game, Seat, User):
+            post_init.disconnect(count, sender=model)
+    assert made == []
+    (listed,) = data["games"]
+    assert [(p["place"], p["seat"], p["name"], p["score"]) for p in listed["players"]] == [
+        (1, 1, "deleted player", 70), (2, 2, "Computer (greedy)", 60), (3, 0, "anna", 50)
+    ]
+    assert listed["url"].endswith(game.get_absolute_url()) and listed["rounds"] == 9
+    # The deleted player's name links nowhere; anna's and the computer's to their games.
+    assert html.count('class="player-link"') == 2 and "player=anna" in html
+    assert "Computer (greedy)" in html and "deleted player" in html

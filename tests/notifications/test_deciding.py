@@ -14,7 +14,7 @@ from accounts import vacations
 from games import deadlines
 from games.engine import apply_move, legal_moves, new_game, random_move, to_act
 from games.mail import composing, decisions, digests, reminders
-from games.models import Game, Move, Notification
+from games.models import HALF_REMINDER_PENDING, LAST_REMINDER_PENDING, Game, Move, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import find_position, logged_in, state_of
 from tests.support.notifications import a_turn_that_comes_back_to_its_player, play_until, sent_to
@@ -236,6 +236,41 @@ def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_
     # A new version of the same decision, with the same deadline: nobody is reminded again.
     reminders.send_due_reminders(deadline - timedelta(hours=34))
     assert len(mailoutbox) == len(waiting)
+
+
+def test_a_decided_reminder_keeps_its_game_out_of_the_sweeps_reading_until_its_deadline_changes(
+    started, committed, mailoutbox, django_assert_num_queries
+):
+    seed, history = find_position(lambda state: len(to_act(state)) >= 3, num_players=4)
+    game, users = started(4, seed=seed, time_per_move=3 * 24 * 3600)
+    for seat, move in history:
+        committed(moving.submit_move, game, user=users[seat], move=move, expected_version=game.version)
+        game.refresh_from_db()
+    deadline = game.deadline
+    pending = Game.objects.filter(pk=game.pk)
+    assert pending.filter(HALF_REMINDER_PENDING).exists() and pending.filter(LAST_REMINDER_PENDING).exists()
+    mailoutbox.clear()
+    reminders.send_due_reminders(deadline - timedelta(hours=35))
+    assert len(mailoutbox) == len(game.to_act)
+    assert not pending.filter(HALF_REMINDER_PENDING).exists() and pending.filter(LAST_REMINDER_PENDING).exists()
+    first = game.to_act[0]
+    committed(
+        moving.submit_move, game, user=users[first], move=legal_moves(state_of(game), first)[0],
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    assert game.deadline == deadline
+    # A new version of the same decision: the next sweeps read no game (the games' query finds
+    # none, and the retries' is the other), where they read this one at every new version.
+    with django_assert_num_queries(2):
+        assert reminders.send_due_reminders(deadline - timedelta(hours=34)) == 0
+    # The last reminder, then neither.
+    reminders.send_due_reminders(deadline - timedelta(hours=11))
+    assert len(mailoutbox) == 2 * len(game.to_act) + 1
+    assert not pending.filter(HALF_REMINDER_PENDING).exists() and not pending.filter(LAST_REMINDER_PENDING).exists()
+    # Whatever changes the deadline puts the game back among those to look at.
+    pending.update(deadline=deadline + timedelta(days=1))
+    assert pending.filter(HALF_REMINDER_PENDING).exists() and pending.filter(LAST_REMINDER_PENDING).exists()
 
 
 def test_reminders_go_by_the_deadline_a_vacation_moves_as_the_game_page_does(
