@@ -21,7 +21,7 @@ DEFAULT_TIME_PER_MOVE = int(timedelta(days=1).total_seconds())
 # Games with at least this much time per move are slow: a vacation stops their clocks.
 SLOW_TIME_PER_MOVE = int(timedelta(hours=12).total_seconds())
 # The last reminder of a deadline comes this long before it, in games with more than twice as much
-# time per move (games.mail.notifications.send_due_reminders).
+# time per move (games.mail.reminders.send_due_reminders).
 LAST_REMINDER_BEFORE = timedelta(hours=12)
 LAST_REMINDER_ABOVE = int(2 * LAST_REMINDER_BEFORE.total_seconds())
 # The running games whose halfway reminder, or last reminder, is still to be decided for their
