@@ -69,14 +69,14 @@ def player_at(view, seat):
 
 @register.filter
 def colour_player(view, colour):
-    """The player of a colour in words, as the log names them: "alice (green)"; the colour alone,
-    capitalised, for a seat whose user is gone."""
-    for player in view["players"]:
-        if player["colour"] == colour:
-            # The colour in the reader's words, as the log says it (games/words/log_text.py).
-            word = str(log_text.COLOUR_WORDS.get(colour, colour))
-            return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
-    return colour
+    """The player of a colour in words, as the log names them (games/words/board_map.py)."""
+    return drawing.colour_player(view, colour)
+
+
+@register.simple_tag
+def map_areas(view, areas, changed_areas=None):
+    """The map's areas drawn (games/words/board_map.py `areas_markup`)."""
+    return drawing.areas_markup(view, areas, changed_areas or ())
 
 
 @register.filter
