@@ -104,3 +104,11 @@ def test_the_game_page_says_no_kept_move_again(start_game, said):
     again = reader.get(reverse("game_partial", args=[game.pk, "log"]), HTTP_HX_REQUEST="true")
     assert again.content == first.content
     assert said == []
+
+
+def test_a_site_event_added_to_a_kept_move_is_said():
+    """A seat handed to the computer or taken back adds its event to the last stored move's."""
+    assert "autopilot" not in lines(None)
+    events, automatic, autopilot, mover, version = MOVE
+    later = (events + [{"event": "autopilot_off", "seat": 1, "round": 3}], automatic, autopilot, mover, version)
+    assert "blas" in lines(None, moves=[later])

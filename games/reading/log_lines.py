@@ -6,8 +6,8 @@ render's CPU, for lines that never change: a stored move's events are written on
 one move are kept, in this process's memory (the `log_lines` cache, settings.py), under a key that
 names everything they depend on:
 
-- the game (its id and seed: another game that once had this id is another game) and the move's
-  version;
+- the game (its id and seed: another game that once had this id is another game), the move's
+  version and its events (a site event is added to the last move's events later);
 - the reader: "spectator", or the seat's index, since a private event (a power card taken back)
   is said to its own seat alone (engine.visible_events): a seat's lines never reach another seat
   nor the spectators;
@@ -17,6 +17,7 @@ names everything they depend on:
 """
 
 import hashlib
+import json
 
 from django.core.cache import caches
 from django.utils import translation
@@ -30,10 +31,13 @@ def names_key(names):
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-def key(game, version, reader, names_digest, mover, automatic, autopilot, since):
+def key(game, version, events, reader, names_digest, mover, automatic, autopilot, since):
     who = "spectator" if reader is None else f"seat-{reader}"
     how = f"{mover}-{automatic:d}-{autopilot:d}"
-    return f"{game.pk}:{game.seed}:{version}:{who}:{translation.get_language()}:{names_digest}:{how}:{since}"
+    # The events themselves: a site event (a seat handed to the computer or taken back, answers
+    # given ahead) is added to the last stored move's events, after its lines may have been kept.
+    said = hashlib.blake2b(json.dumps(events, sort_keys=True).encode(), digest_size=12).hexdigest()
+    return f"{game.pk}:{game.seed}:{version}:{said}:{who}:{translation.get_language()}:{names_digest}:{how}:{since}"
 
 
 def moves_lines(game, moves, names, reader, since):
@@ -42,8 +46,8 @@ def moves_lines(game, moves, names, reader, since):
     [{"round", "html", "version", "mover"}], from the cache where they were said before."""
     store = caches["log_lines"]
     digest = names_key(names)
-    keys = [key(game, version, reader, digest, mover, automatic, autopilot, since)
-            for _events, automatic, autopilot, mover, version in moves]
+    keys = [key(game, version, events, reader, digest, mover, automatic, autopilot, since)
+            for events, automatic, autopilot, mover, version in moves]
     kept = store.get_many(keys) if keys else {}
     missing = {}
     rendered = []
