@@ -292,6 +292,14 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Each stored move's log lines, as the game page says them (games/reading/log_lines.py): in this
+# process's memory, where a look-up costs microseconds (Redis would cost a round trip a page).
+CACHES["log_lines"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "log-lines",
+    "TIMEOUT": 60 * 60,
+    "OPTIONS": {"MAX_ENTRIES": 20000},
+}
 # Sessions are read on every page and rarely written: keep them in the cache, backed by the database
 # (Django's cached_db, refusing forged keys that PostgreSQL cannot look up: elgrande_site/sessions.py).
 SESSION_ENGINE = "elgrande_site.sessions"

@@ -239,3 +239,32 @@ def test_no_reason_is_drawn_when_the_seat_is_not_placing():
     assert bidding["decision"]["kind"] == "bid"
     assert "data-place-why" not in render_to_string("games/partials/board.html", {"view": bidding})
     assert all(not area["place_why"] for area in board_map.board_map(bidding))
+
+
+def test_each_areas_title_and_pieces_name_their_players_escaped_and_in_the_readers_language():
+    """The areas are written in Python (board_map.areas_markup), not by the template: a player's
+    name is escaped there too, and every word is the reader's language's."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+    from django.utils.html import escape
+
+    view = fill_view(view_for(new_game(num_players=3, seed=5), None))
+    for player in view["players"]:
+        player["name"] = f'<b>"{player["colour"]}"</b>'
+    region = next(region for region in view["regions"] if region["grandes"])
+    colour = region["grandes"][0]
+    with translation.override("it"):
+        html = render_to_string("games/partials/board.html", {"view": view, "changed_areas": {region["id"]}})
+        who = escape(board_map.colour_player(view, colour))
+        words = [
+            translation.gettext("Grande of %(player)s") % {"player": who},
+            translation.gettext("changed since your last visit"),
+            translation.gettext("scores %(values)s") % {"values": "/".join(map(str, region["values"]))},
+            f"{who}: {translation.gettext('Grande')}",
+        ]
+    assert "<b>" not in html and who.startswith("&lt;b&gt;&quot;") and who.endswith(")")
+    area = html.split(f'data-area="{region["id"]}"', 1)[1].split("\n      </g>", 1)[0]
+    for word in words:
+        assert word in area
+    assert "Grande of" not in html and "changed since" not in html and "scores " not in html
+    assert 'class="changed-since"' in area

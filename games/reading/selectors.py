@@ -33,9 +33,9 @@ from games.engine import GameState, view_for, visible_events
 from games.models import Game, Seat
 from games.moves.moves_forms import DecisionPanel
 from games.play import chat
-from games.reading import archive, keyset, since_visit
+from games.reading import archive, keyset, log_lines, since_visit
 from games.reading.listing import games_with_seats, row
-from games.words.log_text import Names, event_html, move_log
+from games.words.log_text import Names, event_html
 from games.words.texts import fill_view, seat_name
 
 # --- the game page ----------------------------------------------------------------------------------
@@ -164,11 +164,12 @@ def _log(game, seats, seat, names, since):
         .order_by("version")
         .values_list("events", "automatic", "autopilot", "seat_id", "version")
     )
-    for events, automatic, autopilot, seat_id, version in moves:
-        mover = index_of[seat_id]
-        lines = move_log(events, names, seat, mover=mover, automatic=automatic, autopilot=autopilot, since=since)
-        rendered += [{**line, "version": version, "mover": mover} for line in lines]
-    return rendered
+    moves = [
+        (events, automatic, autopilot, index_of[seat_id], version)
+        for events, automatic, autopilot, seat_id, version in moves
+    ]
+    # Each move's lines are said once per reader and language, and kept (games/reading/log_lines.py).
+    return rendered + log_lines.moves_lines(game, moves, names, seat, since)
 
 
 def _mark_new(entries, own):

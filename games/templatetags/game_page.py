@@ -5,6 +5,8 @@ import functools
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from games.engine.board import POWER_CARD_CABALLEROS
@@ -69,14 +71,27 @@ def player_at(view, seat):
 
 @register.filter
 def colour_player(view, colour):
-    """The player of a colour in words, as the log names them: "alice (green)"; the colour alone,
-    capitalised, for a seat whose user is gone."""
-    for player in view["players"]:
-        if player["colour"] == colour:
-            # The colour in the reader's words, as the log says it (games/words/log_text.py).
-            word = str(log_text.COLOUR_WORDS.get(colour, colour))
-            return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
-    return colour
+    """The player of a colour in words, as the log names them (games/words/board_map.py)."""
+    return drawing.colour_player(view, colour)
+
+
+@register.simple_tag
+def map_areas(view, areas, changed_areas=None):
+    """The map's areas drawn (games/words/board_map.py `areas_markup`)."""
+    return drawing.areas_markup(view, areas, changed_areas or ())
+
+
+@register.simple_tag
+def log_items(entries):
+    """The log's lines, newest first, each an <li> of its round, marked `latest` (the last move's)
+    and `new` (others' moves since the reader's last look). Written here, not by a loop of the
+    template: some 60 lines of six nodes each were a tenth of the play partial's render."""
+    items = []
+    for entry in reversed(entries):
+        marks = ("latest" if entry.get("latest") else "") + (" new" if entry.get("new") else "")
+        marked = f' class="{marks}"' if entry.get("latest") or entry.get("new") else ""
+        items.append(f'<li data-round="{escape(entry["round"])}"{marked}>{conditional_escape(entry["html"])}</li>')
+    return mark_safe("".join(items))
 
 
 @register.filter

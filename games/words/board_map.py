@@ -10,9 +10,12 @@ of map) one unit of the viewBox is 358 / 676 = 0.53 px, so the smallest text (24
 
 import functools
 
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.board import COLOURS
+from games.words.log_text import COLOUR_WORDS
 from games.words.texts import area_name
 
 SIZE = 676  # the viewBox is SIZE x SIZE
@@ -394,3 +397,89 @@ def round_track(view):
         }
         for number in range(1, view["num_rounds"] + 1)
     ]
+
+
+def colour_player(view, colour):
+    """The player of a colour in words, as the log names them: "alice (green)"; the colour alone,
+    capitalised, for a seat whose user is gone."""
+    for player in view["players"]:
+        if player["colour"] == colour:
+            # The colour in the reader's words, as the log says it (games/words/log_text.py).
+            word = str(COLOUR_WORDS.get(colour, colour))
+            return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
+    return colour
+
+
+def areas_markup(view, areas, changed=()):
+    """The map's areas (`board_map`) as SVG: each area's outline, title, name, scoreboard, the King
+    and the pieces. Written here rather than in the template: a template spent some 50 nodes an
+    area, a third of the play partial's render, on markup that only repeats (bench/README.md,
+    "Speed"). Every text is escaped; the words are the catalogue's, as the template's were."""
+    parts = []
+    add = parts.append
+    scores, mobile_board = gettext("scores %(values)s"), gettext("mobile scoreboard %(board)s")
+    grande_word = escape(gettext("Grande"))
+    closed_words = escape(gettext("closed: only your own caballeros show"))
+    changed_words = escape(gettext("changed since your last visit"))
+    grande_of = gettext("Grande of %(player)s")
+    for area in areas:
+        area_id, name, is_changed = escape(area["id"]), escape(area["name"]), area["id"] in changed
+        add('\n      <g class="area')
+        if area["king"]:
+            add(" king-here")
+        if is_changed:
+            add(" changed")
+        if area["placeable"]:
+            add(" placeable")
+        add(f'" data-area="{area_id}" data-name="{name}" id="area-{area_id}" tabindex="0"')
+        if area["place_why"]:
+            add(f' data-place-why="{escape(area["place_why"])}"')
+        add(f">\n        <title>{name} · {scores % {'values': escape(area['values'])}}")
+        if area["mobile"]:
+            add(f" ({mobile_board % {'board': escape(area['mobile'])}})")
+        for piece in area["pieces"]:
+            said = grande_word if piece["kind"] == "grande" else escape(piece["count"])
+            add(f" · {escape(colour_player(view, piece['colour']))}: {said}")
+        if area.get("closed"):
+            add(f" · {closed_words}")
+        if is_changed:
+            add(f" · {changed_words}")
+        points = escape(area["points"])
+        castillo = " castillo" if area["id"] == "castillo" else ""
+        add(f'</title>\n        <polygon aria-hidden="true" class="shape{castillo}" points="{points}"/>\n        ')
+        if is_changed:
+            add(f'<polygon aria-hidden="true" class="changed-since" points="{points}"/>')
+        add("\n        ")
+        for text in area["texts"]:
+            add(f'<text aria-hidden="true" class="{escape(text["class"])}" x="{text["x"]}" y="{text["y"]}">'
+                f'{escape(text["text"])}</text>')
+        board = area["board"]
+        values = escape(area["values"])
+        add(f'\n        <g aria-hidden="true" class="scoreboard{" mobile" if area["mobile"] else ""}">'
+            f'<rect x="{board["x"]}" y="{board["y"]}" width="{board["w"]}" height="{board["h"]}" rx="3"/>'
+            f'<text class="values" x="{board["text_x"]}" y="{board["text_y"]}">{values}</text></g>\n        ')
+        if area["king"]:
+            king = f'{area["king_x"]} {area["king_y"]}'
+            add(f'\n        <g class="king" aria-hidden="true" transform="translate({king})">'
+                '\n          <path d="M0,24 L0,6 L8,14 L18,0 L28,14 L36,6 L36,24 Z"/>'
+                '<rect x="0" y="24" width="36" height="6"/>\n        </g>\n        ')
+        add("\n        ")
+        for piece in area["pieces"]:
+            colour, letter = escape(piece["colour"]), escape(piece["letter"])
+            text_x, text_y = piece["text_x"], piece["text_y"]
+            if piece["kind"] == "grande":
+                label = grande_of % {"player": escape(colour_player(view, piece["colour"]))}
+                add(f'\n        <g class="grande" aria-hidden="true" data-colour="{colour}" aria-label="{label}">'
+                    f'\n          <path d="{escape(piece["path"])}"/>'
+                    f'\n          <text class="letter" x="{text_x}" y="{text_y}">{letter}</text>'
+                    "\n        </g>")
+            else:
+                count = escape(piece["count"])
+                add(f'\n        <g class="cube" aria-hidden="true" data-count="{count}" data-colour="{colour}">'
+                    f'\n          <rect x="{piece["x"]}" y="{piece["y"]}" width="{piece["w"]}" height="{piece["h"]}"'
+                    ' rx="5"/>'
+                    f'\n          <text class="piece-label" x="{text_x}" y="{text_y}">'
+                    f'<tspan class="letter">{letter}</tspan><tspan class="count">{count}</tspan></text>'
+                    "\n        </g>")
+        add("\n      </g>\n      ")
+    return mark_safe("".join(parts))
