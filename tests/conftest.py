@@ -7,6 +7,9 @@ import pytest
 import tests.support.examples  # noqa: F401  (loads the Hypothesis profile before the test modules)
 from tests.support.helpers import find_position, state_of, user_at
 
+# Fixtures that tests in several files name: a stopped clock, the view cache's renders.
+pytest_plugins = ["tests.support.clock"]
+
 
 def pytest_configure(config):
     """The WebSocket tests import elgrande_site/asgi.py, which starts the embedded deadline

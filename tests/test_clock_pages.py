@@ -1,11 +1,9 @@
 """What the pages show of clocks and turns: the countdown, the tab title, the favicon, the lobby."""
 
 import re
-from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games.clocks import time_left_text
 from games.play import lifecycle
@@ -14,13 +12,6 @@ from tests.support.helpers import HTMX, logged_in, play, user_at
 pytestmark = pytest.mark.django_db
 
 YOUR_MOVE_TITLE = "<title>● Your move – "
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    monkeypatch.setattr(timezone, "now", lambda: now)
-    return now
 
 
 def countdowns(html):

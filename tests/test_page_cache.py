@@ -5,41 +5,15 @@ spectator, language, time zone) and current (version)."""
 import json
 import random
 import re
-from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.engine import random_move
-from games.reading import view_cache
 from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    class Clock:
-        now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    monkeypatch.setattr(timezone, "now", lambda: Clock.now)
-    return Clock
-
-
-@pytest.fixture
-def renders(monkeypatch):
-    """The keys rendered into the cache, in order."""
-    keys = []
-    render = view_cache.render
-
-    def counted(template, context, cache_key):
-        keys.append(cache_key)
-        return render(template, context, cache_key)
-
-    monkeypatch.setattr(view_cache, "render", counted)
-    return keys
 
 
 def page(client, game, language="en"):

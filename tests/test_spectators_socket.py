@@ -7,7 +7,6 @@ import asyncio
 import gzip
 import json
 import logging
-from datetime import UTC, datetime
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,7 +15,6 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.models import User
@@ -31,13 +29,6 @@ from tests.support.redis_relay import layer_through, relayed_redis
 from tests.support.sockets import move_now, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """A clock that stands still, so that a view sent and a view fetched count the same seconds."""
-    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    monkeypatch.setattr(timezone, "now", lambda: now)
 
 
 @pytest.fixture

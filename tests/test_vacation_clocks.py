@@ -8,7 +8,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts import vacations
 from games import clocks, deadlines
@@ -21,18 +20,6 @@ pytestmark = pytest.mark.django_db
 
 MADRID = ZoneInfo("Europe/Madrid")
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """A frozen `now`, 1 March 2026 at noon UTC, that the test moves by hand."""
-
-    class Clock:
-        now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    frozen = Clock()
-    monkeypatch.setattr(timezone, "now", lambda: frozen.now)
-    return frozen
 
 
 def in_madrid(user):

@@ -4,14 +4,13 @@
 import json
 import random
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.cache import SessionStore
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts import vacations
 from games.engine import random_move
@@ -22,31 +21,6 @@ from games.web import views
 from tests.support.helpers import HTMX, logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """A clock that the test moves on: clock.now."""
-
-    class Clock:
-        now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-    monkeypatch.setattr(timezone, "now", lambda: Clock.now)
-    return Clock
-
-
-@pytest.fixture
-def renders(monkeypatch):
-    """The keys rendered into the cache, in order."""
-    keys = []
-    render = view_cache.render
-
-    def counted(template, context, cache_key):
-        keys.append(cache_key)
-        return render(template, context, cache_key)
-
-    monkeypatch.setattr(view_cache, "render", counted)
-    return keys
 
 
 def play_partial(client, game):

@@ -12,15 +12,18 @@ from games.bots.greedy import greedy_move
 from games.engine import view_for
 from tests.support.bot_positions import random_positions
 from tests.support.engine_positions import perturb
+from tests.support.examples import examples
 
+# Positions per level under the 'ci' profile; `make test` checks the first tenth of them
+# (tests/support/examples.py).
 POSITIONS = {"random": 600, "greedy": 400, "strong": 40}
 
 
 @pytest.mark.parametrize("level", ["random", "greedy", "strong"])
 def test_a_computer_players_move_does_not_change_with_the_other_seats_secrets(level):
     rng = random.Random(21)
-    changed = 0
-    for index, (state, seat) in enumerate(random_positions(POSITIONS[level], seed=22, rate=0.05)):
+    changed, count = 0, examples(POSITIONS[level])
+    for index, (state, seat) in enumerate(random_positions(count, seed=22, rate=0.05)):
         other = perturb(state, seat, rng)
         changed += other != state
         moves = [
@@ -28,7 +31,7 @@ def test_a_computer_players_move_does_not_change_with_the_other_seats_secrets(le
             for position in (state, other)
         ]
         assert moves[0] == moves[1], (state.phase, seat)
-    assert changed > 0.9 * POSITIONS[level], "the perturbation changes what the seat cannot see"
+    assert changed > 0.9 * count, "the perturbation changes what the seat cannot see"
 
 
 def test_a_player_given_the_whole_position_would_decide_differently():

@@ -9,13 +9,16 @@ from games.bots import LEVELS, choose_move
 from games.engine import apply_move, new_game, to_act, view_for
 from games.engine.cards import CARDS
 from tests.support.bot_positions import random_positions
+from tests.support.examples import examples
 
+# Positions per level under the 'ci' profile; `make test` checks the first tenth of them
+# (tests/support/examples.py).
 POSITIONS = {"random": 3000, "greedy": 2500, "strong": 80}
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_move_of_a_computer_player_is_legal(level):
-    for index, (state, seat) in enumerate(random_positions(POSITIONS[level], seed=31, rate=0.12)):
+    for index, (state, seat) in enumerate(random_positions(examples(POSITIONS[level]), seed=31, rate=0.12)):
         move = choose_move(view_for(state, seat), level, random.Random(index), iterations=1)
         apply_move(state, seat, move)  # raises IllegalMove if the move is not legal
 

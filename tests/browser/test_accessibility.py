@@ -2,14 +2,12 @@
 the lobby, the game page in each phase, a replay, the archive and the settings page, at 1366×900
 and 390×844: no "serious" or "critical" violation."""
 
-import json
 import shutil
 import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.phone_games import PASSWORD
+from tests.support.browser import ROOT, log_in, seeded
 
 pytestmark = pytest.mark.browser
 
@@ -30,23 +28,8 @@ def axe_source():
 
 
 @pytest.fixture(scope="module")
-def games(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.a11y_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
+def games(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.a11y_games import make; make()")
 
 
 def grave_violations(page, axe_source):

@@ -1,20 +1,16 @@
 """The archive and the statistics in a real browser, on a desk and on a phone: filters from the
 form end up in the address, pages go on, and nothing is wider than the screen."""
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.browser import MANAGE, PASSWORD, ROOT, SHOTS, copy_of_migrated, log_in, site_environment
 from tests.support.helpers import serving
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages at 1280 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
-PASSWORD = "a-long-enough-Passw0rd"
 SEED = (
     "import django; django.setup(); "
     "from tests.support.archive_games import many_games; many_games(60); "
@@ -42,14 +38,6 @@ def wider_than_the_screen(page):
         "document.documentElement.scrollWidth > window.innerWidth || "
         "[...document.querySelectorAll('.table-scroll')].some(box => box.scrollWidth > box.clientWidth)"
     )
-
-
-def log_in(page, site):
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", "ana")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -100,9 +88,9 @@ def test_the_archive_filters_and_pages_in_a_browser(archive_site, browser, width
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_statistics_in_a_browser(archive_site, browser, width):
-    page = browser.new_page(viewport={"width": width, "height": 844 if width == 390 else 900})
+    context = browser.new_context(viewport={"width": width, "height": 844 if width == 390 else 900})
     # Logged in, the header holds the player's links too.
-    log_in(page, archive_site)
+    page = log_in(context, archive_site, "ana")
     page.goto(f"{archive_site}/statistics/")
     assert "Drawn from the 60 finished public games" in page.locator("main").inner_text()
     for section in ("#by-players", "#positions", "#homes", "#cards"):
@@ -111,4 +99,4 @@ def test_the_statistics_in_a_browser(archive_site, browser, width):
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/statistics-{width}.png", full_page=True)
         page.screenshot(path=f"{SHOTS}/statistics-{width}-top.png")
-    page.close()
+    context.close()

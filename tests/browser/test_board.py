@@ -2,7 +2,6 @@
 what stands in an area is drawn inside it, and cancelling a game asks first, with or without
 JavaScript."""
 
-import os
 import random
 import re
 from pathlib import Path
@@ -13,15 +12,13 @@ from django.template.loader import render_to_string
 from games.engine import apply_move, new_game, random_move, to_act, view_for
 from games.engine.board import CASTILLO_INDEX, REGIONS
 from games.words.texts import fill_view
-from tests.support.browser import create_game, sign_up
+from tests.support.browser import SHOTS, create_game, sign_up
 
 pytestmark = pytest.mark.browser
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-# SCREENSHOTS=<folder> saves the maps drawn here, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 
 # Every text of the map: its size on screen, computed two ways, and what it says.
 TEXT_SIZES = """() => {

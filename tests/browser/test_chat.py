@@ -2,20 +2,17 @@
 spectator's without reload, a draft being written survives it, a refusal is shown beside the
 field, a mute holds across reloads, and the chat fits a phone's width."""
 
-import os
 import re
 
 import pytest
 
-from tests.support.browser import create_game, sign_up
+from tests.support.browser import SHOTS, create_game, sign_up
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 ARRIVAL_TIMEOUT = 10_000
-# SCREENSHOTS=<folder> saves the pages drawn here, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 
 
 def say(page, text):

@@ -1,17 +1,14 @@
 """In a real browser: the lobby's "my games" follows the player's games live, the countdown runs,
 and the tab title and favicon follow whose move it is across htmx swaps."""
 
-import os
 import re
 
 import pytest
 
-from tests.support.browser import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+from tests.support.browser import MOVE_TIMEOUT, SHOTS, act, create_game, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages at 1280 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 
 
 def test_the_lobby_the_countdown_and_the_title_follow_the_game_live(live_site, browser):

@@ -2,14 +2,12 @@
 no "your move" mail; the one who closes their page between decisions gets one for each decision that
 waited for them past the grace (games/infra/presence.py), then opens the game and plays it."""
 
-import json
 import re
-import subprocess
 import time
 
 import pytest
 
-from tests.support.browser import MANAGE, MOVE_TIMEOUT, ROOT, act, sign_up, version, wait_for_version
+from tests.support.browser import MOVE_TIMEOUT, act, seeded, sign_up, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -43,15 +41,8 @@ VERIFIED = (
 )
 
 
-def shell(env, code):
-    done = subprocess.run(
-        [*MANAGE, "shell", "-v0", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    return done.stdout
-
-
 def status(env, game):
-    return json.loads(shell(env, STATUS.format(game=game)))
+    return seeded(env, STATUS.format(game=game))
 
 
 def round_of(page):
@@ -65,7 +56,7 @@ def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_de
     isabel = sign_up(contexts["isabel"], live_site, "isabel")
     felipe = sign_up(contexts["felipe"], live_site, "felipe")
     carlos = sign_up(contexts["carlos"], live_site, "carlos")
-    shell(live_site_env, VERIFIED)
+    seeded(live_site_env, VERIFIED)
 
     isabel.goto(f"{live_site}/games/new/")
     isabel.select_option("select[name=num_players]", "3")

@@ -2,45 +2,19 @@
 the open games with their creators' ratings, quick game, a profile's follow button, and name
 completion in the invitation form; none wider than the screen."""
 
-import os
-import subprocess
-
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.ratings_seed import PASSWORD
+from tests.support.browser import fits_the_screen, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages at 1366 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 SIZES = [(1366, 900), (390, 844)]
 
 
 @pytest.fixture(scope="module")
 def site(live_site_env, live_site):
-    seed = "from tests.support.friends_seed import seed; seed()"
-    subprocess.run([*MANAGE, "shell", "-v0", "-c", seed], cwd=ROOT, env=live_site_env, check=True)
+    seeded(live_site_env, "from tests.support.friends_seed import seed; seed()")
     return live_site
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
-
-
-def fits_the_screen(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
-def shoot(page, name, width):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width,height", SIZES)
@@ -63,7 +37,7 @@ def test_the_lobby_shows_friends_online_their_games_and_the_creators_ratings(sit
     assert any("not rated yet" in text for text in ratings)
     assert page.locator("#quick-game button[type=submit]").is_visible()
     assert fits_the_screen(page)
-    shoot(page, "lobby-friends", width)
+    shoot(page, "lobby-friends")
     beas.close()
     context.close()
 
@@ -77,7 +51,7 @@ def test_following_from_a_profile_and_completing_a_name_while_inviting(site, bro
     page.wait_for_url(f"{site}/players/dan/")
     assert page.get_by_role("button", name="Unfollow").is_visible()
     assert fits_the_screen(page)
-    shoot(page, "profile-followed", width)
+    shoot(page, "profile-followed")
     page.get_by_role("button", name="Unfollow").click()
     page.wait_for_url(f"{site}/players/dan/")
 
@@ -92,7 +66,7 @@ def test_following_from_a_profile_and_completing_a_name_while_inviting(site, bro
     options.first.wait_for(state="attached")
     assert sorted(options.evaluate_all("list => list.map(o => o.value)")) == ["bea", "beatriz"]
     assert fits_the_screen(page)
-    shoot(page, "invite-names", width)
+    shoot(page, "invite-names")
     context.close()
 
 
@@ -105,5 +79,5 @@ def test_quick_game_joins_the_oldest_open_game_with_the_chosen_options(site, bro
     page.wait_for_url(f"{site}/games/*/")
     assert "You joined game" in page.locator(".messages").inner_text()
     assert "dan" in page.locator(".waiting").inner_text()
-    shoot(page, "quick-game-joined", 390)
+    shoot(page, "quick-game-joined")
     context.close()

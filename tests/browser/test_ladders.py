@@ -1,40 +1,19 @@
 """In a real browser, wide and narrow: the ladder, the jump to one's own row, the profile's rating
 charts and a finished game's rating changes, none wider than the screen."""
 
-import os
-import subprocess
-
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.ratings_seed import PASSWORD
+from tests.support.browser import fits_the_screen, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages at 1280 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 SIZES = [(1280, 900), (390, 844)]
 
 
 @pytest.fixture(scope="module")
 def site(live_site_env, live_site):
-    seed = "from tests.support.ratings_seed import seed; seed()"
-    subprocess.run([*MANAGE, "shell", "-v0", "-c", seed], cwd=ROOT, env=live_site_env, check=True)
+    seeded(live_site_env, "from tests.support.ratings_seed import seed; seed()")
     return live_site
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
-
-
-def fits_the_screen(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def nothing_scrolls_sideways(page, selector):
@@ -42,11 +21,6 @@ def nothing_scrolls_sideways(page, selector):
     return page.evaluate(
         "s => [...document.querySelectorAll(s)].every(box => box.scrollWidth <= box.clientWidth)", selector
     )
-
-
-def shoot(page, name, width):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width,height", SIZES)
@@ -63,7 +37,7 @@ def test_my_rank_takes_me_to_my_highlighted_row_on_its_page(site, browser, width
     # Every column is on the screen (a phone's hides the last game's date), no sideways scrolling.
     assert nothing_scrolls_sideways(page, ".table-scroll")
     assert page.locator("th.last-game").is_visible() == (width > 600)
-    shoot(page, "ladder", width)
+    shoot(page, "ladder")
 
     page.get_by_role("link", name="Show my row").click()
     page.wait_for_url(f"{site}/ladders/?page=2#player-*")
@@ -71,7 +45,7 @@ def test_my_rank_takes_me_to_my_highlighted_row_on_its_page(site, browser, width
     assert row.locator("td.player").inner_text() == "ana"
     box = row.bounding_box()
     assert -1 <= box["y"] and box["y"] + box["height"] <= height + 1
-    shoot(page, "my-row", width)
+    shoot(page, "my-row")
 
     page.locator(".ladder-tabs").get_by_role("link", name="2 players").click()
     page.wait_for_url(f"{site}/ladders/2/")
@@ -91,12 +65,12 @@ def test_the_profile_charts_each_ladder_and_the_game_shows_the_changes(site, bro
     chart = charts.first.bounding_box()
     assert chart["width"] <= width and chart["height"] > 50
     assert fits_the_screen(page)
-    shoot(page, "profile", width)
+    shoot(page, "profile")
 
     page.locator("#finished a[href^='/games/']").first.click()
     page.wait_for_selector("#rating-changes")
     assert page.locator("#rating-changes tbody tr").count() == 2
     assert fits_the_screen(page)
     assert nothing_scrolls_sideways(page, "#rating-changes .table-scroll")
-    shoot(page, "game", width)
+    shoot(page, "game")
     context.close()

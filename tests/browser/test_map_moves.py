@@ -5,21 +5,17 @@ in the panel, a bid chosen and then confirmed. A chat message from one browser a
 others without reload. At 390×844 no phase scrolls sideways."""
 
 import json
-import os
-import subprocess
 import time
 
 import pytest
 
-from tests.support.browser import MANAGE, OVERFLOWING, ROOT, SETTLED, log_in
+from tests.support.browser import OVERFLOWING, SETTLED, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 TIMEOUT = 15_000
-# SCREENSHOTS=<folder> saves the board at the start, while a plan is composed, and at the end.
-SHOTS = os.environ.get("SCREENSHOTS")
 
 VERSION = "() => parseInt(document.getElementById('play').dataset.version, 10)"
 # The target areas holding caballeros of another colour than the seat's own.
@@ -32,11 +28,7 @@ FOREIGN_TARGETS = """() => {
 
 
 def make_game(env, prefix):
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", f"from tests.support.map_games import make; make({prefix!r})"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
+    return seeded(env, f"from tests.support.map_games import make; make({prefix!r})")
 
 
 def version(page):
@@ -48,12 +40,6 @@ def fits(page, viewport, phase):
         assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"], (
             phase, page.evaluate(OVERFLOWING)
         )
-
-
-def shoot(page, name, viewport):
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/{name}-{viewport['width']}.png", full_page=True)
-        page.locator(".map-column").screenshot(path=f"{SHOTS}/{name}-map-{viewport['width']}.png")
 
 
 def area_target(page, area):
@@ -106,7 +92,7 @@ def place_on_the_map(page, seen):
     placed = sum(int(page.locator(f'#decision input[name="to-{area}"]').input_value()) for area in areas)
     assert placed == limit
     if not seen.get("placed"):
-        shoot(page, "mid-placement", page.viewport_size)
+        shoot(page, "mid-placement", parts=(".map-column",))
     seen["placed"] = seen.get("placed", 0) + limit
     page.locator(".map-compose .map-confirm").click()
 
@@ -127,7 +113,7 @@ def plan_on_the_map(page, viewport, seen):
     assert page.locator(".map-marks .ghost").count() >= 2 and page.locator("svg.map .cube.leaving").count() >= 1
     rows = page.locator("#decision select[name='plan-1-to']")
     assert rows.input_value() == destinations[1]
-    shoot(page, "mid-plan", viewport)
+    shoot(page, "mid-plan", parts=(".map-column",))
     fits(page, viewport, "an Intrigue composed on the map")
     page.locator(".map-compose .map-undo").click()
     assert steps(page).count() == 1
@@ -207,7 +193,7 @@ def test_three_players_play_the_last_round_on_the_map(live_site, live_site_env, 
         page.wait_for_function("() => window.htmx !== undefined")
         page.evaluate("window.stillTheSamePage = true")
         fits(page, viewport, "the bidding")
-    shoot(pages[0], "start", viewport)
+    shoot(pages[0], "start", parts=(".map-column",))
 
     # Table talk: a question from one browser reaches the others without reload.
     pages[0].fill("#chat-text", "Who takes the Eviction?")
@@ -245,6 +231,6 @@ def test_three_players_play_the_last_round_on_the_map(live_site, live_site_env, 
     for page in pages:
         assert page.evaluate("window.stillTheSamePage") is True
         fits(page, viewport, "the end")
-    shoot(pages[0], "end", viewport)
+    shoot(pages[0], "end", parts=(".map-column",))
     for context in contexts:
         context.close()

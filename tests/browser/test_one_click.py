@@ -4,30 +4,21 @@ that appears after the choice, with the mouse or the keyboard alone; a lone clic
 the version stays. The map's Confirm stays in view while the map scrolls under it."""
 
 import json
-import os
-import subprocess
 from urllib.parse import parse_qs
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT, log_in, version, wait_for_version
+from tests.support.browser import PHONE, log_in, seeded, shoot, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
-SHOTS = os.environ.get("SCREENSHOTS")
 CONFIRM = "#decision-panel .decision-confirm"
 
 
 @pytest.fixture(scope="module")
-def games(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.oneclick_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
+def games(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.oneclick_games import make; make()")
 
 
 def open_game(browser, site, games, name, viewport=DESKTOP, script=True):
@@ -72,16 +63,6 @@ def sent(page, posts, before, move, earlier=0):
     assert page.locator("#move-error").inner_text().strip() == ""
 
 
-def shoot(page, name):
-    if not SHOTS:
-        return
-    for size in (DESKTOP, PHONE):
-        page.set_viewport_size(size)
-        page.locator("#decision-panel").scroll_into_view_if_needed()
-        page.screenshot(path=f"{SHOTS}/{name}-{size['width']}.png")
-    page.set_viewport_size(DESKTOP)
-
-
 def test_an_action_card_is_taken_only_once_confirmed(live_site, browser, games):
     context, page, posts = open_game(browser, live_site, games, "card")
     before = version(page)
@@ -96,7 +77,7 @@ def test_an_action_card_is_taken_only_once_confirmed(live_site, browser, games):
     assert "chosen" not in cards.first.get_attribute("class")
     assert cards.nth(1).locator("strong").inner_text() in page.locator(CONFIRM).inner_text()
     nothing_sent(page, posts, before)
-    shoot(page, "card-choice")
+    shoot(page, "card-choice", sizes=[DESKTOP, PHONE], full_page=False, in_view="#decision-panel")
     sent(page, posts, before, cards.nth(1).get_attribute("value"))
     context.close()
 
@@ -221,8 +202,7 @@ def test_the_map_confirm_stays_in_view_while_the_map_scrolls(live_site, browser,
         page.evaluate("b => document.querySelector('svg.map').scrollIntoView({block: b})", block)
         assert page.evaluate("window.scrollY") > 0
         assert page.evaluate(IN_VIEW), block
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/map-confirm-{size}.png")
+    shoot(page, "map-confirm", full_page=False)
     # ... and, over the map, still answers: a caballero placed at the map's foot is confirmed from there.
     page.locator("svg.map g.area.placeable text.area-name").last.click()
     before = version(page)

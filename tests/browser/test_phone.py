@@ -2,18 +2,15 @@
 the game page in each phase: bidding, an Intrigue's plan table, a secret choice, the general
 scoring's Castillo choice, the end), and the decision panel's controls are at least 44 px tall."""
 
-import json
-import os
-import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, PHONE, ROOT, fits_the_phone, log_in
+from tests.support.browser import PHONE, fits_the_phone, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves each page at 1280 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
+# SCREENSHOTS=<folder> saves each page at these widths there, with its decision and its log.
+SHOTS_AT = [{"width": 1280, "height": 900}, PHONE]
 
 # The decision panel's controls that a finger must hit, smaller than 44 CSS px either way.
 SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
@@ -26,25 +23,9 @@ SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
 
 
 @pytest.fixture(scope="module")
-def games(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.phone_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
+def games(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.phone_games import make; make()")
 
-
-
-def shoot(page, name):
-    if not SHOTS:
-        return
-    for width, height in ((1280, 900), (PHONE["width"], PHONE["height"])):
-        page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=f"{SHOTS}/phone-{name}-{width}.png", full_page=True)
-        for part in ("#decision", "#log"):
-            if page.locator(part).count():
-                page.locator(part).screenshot(path=f"{SHOTS}/phone-{name}-{part[1:]}-{width}.png")
 
 
 @pytest.mark.parametrize("phase, kind", [
@@ -64,7 +45,7 @@ def test_each_phase_of_the_game_page_fits_a_phone_with_fingers_sized_targets(liv
         assert panel.get_attribute("data-kind") == kind
     if phase == "intrigue":
         assert page.locator("#decision-panel table.plan").count() == 1, "an Intrigue's plan form is shown"
-    shoot(page, phase)
+    shoot(page, f"phone-{phase}", sizes=SHOTS_AT, parts=("#decision", "#log"))
     page.set_viewport_size(PHONE)
     fits_the_phone(page, phase)
     # The panel stacks under the map, not beside it.
@@ -85,5 +66,5 @@ def test_the_rules_page_fits_a_phone(live_site, browser):
     page.goto(f"{live_site}/rules/#card-eviction")
     fits_the_phone(page, "the rules")
     assert page.locator("#card-eviction").is_visible()
-    shoot(page, "rules")
+    shoot(page, "phone-rules", sizes=SHOTS_AT, parts=("#decision", "#log"))
     context.close()

@@ -2,46 +2,19 @@
 keyboard-friendly "Menu" button and takes at most 64 px, and the score chart shows the whole game
 and names every line without scrolling sideways."""
 
-import json
-import os
-import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.replay_games import PASSWORD
+from tests.support.browser import PHONE, SHOTS, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-# SCREENSHOTS=<folder> saves the pages at both sizes there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 
 
 @pytest.fixture(scope="module")
-def games(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.replay_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
-
-
-def shoot(page, name, size):
-    if SHOTS:
-        page.screenshot(path=f"{SHOTS}/{name}-{size['width']}.png")
+def games(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.replay_games import make; make()")
 
 
 def header_height(page):
@@ -57,7 +30,7 @@ def test_on_a_phone_the_header_is_one_row_with_a_menu_the_keyboard_opens(live_si
     assert header_height(page) <= 64
     assert button.is_visible() and button.get_attribute("aria-expanded") == "false"
     assert not settings.is_visible()
-    shoot(page, "header-closed", PHONE)
+    shoot(page, "header-closed", full_page=False)
     # The keyboard alone: Tab past the site's name to the button, Enter opens, Escape closes.
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
@@ -67,7 +40,7 @@ def test_on_a_phone_the_header_is_one_row_with_a_menu_the_keyboard_opens(live_si
     assert settings.is_visible() and page.get_by_role("button", name="Log out").is_visible()
     assert page.locator(".site-header button[value=fr]").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
-    shoot(page, "header-open", PHONE)
+    shoot(page, "header-open", full_page=False)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#site-menu') !== null")
     page.keyboard.press("Escape")
@@ -89,7 +62,7 @@ def test_on_a_wide_window_the_header_shows_every_link_without_a_menu(live_site, 
     assert not page.locator(".site-header .menu-toggle").is_visible()
     assert page.locator(".site-header a[href='/accounts/settings/']").is_visible()
     assert page.get_by_role("button", name="Log out").is_visible()
-    shoot(page, "header", DESKTOP)
+    shoot(page, "header", full_page=False)
     context.close()
 
 
@@ -156,11 +129,8 @@ PANEL_LINES = """() => Array.from(document.querySelectorAll('section.players .pl
 
 
 def test_the_italian_player_panel_keeps_each_value_on_one_line(live_site, live_site_env, browser, games):
-    subprocess.run(
-        [*MANAGE, "shell", "-c", f"from accounts.models import User; User.objects.filter(username={games['player']!r})"
-         ".update(language='it')"],
-        cwd=ROOT, env=live_site_env, check=True,
-    )
+    seeded(live_site_env, f"from accounts.models import User; User.objects.filter(username={games['player']!r})"
+           ".update(language='it')")
     for size in (DESKTOP, PHONE):
         context = browser.new_context(viewport=size)
         page = log_in(context, live_site, games["player"])

@@ -1,31 +1,22 @@
 """In a real browser: a finished game opens as a replay that the keyboard steps through, with every
 hand revealed; a running game's player steps back from his own seat's view only."""
 
-import json
-import os
 import re
-import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.replay_games import PASSWORD
+from tests.support.browser import log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages at 1280 and 390 px wide there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
+# SCREENSHOTS=<folder> saves the pages at these sizes there, to look at them by hand.
+SHOTS_AT = [{"width": 1280, "height": 900}, {"width": 390, "height": 844}]
 TIMEOUT = 10_000
 
 
 @pytest.fixture(scope="module")
-def games(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.replay_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
+def games(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.replay_games import make; make()")
 
 
 def at(page):
@@ -39,15 +30,6 @@ def wait_at(page, position):
         timeout=TIMEOUT,
     )
     page.wait_for_url(re.compile(rf"\?at={position}$"), timeout=TIMEOUT)
-
-
-def shoot(page, name):
-    if not SHOTS:
-        return
-    for width, height in ((1280, 900), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def revealed_hands(page):
@@ -85,11 +67,11 @@ def test_a_finished_game_opens_as_a_replay_the_keys_step_through_with_the_hands_
     middle = last // 2
     page.goto(f"{live_site}/games/{games['finished']}/?at={middle}")
     assert at(page) == middle and len(revealed_hands(page)) == 3
-    shoot(page, "replay-finished-middle")
+    shoot(page, "replay-finished-middle", sizes=SHOTS_AT)
     page.keyboard.press("End")
     wait_at(page, last)
     assert "The game is over" in page.locator(".replay-who").inner_text()
-    shoot(page, "replay-finished-end")
+    shoot(page, "replay-finished-end", sizes=SHOTS_AT)
     # The browser's back button returns to the position before.
     page.go_back()
     wait_at(page, middle)
@@ -97,12 +79,7 @@ def test_a_finished_game_opens_as_a_replay_the_keys_step_through_with_the_hands_
 
 
 def test_a_running_games_player_steps_back_in_his_own_seats_view(browser, live_site, games):
-    page = browser.new_context().new_page()
-    page.goto(f"{live_site}/accounts/login/")
-    page.fill("input[name=login]", games["player"])
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_site}/")
+    page = log_in(browser.new_context(), live_site, games["player"])
     page.goto(f"{live_site}/games/{games['running']}/")
     page.get_by_role("link", name="◀ Step back").click()
     page.wait_for_selector("#replay")
@@ -113,7 +90,7 @@ def test_a_running_games_player_steps_back_in_his_own_seats_view(browser, live_s
     page.keyboard.press("ArrowLeft")
     wait_at(page, last - 2)
     assert "as your seat saw it" in page.locator(".replay-who").inner_text()
-    shoot(page, "replay-running")
+    shoot(page, "replay-running", sizes=SHOTS_AT)
     page.get_by_role("link", name="Back to the live game").first.click()
     page.wait_for_selector("#play")
     page.context.close()

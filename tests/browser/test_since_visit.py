@@ -3,31 +3,21 @@ regions whose caballeros others changed are hatched on the map (with a legend li
 region's title), and what the others said in the chat is marked New, not the player's own lines;
 looked at once, neither is new again."""
 
-import json
-import os
-import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT, log_in
+from tests.support.browser import SHOTS, log_in, seeded
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 HATCHED = "() => Array.from(document.querySelectorAll('svg.map g.area.changed')).map(a => a.dataset.area).sort()"
-# SCREENSHOTS=<folder> saves the map and the chat of the returning player.
-SHOTS = os.environ.get("SCREENSHOTS")
 NEW_LINES = "() => Array.from(document.querySelectorAll('#chat .chat-lines li.new .chat-text')).map(t => t.textContent)"
-
-
-def shell(env, code):
-    done = subprocess.run([*MANAGE, "shell", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_returning_player_sees_what_changed_on_the_map_and_in_the_chat(live_site, live_site_env, browser, size):
-    made = shell(live_site_env, f"from tests.support.since_games import make; make('since{size}')")
+    made = seeded(live_site_env, f"from tests.support.since_games import make; make('since{size}')")
     url = f"{live_site}/games/{made['game']}/"
     context = browser.new_context(viewport=SIZES[size])
     page = log_in(context, live_site, made["players"][0])
@@ -41,7 +31,7 @@ def test_a_returning_player_sees_what_changed_on_the_map_and_in_the_chat(live_si
     page.close()
 
     # Away: the others talk and play.
-    changed = shell(live_site_env, f"from tests.support.since_games import others_play; "
+    changed = seeded(live_site_env, f"from tests.support.since_games import others_play; "
                                    f"others_play({made['game']}, 'Who takes the King?')")
     assert changed
     page = context.new_page()

@@ -2,45 +2,19 @@
 tournament's page (standings, tie-breaks, its rounds' tables with links to the games), and signing
 up for an open one; nothing wider than the screen."""
 
-import os
-import subprocess
-
 import pytest
 
-from tests.support.browser import MANAGE, ROOT
-from tests.support.tournament_seed import PASSWORD
+from tests.support.browser import fits_the_screen, log_in, seeded, shoot
 
 pytestmark = pytest.mark.browser
 
-# SCREENSHOTS=<folder> saves the pages there, to look at them by hand.
-SHOTS = os.environ.get("SCREENSHOTS")
 SIZES = [(1366, 900), (390, 844)]
 
 
 @pytest.fixture(scope="module")
 def site(live_site_env, live_site):
-    seed = "from tests.support.tournament_seed import seed; seed()"
-    subprocess.run([*MANAGE, "shell", "-v0", "-c", seed], cwd=ROOT, env=live_site_env, check=True)
+    seeded(live_site_env, "from tests.support.tournament_seed import seed; seed()")
     return live_site
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
-
-
-def fits_the_screen(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
-def shoot(page, name, width):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width,height", SIZES)
@@ -53,7 +27,7 @@ def test_a_finished_tournament_from_the_header(site, browser, width, height):
     page.click("header >> text=Tournaments")
     page.wait_for_url(f"{site}/tournaments/")
     assert fits_the_screen(page)
-    shoot(page, "tournaments", width)
+    shoot(page, "tournaments")
     page.get_by_role("link", name="Copa de Otoño").click()
     page.wait_for_url(f"{site}/tournaments/*/")
     assert page.locator("h2", has_text="Final ranking").is_visible()
@@ -62,7 +36,7 @@ def test_a_finished_tournament_from_the_header(site, browser, width, height):
     assert rows.first.locator("td").nth(1).inner_text() == "alba"
     assert page.locator(".tournament-table").count() == 4
     assert fits_the_screen(page)
-    shoot(page, "tournament", width)
+    shoot(page, "tournament")
     page.locator(".tournament-table h4 a").first.click()
     page.wait_for_url(f"{site}/games/*/")
     context.close()
@@ -81,7 +55,7 @@ def test_signing_up_for_an_open_tournament(site, browser, width, height):
     assert page.locator("h2", has_text="6 entrants").is_visible()
     assert page.get_by_role("button", name="Withdraw").is_visible()
     assert fits_the_screen(page)
-    shoot(page, "tournament-signup", width)
+    shoot(page, "tournament-signup")
     page.get_by_role("button", name="Withdraw").click()
     page.wait_for_load_state()
     assert page.locator("ul.entrants li", has_text="gaspard").count() == 0
@@ -96,12 +70,12 @@ def test_organising_a_tournament(site, browser, width, height):
     page.get_by_role("link", name="Organise a tournament").click()
     page.wait_for_url(f"{site}/tournaments/new/")
     assert fits_the_screen(page)
-    shoot(page, "tournament-new", width)
+    shoot(page, "tournament-new")
     page.fill("input[name=name]", f"Chiara's cup {width}")
     page.fill("input[name=points]", "5, x")
     page.click("main form button[type=submit]")
     assert page.get_by_text("Write the points as whole numbers separated by commas.").is_visible()
-    shoot(page, "tournament-new-refused", width)
+    shoot(page, "tournament-new-refused")
     page.fill("input[name=points]", "6, 3, 1")
     page.select_option("select[name=format]", "groups")
     page.click("main form button[type=submit]")
@@ -110,5 +84,5 @@ def test_organising_a_tournament(site, browser, width, height):
     assert page.get_by_text("By place in each game: 6, 3, 1.").is_visible()
     assert page.get_by_role("button", name="Start now").is_visible()
     assert page.get_by_label("I am sure").is_visible()
-    shoot(page, "tournament-organiser", width)
+    shoot(page, "tournament-organiser")
     context.close()

@@ -2,37 +2,17 @@
 decision, open with the others' moves and a scoring table, scrolled within at most 45% of the
 screen, fitting a phone; one tap folds it, and once seen it comes back folded."""
 
-import json
-import os
-import subprocess
 
 import pytest
 
-from tests.support.browser import MANAGE, ROOT, fits_the_phone
-from tests.support.turn_report_games import PASSWORD
+from tests.support.browser import SHOTS, fits_the_phone, log_in, seeded
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("SCREENSHOTS")
 
 
 @pytest.fixture(scope="module")
-def game(site_database, live_site):
-    _, env = site_database
-    made = subprocess.run(
-        [*MANAGE, "shell", "-c", "from tests.support.turn_report_games import make; make()"],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-    )
-    return json.loads(made.stdout.strip().splitlines()[-1])
-
-
-def log_in(context, site, name):
-    page = context.new_page()
-    page.goto(f"{site}/accounts/login/")
-    page.fill("input[name=login]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    return page
+def game(live_site_env, live_site):
+    return seeded(live_site_env, "from tests.support.turn_report_games import make; make()")
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
@@ -43,7 +23,7 @@ def test_the_turn_report_sits_above_the_decision_then_folds(live_site, live_site
     # back to a value of its own, so that neither is served the page the other has already seen.
     first = 0 if viewport["width"] == 1366 else 1
     unseen = f"from games.models import Seat; Seat.objects.filter(game={number}).update(seen_version={first})"
-    subprocess.run([*MANAGE, "shell", "-c", unseen], cwd=ROOT, env=live_site_env, check=True)
+    seeded(live_site_env, unseen)
     context = browser.new_context(viewport=viewport)
     page = log_in(context, live_site, player)
     page.goto(f"{live_site}/games/{number}/")

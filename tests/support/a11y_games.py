@@ -4,8 +4,8 @@ card, placing, a veto question, a scoring, the end)."""
 
 import json
 
+from tests.support.browser import PASSWORD
 from tests.support.oneclick_games import _place_limit, _seat, _stage
-from tests.support.phone_games import PASSWORD
 
 POSITIONS = {
     "bidding": lambda state: state.phase == "bid" and state.round == 2,

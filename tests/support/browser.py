@@ -2,9 +2,11 @@
 its migrated database, and the steps of a player in a page (sign up, log in, create a game, play a
 move, wait for the page to show a version)."""
 
+import json
 import os
 import re
 import sqlite3
+import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -40,6 +42,20 @@ def copy_of_migrated(migrated, database):
 
 
 PASSWORD = "a-long-enough-Passw0rd"
+
+# SCREENSHOTS=<folder> saves the pages that the tests `shoot` there, to look at them by hand.
+SHOTS = os.environ.get("SCREENSHOTS")
+
+
+def seeded(env, code):
+    """Run `code` in `manage.py shell` against the live site's database (`env`, the site's
+    environment): the way a module fills its site before its tests. Returns what the code printed
+    last as JSON (the ids and names of what it made), or None if it printed nothing."""
+    made = subprocess.run(
+        [*MANAGE, "shell", "-v0", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    )
+    lines = made.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else None
 
 
 MOVE_TIMEOUT = 10_000
@@ -159,6 +175,7 @@ OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
 
 
 def log_in(context, site, name):
+    """A new page of `context` where `name` (password PASSWORD) has logged in; it is on the lobby."""
     page = context.new_page()
     page.goto(f"{site}/accounts/login/")
     page.fill("input[name=login]", name)
@@ -176,3 +193,27 @@ def fits_the_phone(page, name):
     assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"], (
         name, page.evaluate(OVERFLOWING)
     )
+
+
+def fits_the_screen(page):
+    """Whether nothing of the page is wider than its window."""
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def shoot(page, name, *, sizes=None, parts=(), full_page=True, in_view=None):
+    """With SCREENSHOTS set, save `page` there as <name>-<width>.png at its own size, or at each of
+    `sizes` in turn (and back to the first afterwards), with each of `parts` (selectors, shown
+    on the page) as <name>-<part>-<width>.png; `in_view` is scrolled into view first."""
+    if not SHOTS:
+        return
+    for size in sizes or [page.viewport_size]:
+        page.set_viewport_size(size)
+        if in_view:
+            page.locator(in_view).scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{size['width']}.png"), full_page=full_page)
+        for part in parts:
+            if page.locator(part).count():
+                label = part.lstrip(".#")
+                page.locator(part).first.screenshot(path=os.path.join(SHOTS, f"{name}-{label}-{size['width']}.png"))
+    if sizes:
+        page.set_viewport_size(sizes[0])

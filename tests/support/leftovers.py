@@ -59,8 +59,9 @@ def page_text(html):
 
 @cache
 def _patterns(language):
-    """[(English text, pattern)] for every msgid (and plural) of the catalogues of `language`
-    whose translation differs from it."""
+    """[(English text, needle, pattern)] for every msgid (and plural) of the catalogues of
+    `language` whose translation differs from it: the pattern finds the text on a page, and the
+    needle, its longest stretch without a placeholder, is in every text the pattern finds."""
     entries = [
         entry
         for po in sorted(LOCALE.glob(f"{language}/LC_MESSAGES/*.po"))
@@ -81,20 +82,23 @@ def _patterns(language):
             if words <= native:
                 continue
             found[shown] = _pattern(shown)
-    return sorted(found.items())
+    return sorted((english, needle, pattern) for english, (needle, pattern) in found.items())
 
 
 def _pattern(text):
-    literals = PLACEHOLDER.split(text)
-    body = "[^\n]+?".join(re.escape(part) for part in literals).replace("%%", "%")
+    """(needle, pattern) of `text` (see _patterns)."""
+    literals = [part.replace("%%", "%") for part in PLACEHOLDER.split(text)]
+    body = "[^\n]+?".join(re.escape(part) for part in literals)
     start = r"\b" if re.match(r"\w", text) else ""
     end = r"\b" if re.search(r"\w$", text) else ""
-    return re.compile(start + body + end)
+    return max(literals, key=len), re.compile(start + body + end)
 
 
 def msgids_in(text, language):
-    """The English msgids (with a translation in `language`) that `text` (page_text) shows."""
-    return {english for english, pattern in _patterns(language) if pattern.search(text)}
+    """The English msgids (with a translation in `language`) that `text` (page_text) shows. A
+    pattern is tried only where its needle is in the text: finding a plain string is a hundred
+    times faster than a pattern's search, and most msgids are on no given page."""
+    return {english for english, needle, pattern in _patterns(language) if needle in text and pattern.search(text)}
 
 
 def left_in_translation(english_html, translated_html, language):

@@ -5,7 +5,7 @@ every kind of move the map makes (placements, a plan, an eviction, secret choice
 
 import json
 
-from tests.support.phone_games import PASSWORD
+from tests.support.browser import PASSWORD
 
 OPTIONS = {"veto": False, "short_game": True, "show_castillo": False}
 

@@ -5,7 +5,7 @@ and one at a placement composed on the map for each size of window."""
 
 import json
 
-from tests.support.phone_games import PASSWORD
+from tests.support.browser import PASSWORD
 
 
 def _seat(state):

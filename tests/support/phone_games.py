@@ -3,7 +3,7 @@
 
 import json
 
-PASSWORD = "a-long-enough-Passw0rd"
+from tests.support.browser import PASSWORD
 
 
 def _plan_turn(state):

@@ -17,8 +17,8 @@ from games.engine import random_move, to_act
 from games.engine.state import GameState
 from games.play import lifecycle, moving
 from ratings.models import Ladder, Rating
+from tests.support.browser import PASSWORD
 
-PASSWORD = "a-long-enough-Passw0rd"
 FILLERS = 90
 GAMES = [2, 3, 2, 4, 5, 2, 3, 2]
 

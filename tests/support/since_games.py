@@ -5,7 +5,7 @@ while the first player is away."""
 import json
 import random
 
-from tests.support.phone_games import PASSWORD
+from tests.support.browser import PASSWORD
 
 
 def make(prefix):

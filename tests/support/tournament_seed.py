@@ -9,10 +9,9 @@ from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from accounts.models import User
+from tests.support.browser import PASSWORD
 from tests.support.tournament_factory import played_tournament
 from tournaments import services
-
-PASSWORD = "a-long-enough-Passw0rd"
 
 
 def player(name=None):

@@ -4,7 +4,7 @@
 import json
 import random
 
-PASSWORD = "a-long-enough-Passw0rd"
+from tests.support.browser import PASSWORD
 
 
 def make():
