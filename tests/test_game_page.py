@@ -17,6 +17,7 @@ from games.engine import random_move, to_act, view_for, visible_events
 from games.mail import decisions
 from games.models import Game, Move
 from games.play import expiry, lifecycle, moving
+from games.play.answers_ahead import veto_question
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view
 from tests.support.examples import examples
@@ -148,8 +149,12 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     assert at_start == 6
 
 
-def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game):
-    game = start_game(3)
+# Seed 41's move opens a veto question (the seats' answers given ahead are read again), seed 1's
+# does not: both counts are pinned, whichever the random game would have come to.
+@pytest.mark.parametrize("seed, opens_a_veto_question", [(1, False), (41, True)])
+def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game, seed, opens_a_veto_question):
+    game = start_game(3, seed=seed)
+    game.refresh_from_db()
     play(game, moves=20)
     game.refresh_from_db()
     seat = game.to_act[0]
@@ -170,10 +175,16 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     # moves, the version the mover has now seen. (The mails are decided after the commit, which a
     # test's transaction never makes.)
     calls_for_mail = decisions.to_decide(game, state_of(game), before) is not None
-    assert len(sql) == 11 + calls_for_mail, sql
+    # A move that opens a veto question reads the seats' answers given ahead once more, under the
+    # lock (games/play/answers_ahead.py `read_answers_ahead`).
+    asks_veto = veto_question(state_of(game))
+    assert asks_veto is opens_a_veto_question
+    assert len(sql) == 11 + calls_for_mail + asks_veto, sql
+    read_again = 'SELECT "games_seat"."id" AS "pk", "games_seat"."answers_ahead" AS "answers_ahead" FROM'
+    assert sum(query.startswith(read_again) for query in sql) == asks_veto
     assert sum(' INSERT INTO "games_mailtodecide"' in query for query in sql) == calls_for_mail
     assert sum(query.startswith('SELECT "games_game"."id"') for query in sql) == 1
-    assert sum(query.startswith('SELECT "games_seat"') for query in sql) == 1
+    assert sum(query.startswith('SELECT "games_seat"') for query in sql) == 1 + asks_veto
     assert any(query.startswith('SELECT "games_game"."version"') for query in sql)
 
 
