@@ -15,6 +15,7 @@ def asked(settings, monkeypatch):
     """The site's cache at a port nothing listens on; returns the list of the `get` calls that
     reached redis-py's client."""
     settings.CACHES = {
+        **settings.CACHES,
         "default": {
             "BACKEND": "elgrande_site.cache.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{free_port()}/0",

@@ -102,7 +102,8 @@ def site_through(redis_relay, settings):
     from elgrande_site import cache
 
     url = through(redis_relay)
-    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
+    # Only the shared cache goes through the relay; the process's own (the log lines) stay.
+    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
     layer = settings.CHANNEL_LAYERS["default"]
     hosts = [{**host, "address": url} for host in layer["CONFIG"]["hosts"]]
     settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": {**layer["CONFIG"], "hosts": hosts}}}
