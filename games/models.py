@@ -474,7 +474,7 @@ class Notification(models.Model):
         indexes = [
             models.Index(fields=["status", "next_attempt_at"]),
             models.Index(fields=["user", "game", "kind", "scope"]),
-            # Whether a game's reminder was decided at its version (reminders._reminded), without
+            # Who was reminded of a game's deadline already (reminders.send_due_reminders), without
             # a walk through every mail: the reminders alone.
             models.Index(
                 fields=["game", "version", "kind"],

@@ -39,7 +39,7 @@ def tables_made(table_ids):
                     "%(tournament)s, round %(round)d: your table is game %(number)d"
                 ) % {"tournament": table.tournament.name, "round": table.round, "number": table.game_id}
                 # Version 0: one mail per entrant and table, however often this runs.
-                created += outbox._record_message(
+                created += outbox.record_message(
                     user=user, game=table.game, version=0, kind=KIND, context=context, subject=subject)
-    outbox._queue(created)
+    outbox.queue_sending(created)
     return created

@@ -28,7 +28,7 @@ def keep_account_mail(message, error, now=None):
     Notification.objects.filter(
         kind=kinds.ACCOUNT_MAIL, address__iexact=message.to[0],
         status__in=[Notification.Status.PENDING, Notification.Status.FAILED],
-    ).update(status=Notification.Status.DROPPED, next_attempt_at=None, **outbox._forgotten)
+    ).update(status=Notification.Status.DROPPED, next_attempt_at=None, **outbox.FORGOTTEN_BODY)
     return Notification.objects.create(
         user=None, address=message.to[0], game=None, version=0, kind=kinds.ACCOUNT_MAIL,
         subject=message.subject[:200], text=message.body, html=html,

@@ -41,14 +41,14 @@ def games_saved(saved):
     if not to_decide:
         return set()
     seats_of = defaultdict(dict)
-    for seat in kinds._seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
+    for seat in kinds.seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
         seats_of[seat.game_id][seat.index] = seat
     decided, waiting = [], []
     for game, state, started, newly_acting in to_decide:
         seats = seats_of[game.pk]
         deferred = {}
         try:
-            created = _decide(game, state, started, newly_acting, seats, kinds._verified(seats.values()), deferred)
+            created = decide(game, state, started, newly_acting, seats, kinds.verified_users(seats.values()), deferred)
         except Exception:
             logger.exception("the mails of game %s at version %s were not decided", game.pk, game.version)
             continue
@@ -58,7 +58,7 @@ def games_saved(saved):
             decided.append((game.pk, game.version))
         # Recorded, they are safe: a mail whose task is lost is sent by `retry_due`.
         try:
-            outbox._queue(created)
+            outbox.queue_sending(created)
         except Exception:
             logger.exception("the mails of game %s at version %s were not queued", game.pk, game.version)
     try:
@@ -98,7 +98,7 @@ def to_decide(game, state, previous_to_act):
     )
 
 
-def _decide(game, state, started, newly_acting, seats, verified, deferred):
+def decide(game, state, started, newly_acting, seats, verified, deferred):
     """Record the mails of one commit; the seats whose "your move" mail waits for their player to
     be away go into `deferred` ({seat: until when})."""
     created = []
@@ -108,13 +108,15 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
     for index, seat in seats.items():
         user = seat.user
         if state.is_over:
-            created += outbox._record(user, game, "game_finished", state=state, seat=index, seats=seats,
+            created += outbox.record_mail(user, game, "game_finished", state=state, seat=index, seats=seats,
                                       verified=verified)
             continue
         if started and not announced_elsewhere:
             if _at_the_table(game, user, index, newly_acting, deferred):
                 continue
-            mail = outbox._record(user, game, "game_started", state=state, seat=index, seats=seats, verified=verified)
+            mail = outbox.record_mail(
+                user, game, "game_started", state=state, seat=index, seats=seats, verified=verified
+            )
             created += mail
             if mail or Notification.objects.filter(user=user, game=game, version=game.version,
                                                    kind="game_started").exists():
@@ -122,7 +124,7 @@ def _decide(game, state, started, newly_acting, seats, verified, deferred):
                 continue
         if index in newly_acting and not seat.answers_ahead_now(state):
             # A question its player answers ahead is answered for him in a moment: no mail.
-            created += _your_move(user, game, state, index, seats, verified, deferred)
+            created += your_move(user, game, state, index, seats, verified, deferred)
     return created
 
 
@@ -137,13 +139,13 @@ def _at_the_table(game, user, index, newly_acting, deferred):
     return True
 
 
-def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
+def your_move(user, game, state, seat, seats, verified, deferred, now=None):
     if kinds.is_live(game):
-        if not kinds._wants(user, "live_your_move", verified):
+        if not kinds.wants(user, "live_your_move", verified):
             return []
         kind = "live_your_move"
     else:
-        if user.digest == User.Digest.DAILY or not kinds._wants(user, "your_move", verified):
+        if user.digest == User.Digest.DAILY or not kinds.wants(user, "your_move", verified):
             return []
         kind = "your_move"
     now = now or timezone.now()
@@ -165,7 +167,7 @@ def _your_move(user, game, state, seat, seats, verified, deferred, now=None):
             last = moved.values_list("created_at", flat=True).first()
             if last is not None and now - last < BACK_AFTER:
                 return []
-    return outbox._record(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
+    return outbox.record_mail(user, game, kind, state=state, seat=seat, seats=seats, scope=scope, verified=verified)
 
 
 def _wait(game_id, version, deferred):

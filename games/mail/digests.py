@@ -28,7 +28,7 @@ def send_digests(now):
             continue
         with translation.override(user.mail_language):
             created += _digest(user, local)
-    outbox._queue(created)
+    outbox.queue_sending(created)
     return len(created)
 
 
@@ -53,7 +53,7 @@ def _digest(user, local):
     if not waiting:
         return []
     day = local.date()
-    return outbox._record_message(
+    return outbox.record_message(
         user=user,
         game=None,
         version=day.toordinal(),

@@ -85,7 +85,7 @@ def invite(game, inviter, who):
             if (not game.seats.filter(user=user).exists() and wants_mail(user, "invitation")
                     and not friends.blocks(user, inviter)):
                 with translation.override(user.mail_language):
-                    created = outbox._record_message(user=user, game=game, version=game.version, kind="invitation",
+                    created = outbox.record_message(user=user, game=game, version=game.version, kind="invitation",
                                               context=context, subject=str(subject))
         elif not by_address:
             raise ValueError(
@@ -93,9 +93,9 @@ def invite(game, inviter, who):
             )
         elif not MailOptOut.objects.filter(address__iexact=who).exists():
             # Someone without an account: in the inviter's language, who knows them.
-            created = outbox._record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
+            created = outbox.record_message(user=None, address=who, game=game, version=game.version, kind="invitation",
                                       context=context, subject=str(subject))
-    outbox._queue(created)
+    outbox.queue_sending(created)
     # Every answer names the invitee as the inviter typed it, and says the same whatever came of it.
     return _(
         "Invitation sent to %(who)s, unless they were invited to this game before, have a seat in it, or "

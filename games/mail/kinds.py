@@ -41,15 +41,15 @@ TELLS_WHAT_IS_ASKED = ("your_move", "live_your_move", "game_started")
 ACCOUNT_MAIL = "account"
 
 
-def _seats_with_mail():
+def seats_with_mail():
     """Seats with their players and whether each has a verified address, in one query."""
     return Seat.objects.select_related("user").annotate(verified=verified_email("user"))
 
 
-def _verified(seats):
+def verified_users(seats):
     return {seat.user_id for seat in seats if seat.verified and seat.user.is_active and seat.user.email}
 
 
-def _wants(user, setting, verified):
+def wants(user, setting, verified):
     """accounts.emails.wants_mail, with the verified addresses already looked up."""
     return getattr(user, NOTIFICATION_FIELDS[setting]) and user.pk in verified

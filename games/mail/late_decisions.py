@@ -27,7 +27,7 @@ def decide_lost(now):
     there MAIL_DECISION_LOST_AFTER after the commit (a worker killed, a process restarted or the
     database lost between a commit and its mails). Returns how many games it decided.
 
-    A game that has moved on since is decided at its present version (`_as_lost`): whoever must
+    A game that has moved on since is decided at its present version (`as_lost`): whoever must
     act now hears of it once, at the version they can act on, unless they were told already and
     have not moved since (they had to act before the lost commit, or a mail asked them since).
     A decision that keeps failing for MAIL_DECISION_GIVEN_UP_AFTER is given up, with an error in
@@ -52,7 +52,7 @@ def decide_lost(now):
             continue  # deleted meanwhile, and its rows with it
         logger.warning("deciding the mails of game %s at version %s, which were lost", game_id, version)
         try:
-            state, previous_to_act = _as_lost(game, version, previous_to_act, started)
+            state, previous_to_act = as_lost(game, version, previous_to_act, started)
         except Exception:
             logger.exception("the mails of game %s at version %s were not decided", game_id, version)
             continue
@@ -71,7 +71,7 @@ def decide_lost(now):
     return len(done)
 
 
-def _as_lost(game, version, previous_to_act, started):
+def as_lost(game, version, previous_to_act, started):
     """(the state, the seats told before) with which to decide at its present version the mails of
     `game` lost at `version`."""
     state = GameState.from_json(game.state)
@@ -129,8 +129,8 @@ def decide_waiting(now):
             deferred = {}
             if game is not None and game.status == Game.Status.ACTIVE:
                 state = GameState.from_json(game.state)
-                seats = {seat.index: seat for seat in kinds._seats_with_mail().filter(game=game)}
-                verified = kinds._verified(seats.values())
+                seats = {seat.index: seat for seat in kinds.seats_with_mail().filter(game=game)}
+                verified = kinds.verified_users(seats.values())
                 for index in row.waiting_for:
                     # One that has acted since has nothing waiting: a later decision has its own row.
                     if index not in game.to_act or index not in seats:
@@ -140,7 +140,7 @@ def decide_waiting(now):
                         user=user, game=game, kind__in=kinds.TELLS_WHAT_IS_ASKED, version__gte=row.version
                     )
                     if not told.exists():
-                        created += decisions._your_move(user, game, state, index, seats, verified, deferred, now)
+                        created += decisions.your_move(user, game, state, index, seats, verified, deferred, now)
             if deferred:
                 MailToDecide.objects.filter(pk=row.pk).update(
                     waiting_for=sorted(deferred), due_at=min(deferred.values())
@@ -154,5 +154,5 @@ def decide_waiting(now):
                 MailToDecide.objects.filter(pk=row.pk).update(due_at=now + MAIL_DECISION_LOST_AFTER)
             except Exception:
                 logger.exception("the waiting mails of game %s were not put off", row.game_id)
-    outbox._queue(created)
+    outbox.queue_sending(created)
     return len(created)

@@ -34,10 +34,10 @@ class SendFailed(Exception):
     """A mail server did not take a recorded mail; the failure is already recorded and logged."""
 
 
-def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
+def record_mail(user, game, kind, *, state, seat, seats, verified, scope=""):
     """Record one mail about `game` for the player in `seat`, if they want that kind (`verified`:
     the ids of the players with a verified address)."""
-    if not kinds._wants(user, kinds.SETTING_OF_KIND[kind], verified):
+    if not kinds.wants(user, kinds.SETTING_OF_KIND[kind], verified):
         return []
     with translation.override(user.mail_language):
         subject, text, html = composing.game_mail(kind, user=user, game=game, state=state, seat=seat, seats=seats)
@@ -45,7 +45,7 @@ def _record(user, game, kind, *, state, seat, seats, verified, scope=""):
                   subject=subject, text=text, html=html)
 
 
-def _record_message(*, user, game, version, kind, context, subject, address=""):
+def record_message(*, user, game, version, kind, context, subject, address=""):
     subject, text, html = composing.render_mail(kind, user=user, game=game, context=context, subject=subject,
                                                 address=address)
     return _store(user=user, address=address, game=game, version=version, kind=kind,
@@ -73,7 +73,7 @@ def _store(*, user, game, version, kind, subject, text, html, scope="", address=
     return [notification.pk]
 
 
-def _queue(ids):
+def queue_sending(ids):
     for notification_id in ids:
         queue_notification(notification_id)
 
@@ -179,7 +179,7 @@ def _failed(notification, error, now):
         status=Notification.Status.GAVE_UP if gave_up else Notification.Status.FAILED,
         last_error=_error_text(error),
         next_attempt_at=None if gave_up else now + retry_after,
-        **(_forgotten if gave_up and notification.kind == kinds.ACCOUNT_MAIL else {}),
+        **(FORGOTTEN_BODY if gave_up and notification.kind == kinds.ACCOUNT_MAIL else {}),
     )
     logger.log(
         logging.ERROR if gave_up else logging.WARNING,
@@ -191,7 +191,7 @@ def _failed(notification, error, now):
 
 
 # An account mail's text and its link are not kept once it has gone, or been given up.
-_forgotten = {"text": "", "html": ""}
+FORGOTTEN_BODY = {"text": "", "html": ""}
 
 
 def retry_due(now):
@@ -207,7 +207,7 @@ def retry_due(now):
     )
     ids = list(due.values_list("pk", flat=True)[:500])
     due.filter(pk__in=ids).update(status=Notification.Status.PENDING, next_attempt_at=now + LOST_AFTER)
-    _queue(ids)
+    queue_sending(ids)
     return len(ids)
 
 
@@ -233,7 +233,7 @@ def _still_wanted(notification):
 
 def _finish(notification, status, **fields):
     if notification.kind == kinds.ACCOUNT_MAIL:
-        fields.update(_forgotten)
+        fields.update(FORGOTTEN_BODY)
     Notification.objects.filter(pk=notification.pk).update(status=status, next_attempt_at=None, **fields)
 
 

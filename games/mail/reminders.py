@@ -47,7 +47,7 @@ def send_due_reminders(now):
         slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
         .defer("state")
         .prefetch_related(Prefetch(
-            "seats", queryset=clocks.with_vacation_hint(kinds._seats_with_mail(), now), to_attr="seats_with_mail"
+            "seats", queryset=clocks.with_vacation_hint(kinds.seats_with_mail(), now), to_attr="seats_with_mail"
         ))
     )
     # The deadline each game's reminders go by: the one its page counts down to, later than the
@@ -82,12 +82,12 @@ def send_due_reminders(now):
         scope = _reminder_scope(game.deadline)
         state = None
         seats = {seat.index: seat for seat in game.seats_with_mail}
-        verified = kinds._verified(seats.values())
+        verified = kinds.verified_users(seats.values())
         for index in game.to_act:
             user = seats[index].user
             if user.pk in decided[game.pk, kind, scope]:
                 continue
-            if not kinds._wants(user, "reminder", verified):
+            if not kinds.wants(user, "reminder", verified):
                 # Decided all the same, so that the next sweeps pass over this game.
                 passed_over.append(Notification(
                     user=user, game=game, version=game.version, kind=kind, scope=scope,
@@ -96,7 +96,7 @@ def send_due_reminders(now):
                 continue
             if state is None:
                 state = GameState.from_json(game.state)
-            created += outbox._record(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
+            created += outbox.record_mail(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
                                verified=verified)
         # Decided for the deadline read (not the game's present one, should a move have changed it
         # meanwhile: the game then stays in the index for its new deadline).
@@ -104,7 +104,7 @@ def send_due_reminders(now):
         if kind == "reminder_last":
             game.reminded_last_for = stored[game.pk]
     Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
-    outbox._queue(created)
+    outbox.queue_sending(created)
     # One UPDATE by key per game, sent together (Django's bulk_update builds a CASE per field and
     # game: 38 s of a sweep that decided 3,300 games' reminders, bench/sweep.py).
     rows.update_each(games, ["reminded_half_for", "reminded_last_for"])

@@ -211,7 +211,7 @@ def test_a_decision_that_keeps_failing_is_retried_then_given_up_after_a_day_loud
     game, users = started(3)
     mailoutbox.clear()
     bid(game, users)
-    monkeypatch.setattr(decisions, "_decide", lambda *args: 1 / 0)
+    monkeypatch.setattr(decisions, "decide", lambda *args: 1 / 0)
     for minutes in (3, 60, 23 * 60):
         periodic.sweep(timezone.now() + timedelta(minutes=minutes))
         assert MailToDecide.objects.count() == 1
@@ -230,14 +230,14 @@ def test_a_lost_decision_that_fails_does_not_hold_up_the_others(started, mailout
     bid(broken, broken_users)
     bid(fine, fine_users)
     mailoutbox.clear()
-    real = late_decisions._as_lost
+    real = late_decisions.as_lost
 
     def as_lost(game, *args):
         if game.pk == broken.pk:
             raise ValueError("a corrupt state")
         return real(game, *args)
 
-    monkeypatch.setattr(late_decisions, "_as_lost", as_lost)
+    monkeypatch.setattr(late_decisions, "as_lost", as_lost)
     periodic.sweep(timezone.now() + LOST)
     fine.refresh_from_db()
     (nxt,) = fine.to_act

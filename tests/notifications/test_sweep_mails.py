@@ -46,14 +46,14 @@ def test_a_game_whose_mails_fail_to_be_decided_is_logged_and_the_others_are_mail
 ):
     (broken, _), (fine, fine_users) = overdue_games(started, 2)
     mailoutbox.clear()
-    real = decisions._decide
+    real = decisions.decide
 
     def decide(game, *args):
         if game.pk == broken.pk:
             raise KeyError("a template bug")
         return real(game, *args)
 
-    monkeypatch.setattr(decisions, "_decide", decide)
+    monkeypatch.setattr(decisions, "decide", decide)
     assert deadlines.sweep() == 2
     fine.refresh_from_db()
     (seat,) = fine.to_act

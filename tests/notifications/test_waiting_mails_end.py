@@ -91,7 +91,7 @@ def test_a_waiting_mail_that_fails_is_put_off_then_given_up_after_a_day(
         calls.append(args)
         raise RuntimeError("cannot decide")
 
-    monkeypatch.setattr(decisions, "_your_move", failing)
+    monkeypatch.setattr(decisions, "your_move", failing)
     now = at(opened + GRACE + 1)
     late_decisions.decide_waiting(now)
     assert len(calls) == 1
