@@ -3,13 +3,12 @@ after a pause drawn at random (as a player at the table would answer), told to t
 
 import os
 import re
-import threading
 import time
 from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,7 +18,7 @@ from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import answers_ahead, expiry, moving
 from games.play.errors import Conflict
-from tests.support.helpers import HTMX, find_position, logged_in, snapshot, state_of, user_at
+from tests.support.helpers import HTMX, find_position, logged_in, row_held, snapshot, state_of, user_at
 from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -556,25 +555,10 @@ def test_the_sweep_skips_an_answer_due_in_a_game_another_transaction_holds(start
     set_ahead(game, asked[0], True)
     ask(game, last)
     Game.objects.filter(pk=game.pk).update(answers_ahead_due=timezone.now() - timedelta(seconds=1))
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_row():
-        with transaction.atomic():
-            Game.objects.select_for_update().get(pk=game.pk)
-            locked.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=hold_the_row)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with row_held(game):
         started = time.monotonic()
         assert moving.answer_overdue_ahead(timezone.now()) == 0
         assert time.monotonic() - started < 2
-    finally:
-        release.set()
-        holder.join()
     assert moving.answer_overdue_ahead(timezone.now()) == 1
     game.refresh_from_db()
     assert asked[0] not in game.to_act

@@ -20,7 +20,7 @@ from games.engine import apply_move, legal_moves, to_act
 from games.mail import periodic
 from games.models import Game, Move
 from games.play import expiry, moving, saving
-from tests.support.helpers import find_position, snapshot, state_of, user_at
+from tests.support.helpers import find_position, row_held, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -587,27 +587,12 @@ def test_the_tickers_sweeps_are_on_a_plain_connection_whose_statements_end_at_th
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks that others skip need PostgreSQL")
 def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_game):
     game, other = overdue(start_game(3)), overdue(start_game(3))
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_row():
-        with transaction.atomic():
-            Game.objects.select_for_update().get(pk=game.pk)
-            locked.set()
-            release.wait(10)
-        connection.close()
-
-    holder = threading.Thread(target=hold_the_row)
-    holder.start()
-    try:
-        assert locked.wait(10)
+    with row_held(game):
         started = time.monotonic()
         assert deadlines.sweep() == 1, "the other game of the batch moves on"
         assert time.monotonic() - started < 2
         assert Move.objects.filter(game=other, automatic=True).exists()
         assert not Move.objects.filter(game=game).exists()
-    finally:
-        release.set()
-        holder.join()
     assert deadlines.sweep() == 1
 
 

@@ -114,3 +114,32 @@ def serving(command, *, env, cwd, log_path, timeout=30):
             # On a loaded machine daphne may not finish closing its connections in time.
             server.kill()
             server.wait(timeout=10)
+
+
+@contextmanager
+def row_held(game):
+    """The row of `game` locked (SELECT ... FOR UPDATE) by another connection, in a thread of its
+    own, until the block ends: as a move in progress holds it."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.models import Game
+
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_the_row():
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert locked.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join()
