@@ -18,32 +18,17 @@ POSITIONS = {
 
 def make():
     """Prints {phase: [game id, user name of the seat to act (seat 0 at the end)]}."""
-    from accounts.models import User
-    from games.play import lifecycle, moving
-    from tests.support.helpers import find_position, play, state_of, user_at
+    from tests.support.helpers import find_position, play, seated_game, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
-
-    def started(name, seed=None, **more):
-        users = [User.objects.create_user(f"{name}{seat}", f"{name}{seat}@example.org", PASSWORD) for seat in range(3)]
-        game = lifecycle.create_game(users[0], num_players=3, **{**options, **more})
-        if seed is not None:
-            type(game).objects.filter(pk=game.pk).update(seed=seed)
-        for user in users[1:]:
-            lifecycle.join_game(game, user=user, token=game.invite_token)
-        game.refresh_from_db()
-        return game
 
     made = {}
     for name, predicate in POSITIONS.items():
         seed, history = find_position(predicate, 3, **options)
-        game = started(f"axe{name}", seed)
-        for seat, move in history:
-            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
-            game.refresh_from_db()
+        game = seated_game([f"axe{name}{seat}" for seat in range(3)], PASSWORD, seed=seed, history=history, **options)
         assert predicate(state_of(game)), name
         made[name] = [game.pk, user_at(game, _seat(state_of(game))).username]
-    finished = started("axeend", short_game=True)
+    finished = seated_game([f"axeend{seat}" for seat in range(3)], PASSWORD, **{**options, "short_game": True})
     play(finished)
     made["end"] = [finished.pk, user_at(finished, 0).username]
     print(json.dumps(made))

@@ -143,3 +143,23 @@ def row_held(game):
     finally:
         release.set()
         holder.join()
+
+
+def seated_game(names, password, *, seed=None, history=(), **options):
+    """A game of len(`names`) players opened by the first and joined by the others (new users of
+    those names and `password`), on `seed` when given, then `history` ([(seat, move)]) played
+    through the services: the browser tests' seed scripts build their positions so."""
+    from accounts.models import User
+    from games.play import lifecycle, moving
+
+    users = [User.objects.create_user(name, f"{name}@example.org", password) for name in names]
+    game = lifecycle.create_game(users[0], num_players=len(users), **options)
+    if seed is not None:
+        type(game).objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:]:
+        lifecycle.join_game(game, user=user, token=game.invite_token)
+    game.refresh_from_db()
+    for seat, move in history:
+        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+        game.refresh_from_db()
+    return game

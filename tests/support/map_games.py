@@ -22,23 +22,13 @@ def _last_round_with_our_cards(state):
 
 def make(prefix="map"):
     """Prints {"game": id, "players": [user names by seat], "plan_card": an Intrigue's id}."""
-    from accounts.models import User
     from games.engine.cards import CARDS
     from games.engine.cards.intrigue import MoveCaballeros
-    from games.play import lifecycle, moving
-    from tests.support.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, seated_game, state_of, user_at
 
     seed, history = find_position(_last_round_with_our_cards, 3, **OPTIONS)
     names = [f"{prefix}{seat}" for seat in range(3)]
-    users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-    game = lifecycle.create_game(users[0], num_players=3, **OPTIONS)
-    type(game).objects.filter(pk=game.pk).update(seed=seed)
-    for user in users[1:]:
-        lifecycle.join_game(game, user=user, token=game.invite_token)
-    game.refresh_from_db()
-    for seat, move in history:
-        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
-        game.refresh_from_db()
+    game = seated_game(names, PASSWORD, seed=seed, history=history, **OPTIONS)
     state = state_of(game)
     assert _last_round_with_our_cards(state)
     plan = next(card for card in state.display if isinstance(CARDS[card], MoveCaballeros) and not CARDS[card].exact)

@@ -45,24 +45,14 @@ POSITIONS = {
 
 def make(prefix="one"):
     """Prints {position: [game id, user name of the seat to act]}."""
-    from accounts.models import User
-    from games.play import lifecycle, moving
-    from tests.support.helpers import find_position, state_of, user_at
+    from tests.support.helpers import find_position, seated_game, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
     made = {}
     for name, predicate in POSITIONS.items():
         seed, history = find_position(predicate, 3, **options)
         names = [f"{prefix}{name}{seat}" for seat in range(3)]
-        users = [User.objects.create_user(n, f"{n}@example.org", PASSWORD) for n in names]
-        game = lifecycle.create_game(users[0], num_players=3, **options)
-        type(game).objects.filter(pk=game.pk).update(seed=seed)
-        for user in users[1:]:
-            lifecycle.join_game(game, user=user, token=game.invite_token)
-        game.refresh_from_db()
-        for seat, move in history:
-            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
-            game.refresh_from_db()
+        game = seated_game(names, PASSWORD, seed=seed, history=history, **options)
         state = state_of(game)
         assert predicate(state), name
         made[name] = [game.pk, user_at(game, _seat(state)).username]

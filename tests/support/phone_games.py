@@ -32,31 +32,18 @@ PHASES = {
 
 def make():
     """Prints {phase: [game id, user name of the seat to act (seat 0 at the end)]}."""
-    from accounts.models import User
     from games.engine import to_act
-    from games.play import lifecycle, moving
-    from tests.support.helpers import find_position, play, state_of, user_at
+    from tests.support.helpers import find_position, play, seated_game, state_of, user_at
 
     options = {"veto": True, "short_game": False, "show_castillo": False}
 
-    def started(phase, seed=None):
-        names = [f"{phase}{seat}" for seat in range(4)]
-        users = [User.objects.create_user(name, f"{name}@example.org", PASSWORD) for name in names]
-        game = lifecycle.create_game(users[0], num_players=4, **options)
-        if seed is not None:
-            type(game).objects.filter(pk=game.pk).update(seed=seed)
-        for user in users[1:]:
-            lifecycle.join_game(game, user=user, token=game.invite_token)
-        game.refresh_from_db()
-        return game
+    def started(phase, seed=None, history=()):
+        return seated_game([f"{phase}{seat}" for seat in range(4)], PASSWORD, seed=seed, history=history, **options)
 
     made = {}
     for phase, predicate in PHASES.items():
         seed, history = find_position(predicate, 4, **options)
-        game = started(phase, seed)
-        for seat, move in history:
-            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
-            game.refresh_from_db()
+        game = started(phase, seed, history)
         assert predicate(state_of(game)), phase
         made[phase] = [game.pk, user_at(game, to_act(state_of(game))[0]).username]
     finished = started("end")
