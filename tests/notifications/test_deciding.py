@@ -17,7 +17,7 @@ from games.mail import composing, decisions, digests, reminders
 from games.models import HALF_REMINDER_PENDING, LAST_REMINDER_PENDING, Game, Move, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import find_position, logged_in, state_of
-from tests.support.notifications import a_turn_that_comes_back_to_its_player, play_until, sent_to
+from tests.support.notifications import a_turn_that_comes_back_to_its_player, bid, play_until, sent_to
 
 pytestmark = pytest.mark.django_db
 
@@ -40,16 +40,7 @@ def test_the_start_mails_each_player_their_first_decision_in_one_mail(started, m
 def test_your_move_is_mailed_when_a_seat_newly_has_to_act(started, committed, mailoutbox):
     game, users = started(3)
     mailoutbox.clear()
-    state = state_of(game)
-    bidder = to_act(state)[0]
-    committed(
-        moving.submit_move,
-        game,
-        user=users[bidder],
-        move=legal_moves(state, bidder)[0],
-        expected_version=game.version,
-    )
-    next_bidder = to_act(state_of(game))[0]
+    next_bidder = bid(game, users, committed)
     (message,) = mailoutbox
     assert message.to == [users[next_bidder].email]
     assert message.subject == f"[El Grande] Game {game.pk}, round 1: your bid"
