@@ -22,7 +22,7 @@ from elgrande_site.asgi import application
 from games import broadcast
 from games.models import Game
 from games.play import after_save, lifecycle
-from games.web import views
+from games.reading import play_view
 from tests.support.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
 from tests.support.page_positions import hidden_retake_in_question
 from tests.support.redis_relay import layer_through, relayed_redis
@@ -35,13 +35,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def renders(monkeypatch):
     """The games whose spectators' view was rendered for their sockets, in order."""
     games = []
-    real = views.spectators_play
+    real = play_view.spectators_play
 
     def counted(game_id):
         games.append(game_id)
         return real(game_id)
 
-    monkeypatch.setattr(views, "spectators_play", counted)
+    monkeypatch.setattr(play_view, "spectators_play", counted)
     return games
 
 
@@ -211,7 +211,7 @@ async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(sta
     def broken(game_id):
         raise RuntimeError("no template today")
 
-    monkeypatch.setattr(views, "spectators_play", broken)
+    monkeypatch.setattr(play_view, "spectators_play", broken)
     spectator = await opened(page(game), game.version)
     with caplog.at_level(logging.ERROR, logger="games.broadcast"):
         await move(game)

@@ -63,7 +63,7 @@ def game_for_move(request, pk):
 
 def own_seat(request, seats):
     # An imported game's seats have no user: no visitor, logged out or not, is one of them.
-    # No request: the spectators' view sent over their sockets (views.spectators_play).
+    # No request: the spectators' view sent over their sockets (games/reading/play_view.py spectators_play).
     if request is None:
         return None
     return next((s for s in seats if s.user_id is not None and s.user_id == request.user.pk), None)

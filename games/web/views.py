@@ -4,13 +4,11 @@ the templates draw."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -23,21 +21,20 @@ from games.models import Game
 from games.moves.moves_forms import UnreadableFields, read_move
 from games.play import chat, lifecycle, moving
 from games.play.errors import GameError
-from games.reading import keyset, selectors, view_cache
+from games.reading import keyset, play_view, selectors, view_cache
 from games.reading.selectors import (
     LARGE,
     game_context,
     game_for_move,
     own_seat,
     seat_view,
-    vacation_spans,
     viewable_game,
 )
 from games.web import finding, replay_views
 from games.web.forms import NewGameForm
 
 PARTIALS = {
-    "play": "games/partials/play.html",
+    "play": play_view.PLAY_PARTIAL,
     "board": "games/partials/board.html",
     "decision": "games/partials/decision.html",
     "log": "games/partials/log.html",
@@ -281,22 +278,7 @@ def _play(request, game):
     who may not see the game has had his 404 before any cache lookup."""
     if not view_cache.cacheable(game):
         return _render_partial(request, "play", game_context(request, game))
-    return HttpResponse(view_cache.body_for_reader(request, _cached_play(request, game)))
-
-
-def _cached_play(request, game):
-    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
-    `_LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet."""
-    seats = list(game.seats.all())
-    spans = vacation_spans(game, seats)
-    key = view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone())
-    entry = view_cache.get(key)
-    if entry is None:
-        if game.get_deferred_fields():
-            game.refresh_from_db(fields=LARGE)
-        context = {**game_context(request, game, spans=spans), "partial": PARTIALS["play"]}
-        entry = view_cache.render("games/partials/unlocalized.html", context, key)
-    return entry
+    return HttpResponse(view_cache.body_for_reader(request, play_view.cached_play(request, game)))
 
 
 def _cached_page(request, game):
@@ -308,7 +290,7 @@ def _cached_page(request, game):
     own = own_seat(request, seats)
     # Read before a render marks this version seen: the turn report opens on what is new to them.
     seen_before = own.seen_version if own is not None else None
-    body = view_cache.body_for_reader(request, _cached_play(request, game))
+    body = view_cache.body_for_reader(request, play_view.cached_play(request, game))
     context = {
         "game": game,
         "play_html": mark_safe(body),
@@ -318,21 +300,6 @@ def _cached_page(request, game):
         **turn_report_context(game, own, seats, seen_before),
     }
     return render(request, "games/game.html", context)
-
-
-def spectators_play(game_id):
-    """The spectators' play partial of the game as it stands, for the sockets of its spectators'
-    pages (games/broadcast.py): (version, body), with the clock as of now; None when the game
-    is gone, is not kept in the view cache (an open or cancelled game: their pages re-fetch), or
-    its body has a part of a reader's own. Exactly what a logged-out visitor's request for the
-    play partial gets, from the same cache entry: no seat, no user, the site's time zone."""
-    games = Game.objects.defer(*LARGE).prefetch_related(chat.seats_with_mutes(AnonymousUser()))
-    game = games.filter(pk=game_id).first()
-    if game is None or not view_cache.cacheable(game):
-        return None
-    with timezone.override(None):
-        body = view_cache.body_for_reader(None, _cached_play(None, game))
-    return None if body is None else (game.version, body)
 
 
 def _move_error(request, game, message, status):

@@ -1,0 +1,43 @@
+"""The play partial of a running game as one reader sees it, from the view cache
+(games/reading/view_cache.py) or rendered and kept there: the game page, the play partial's
+requests, the move's answer and the spectators' sockets all read it here."""
+
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from games.models import Game
+from games.play import chat
+from games.reading import view_cache
+from games.reading.selectors import LARGE, game_context, own_seat, vacation_spans
+
+PLAY_PARTIAL = "games/partials/play.html"
+
+
+def cached_play(request, game):
+    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
+    `LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet."""
+    seats = list(game.seats.all())
+    spans = vacation_spans(game, seats)
+    key = view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone())
+    entry = view_cache.get(key)
+    if entry is None:
+        if game.get_deferred_fields():
+            game.refresh_from_db(fields=LARGE)
+        context = {**game_context(request, game, spans=spans), "partial": PLAY_PARTIAL}
+        entry = view_cache.render("games/partials/unlocalized.html", context, key)
+    return entry
+
+
+def spectators_play(game_id):
+    """The spectators' play partial of the game as it stands, for the sockets of its spectators'
+    pages (games/broadcast.py): (version, body), with the clock as of now; None when the game
+    is gone, is not kept in the view cache (an open or cancelled game: their pages re-fetch), or
+    its body has a part of a reader's own. Exactly what a logged-out visitor's request for the
+    play partial gets, from the same cache entry: no seat, no user, the site's time zone."""
+    games = Game.objects.defer(*LARGE).prefetch_related(chat.seats_with_mutes(AnonymousUser()))
+    game = games.filter(pk=game_id).first()
+    if game is None or not view_cache.cacheable(game):
+        return None
+    with timezone.override(None):
+        body = view_cache.body_for_reader(None, cached_play(None, game))
+    return None if body is None else (game.version, body)
