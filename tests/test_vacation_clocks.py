@@ -1,5 +1,6 @@
 """Vacations stop a player's clocks in slow games that allow them (games/clocks.py)."""
 
+import json
 import re
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -232,3 +233,35 @@ def test_a_move_asks_for_vacations_only_when_a_player_may_be_on_one(clock, start
     with CaptureQueriesContext(connection) as without:
         moving.submit_move(game, user=mover, move=move, expected_version=game.version)
     assert not any('"accounts_vacation"' in q["sql"] and "EXISTS" not in q["sql"] for q in without.captured_queries)
+
+
+def _vacation_queries(queries):
+    """The queries that read the vacations themselves (not the seats' EXISTS hint)."""
+    return [q["sql"] for q in queries if '"accounts_vacation"' in q["sql"] and "EXISTS" not in q["sql"]]
+
+
+def test_the_play_partial_and_a_moves_answer_ask_for_vacations_only_when_a_player_may_be_on_one(
+    clock, start_game
+):
+    game = start_game(3)
+    seat, move, after = first_move_and_next(game)
+    # A vacation far ahead: nobody may be away now, so no page asks about vacations.
+    vacations.add(user_at(game, after), date(2026, 3, 20), date(2026, 3, 22), now=clock.now)
+    viewer = logged_in(user_at(game, after))
+    play = reverse("game_partial", args=[game.pk, "play"])
+    with CaptureQueriesContext(connection) as fetched:
+        assert viewer.get(play).status_code == 200
+    body = {"move": json.dumps(move), "expected_version": game.version}
+    with CaptureQueriesContext(connection) as moved:
+        response = logged_in(user_at(game, seat)).post(reverse("move", args=[game.pk]), body, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert 'id="play"' in response.content.decode()
+    assert _vacation_queries(fetched.captured_queries) == []
+    assert _vacation_queries(moved.captured_queries) == []
+    # One on vacation now: asked about, and shown on the partial as on the page.
+    vacations.add(user_at(game, seat), date(2026, 3, 1), date(2026, 3, 3), now=clock.now)
+    with CaptureQueriesContext(connection) as fetched:
+        html = viewer.get(play).content.decode()
+    assert len(_vacation_queries(fetched.captured_queries)) == 1
+    player = html.split(f'data-seat="{seat}"')[1].split("</div>")[0]
+    assert '<span class="badge vacation">on vacation until 3 March</span>' in player

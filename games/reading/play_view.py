@@ -3,8 +3,10 @@
 requests, the move's answer and the spectators' sockets all read it here."""
 
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Prefetch
 from django.utils import timezone
 
+from games import clocks
 from games.models import Game
 from games.play import chat
 from games.reading import view_cache
@@ -34,7 +36,8 @@ def spectators_play(game_id):
     is gone, is not kept in the view cache (an open or cancelled game: their pages re-fetch), or
     its body has a part of a reader's own. Exactly what a logged-out visitor's request for the
     play partial gets, from the same cache entry: no seat, no user, the site's time zone."""
-    games = Game.objects.defer(*LARGE).prefetch_related(chat.seats_with_mutes(AnonymousUser()))
+    seats = clocks.with_vacation_hint(chat.seats_with_mutes(AnonymousUser()).queryset, timezone.now())
+    games = Game.objects.defer(*LARGE).prefetch_related(Prefetch("seats", queryset=seats))
     game = games.filter(pk=game_id).first()
     if game is None or not view_cache.cacheable(game):
         return None

@@ -56,9 +56,19 @@ def game_for_move(request, pk):
     and as services.submit_move wants them (`maybe_away`: clocks.with_vacation_hint), so that
     neither the move nor the render after it reads the game or its seats again. 404 for a game
     the requester may not see, as the page."""
-    seats = chat.seats_with_mutes(request.user).queryset
-    seats = clocks.with_vacation_hint(seats, timezone.now())
-    return game_or_404(request, Game.objects.prefetch_related(Prefetch("seats", queryset=seats)), pk)
+    return game_or_404(request, Game.objects.prefetch_related(_hinted_seats(request.user)), pk)
+
+
+def game_for_play(request, pk):
+    """The game as `viewable_game(request, pk, defer=LARGE)` has it, its seats marked `maybe_away`
+    as `game_for_move` marks them: the play partial's `vacation_spans` then asks about the players
+    who may be away only, which most of the time is nobody and no query."""
+    return game_or_404(request, Game.objects.defer(*LARGE).prefetch_related(_hinted_seats(request.user)), pk)
+
+
+def _hinted_seats(user):
+    seats = clocks.with_vacation_hint(chat.seats_with_mutes(user).queryset, timezone.now())
+    return Prefetch("seats", queryset=seats)
 
 
 def own_seat(request, seats):
@@ -77,9 +87,12 @@ def seat_view(game, seat):
 
 
 def vacation_spans(game, seats):
-    """The vacations under way that concern the page: its badges and its clock (one query)."""
+    """The vacations under way that concern the page: its badges and its clock (one query). Seats
+    loaded with `maybe_away` (clocks.with_vacation_hint: `game_for_move`, `game_for_play`) have
+    only the players who may be away asked about, and none at all when nobody may be."""
     if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
-        return clocks.vacation_spans([s.user for s in seats], timezone.now())
+        users = [s.user for s in seats if getattr(s, "maybe_away", True)]
+        return clocks.vacation_spans(users, timezone.now())
     return {}
 
 

@@ -26,6 +26,7 @@ from games.reading.selectors import (
     LARGE,
     game_context,
     game_for_move,
+    game_for_play,
     own_seat,
     seat_view,
     viewable_game,
@@ -129,7 +130,7 @@ def game_partial(request, pk, name):
     if name not in PARTIALS:
         raise Http404(_("No such part of the game page."))
     if name == "play":
-        return _play(request, viewable_game(request, pk, defer=LARGE))
+        return _play(request, game_for_play(request, pk))
     whole_log = name == "log" and request.GET.get("all") == "1"
     context = game_context(
         request, viewable_game(request, pk), whole_log=whole_log, shows_log=name in ("play", "log")
