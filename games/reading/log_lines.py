@@ -17,7 +17,6 @@ names everything they depend on:
 """
 
 import hashlib
-import json
 
 from django.core.cache import caches
 from django.utils import translation
@@ -36,7 +35,9 @@ def key(game, version, events, reader, names_digest, mover, automatic, autopilot
     how = f"{mover}-{automatic:d}-{autopilot:d}"
     # The events themselves: a site event (a seat handed to the computer or taken back, answers
     # given ahead) is added to the last stored move's events, after its lines may have been kept.
-    said = hashlib.blake2b(json.dumps(events, sort_keys=True).encode(), digest_size=12).hexdigest()
+    # Their repr (half the CPU of json.dumps): the events read from the database, each time in
+    # the same order of keys.
+    said = hashlib.blake2b(repr(events).encode(), digest_size=12).hexdigest()
     return f"{game.pk}:{game.seed}:{version}:{said}:{who}:{translation.get_language()}:{names_digest}:{how}:{since}"
 
 
