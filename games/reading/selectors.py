@@ -52,22 +52,25 @@ def viewable_game(request, pk, defer=()):
 
 
 def game_for_move(request, pk):
-    """The one load of the move's path: the whole game, with its seats as `viewable_game` has them
-    and as services.submit_move wants them (`maybe_away`: clocks.with_vacation_hint), so that
-    neither the move nor the render after it reads the game or its seats again. 404 for a game
-    the requester may not see, as the page."""
-    return game_or_404(request, Game.objects.prefetch_related(_hinted_seats(request.user)), pk)
+    """The one load of the move's path: the whole game, with its seats and their users as the play
+    partial needs them and as services.submit_move wants them (`maybe_away`), so that neither the
+    move nor the render after it reads the game or its seats again. 404 for a game the requester
+    may not see, as the page."""
+    return game_or_404(request, Game.objects.prefetch_related(_play_seats()), pk)
 
 
 def game_for_play(request, pk):
-    """The game as `viewable_game(request, pk, defer=LARGE)` has it, its seats marked `maybe_away`
-    as `game_for_move` marks them: the play partial's `vacation_spans` then asks about the players
-    who may be away only, which most of the time is nobody and no query."""
-    return game_or_404(request, Game.objects.defer(*LARGE).prefetch_related(_hinted_seats(request.user)), pk)
+    """The game without `LARGE` for the play partial alone, its seats as `game_for_move` has them:
+    the play partial's `vacation_spans` then asks about the players who may be away only, which
+    most of the time is nobody and no query."""
+    return game_or_404(request, Game.objects.defer(*LARGE).prefetch_related(_play_seats()), pk)
 
 
-def _hinted_seats(user):
-    seats = clocks.with_vacation_hint(chat.seats_with_mutes(user).queryset, timezone.now())
+def _play_seats():
+    """The seats with their users and `maybe_away` (clocks.with_vacation_hint). Not marked
+    `muted` nor `blocked` (`viewable_game`): only the chat reads those, and the play partial and
+    the move have no chat (a query with two subqueries less to build and run)."""
+    seats = clocks.with_vacation_hint(Seat.objects.select_related("user"), timezone.now())
     return Prefetch("seats", queryset=seats)
 
 
