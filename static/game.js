@@ -54,6 +54,30 @@
     htmx.swap(current, notice.play, { swapStyle: "outerHTML" }, { eventInfo: { target: current, elt: current } });
   }
 
+  // A move posted from this page is answered with the page's new view (games/web/views.py `move`).
+  // The notice of its version, sent when the move is stored, comes before that answer: fetching
+  // the view then rendered the mover's view twice for one move. While the post is under way the
+  // page only notes the versions it hears of, and fetches when the answer lands if one of them is
+  // newer than the answer's. A post that never lands stops holding the fetches after MOVE_WAIT_MS.
+  const MOVE_WAIT_MS = 15000;
+  let movePost = null;
+  let movePostedAt = 0;
+
+  function posting() { return movePost !== null && Date.now() - movePostedAt < MOVE_WAIT_MS; }
+
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    const detail = event.detail;
+    if (!detail.requestConfig || detail.requestConfig.verb !== "post" || !detail.target || detail.target.id !== "play") return;
+    movePost = detail.xhr;
+    movePostedAt = Date.now();
+  });
+
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (movePost === null || event.detail.xhr !== movePost) return;
+    movePost = null;
+    if (announced > shownVersion()) refresh();
+  });
+
   function chat() { return document.getElementById("chat"); }
 
   // The chat's list, unless its reader is browsing older messages.
@@ -90,7 +114,7 @@
     announced = Math.max(announced, version);
     if (version <= shownVersion()) return;
     if (notice.play !== undefined) show(notice);
-    else refresh();
+    else if (!posting()) refresh();
   }
 
   let connectedBefore = false;
