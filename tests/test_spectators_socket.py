@@ -341,6 +341,38 @@ async def test_versions_that_come_while_a_render_runs_are_rendered_once_at_the_n
     await spectator.disconnect()
 
 
+async def test_a_render_held_up_keeps_nothing_else_waiting(start_game, monkeypatch):
+    """While the render of one game's view hangs, the hub still hands out that game's table talk
+    and another game's frames: renders run off its receive loop, each group's on its own."""
+    stuck, other = [await database_sync_to_async(start_game)(3) for _ in range(2)]
+    held, release = threading.Event(), threading.Event()
+    real = play_view.spectators_play
+
+    def hanging(game_id):
+        if game_id == stuck.pk:
+            held.set()
+            release.wait(30)
+        return real(game_id)
+
+    monkeypatch.setattr(play_view, "spectators_play", hanging)
+    watching_stuck = await opened(page(stuck), stuck.version)
+    watching_other = await opened(page(other), other.version)
+    try:
+        await move(stuck)
+        assert await asyncio.to_thread(held.wait, 30)
+        await database_sync_to_async(broadcast.send_chat)(stuck.pk)
+        assert await heard(watching_stuck) == {"chat": True}
+        await move(other)
+        got = await heard(watching_other)
+        assert got["frame"] and got["version"] == other.version
+    finally:
+        release.set()
+    got = await heard(watching_stuck)
+    assert got["frame"] and got["version"] == stuck.version
+    await watching_stuck.disconnect()
+    await watching_other.disconnect()
+
+
 async def test_a_spectators_frame_is_only_ever_the_spectators_view(clock, start_game, make_user, renders):
     """A seated player's page, even one asking for frames, never joins a spectators' group: the
     hub hands frames to spectators only, and renders them with no reader (no seat, no user)."""

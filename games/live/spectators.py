@@ -206,14 +206,14 @@ class _Renders:
         self.task = None
 
 
-# The thread the spectators' views are rendered in, one for the process: renders are Python work,
-# which a second thread would not make faster, and neither a consumer's database look-up nor a
-# request waits behind them in a thread they share.
-_RENDERING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spectators-hub")
+# The threads the spectators' views are rendered in, the process's hubs' own: neither a consumer's
+# database look-up nor a request waits behind a render in a thread they share, and a render held up
+# (its database gone silent) holds up no other group's. Each group has one render at a time.
+_RENDERING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spectators-hub")
 
 
 async def _frame(game_id, language, version):
-    """`_make_frame` in the rendering thread, with its database connection closed when unusable
+    """`_make_frame` in a rendering thread, with its database connection closed when unusable
     (as a consumer's database look-up)."""
     return await database_sync_to_async(_make_frame, thread_sensitive=False, executor=_RENDERING)(
         game_id, language, version
