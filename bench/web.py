@@ -65,6 +65,9 @@ def free_port():
         return probe.getsockname()[1]
 
 
+START_SECONDS = 120
+
+
 def start_servers(workers, env, log, server="daphne"):
     """The web processes: `daphne`, that many Daphne processes sharing one listening socket, so the
     kernel spreads connections over them; `gunicorn`, the production command (Gunicorn's master
@@ -500,11 +503,14 @@ class Page:
         self.writer.close()
 
 
-def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
+def bench_watchers(port, game_id, sessions, count, moves, fetch=False, servers=()):
     """`count` logged-out spectators' pages of one game; a player makes `moves` moves one after
     another, each once every page has the one before. Returns the seconds from each move's POST
     start to each page's new view in hand (from a frame, or re-fetched), the worst page of each
-    move, how many views came in frames and how many were re-fetched, and the problems seen."""
+    move, how many views came in frames and how many were re-fetched, each move's POST (start to
+    answer) and the CPU seconds the web processes (`servers`) used for each move, from its POST's
+    start to its view in every page's hand (the POST, the notices, the spectators' renders and
+    frames, the re-fetches), and the problems seen."""
     import asyncio
 
     from games.engine import GameState, random_move, to_act
@@ -526,7 +532,7 @@ def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
         for player in players.values():
             await asyncio.to_thread(player.request, "GET", f"/games/{game_id}/")
         rng = random.Random(7)
-        arrivals, worst = [], []
+        arrivals, worst, posts, cpus = [], [], [], []
         for _ in range(moves):
             game = await asyncio.to_thread(Game.objects.only("state", "version", "status").get, pk=game_id)
             if game.status != Game.Status.ACTIVE:
@@ -540,8 +546,10 @@ def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
             # A fresh connection: the server may have closed an idle one while the pages re-fetched.
             players[seat].connection.close()
             players[seat].connection = http.client.HTTPConnection(HOST, port, timeout=30)
+            cpu = server_cpu(servers)
             started = time.perf_counter()
             status, _ = await asyncio.to_thread(players[seat].request, "POST", f"/games/{game_id}/move/", body)
+            posts.append(time.perf_counter() - started)
             if status != 200:
                 problems.append(f"a move was refused with {status}")
                 continue
@@ -553,6 +561,7 @@ def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
                 problems.append(f"{len(pages) - len(done)} pages did not show version {version} within 30 s")
             arrivals += done
             worst.append(max(done, default=float("nan")))
+            cpus.append(server_cpu(servers) - cpu)
             await asyncio.sleep(0.5)
         for task in listeners:
             if task.done() and task.exception():
@@ -567,10 +576,10 @@ def bench_watchers(port, game_id, sessions, count, moves, fetch=False):
                 break
         # The re-fetch of each page's opening is not a move's.
         ways = (sum(page.framed for page in pages), sum(page.refetched - 1 for page in pages))
-        return arrivals, worst, ways
+        return arrivals, worst, ways, posts, cpus
 
-    arrivals, worst, ways = asyncio.run(watch())
-    return arrivals, worst, ways, problems
+    arrivals, worst, ways, posts, cpus = asyncio.run(watch())
+    return arrivals, worst, ways, posts, cpus, problems
 
 
 def run_threads(target, count):
@@ -655,7 +664,7 @@ def main():
         connected, delivered, left, problems = bench_socket_burst(port, games, args.sockets)
         watched = []
         for count in args.watchers:
-            watched.append((count, *bench_watchers(port, *games[-1], count, args.watch_moves, args.fetch)))
+            watched.append((count, *bench_watchers(port, *games[-1], count, args.watch_moves, args.fetch, servers)))
         bare = bench_bare_send(port, games[0][0], 50) if settings.REDIS_URL else []
         cpu = server_cpu(servers)
         submits, arrivals, screens, refused, elapsed = bench_moves(port, games, args.seconds)
@@ -675,12 +684,16 @@ def main():
               f"{delivered:.2f} s after it began, all left in {left:.2f} s")
         if problems:
             print(f"burst problems: {'; '.join(problems)}; server log: {log.name}")
-        for count, seen, worst, ways, watch_problems in watched:
+        for count, seen, worst, ways, posts, cpus, watch_problems in watched:
             print(f"{count} spectators of one game, {len(worst)} moves ({ways[0]} views came in "
                   f"socket frames, {ways[1]} were re-fetched): move POST start -> every "
                   f"spectator's new view in hand p50 {percentile(seen, 0.5) * 1000:.0f} ms, "
                   f"p95 {percentile(seen, 0.95) * 1000:.0f} ms; the last spectator of a move: "
                   f"p50 {percentile(worst, 0.5) * 1000:.0f} ms, worst {max(worst, default=float('nan')) * 1000:.0f} ms")
+            print(f"    its moves' POST p50 {percentile(posts, 0.5) * 1000:.0f} ms, p95 "
+                  f"{percentile(posts, 0.95) * 1000:.0f} ms; web processes' CPU per move (POST to every view "
+                  f"in hand) p50 {percentile(cpus, 0.5) * 1000:.0f} ms, "
+                  f"max {max(cpus, default=float('nan')) * 1000:.0f} ms")
             if watch_problems:
                 print(f"watcher problems: {'; '.join(watch_problems)}; server log: {log.name}")
         print(f"load average after: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")

@@ -54,7 +54,10 @@ def test_a_move_s_notices_go_to_the_channel_layer_only_while_redis_answers(with_
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
     with caplog.at_level(logging.WARNING, logger="games.broadcast"):
         broadcast.send_version(5, 9)
-    assert sent == ([] if away else [("game-5", {"type": "game.version", "version": 9})])
+    # The version, to the game's group and to its spectators' groups (whose hubs render their view).
+    notice = {"type": "game.version", "version": 9}
+    groups = ["game-5", *broadcast.spectators_groups(5)]
+    assert sent == ([] if away else [(group, notice) for group in groups])
     assert ("notices not sent" in caplog.text) == away
 
 

@@ -1,12 +1,14 @@
 """Spectators' pages get the spectators' view of a new version over their socket, rendered once for
-them all (games/broadcast.py, games/live/consumers.py), so that hundreds of them fetch nothing; players'
-pages still hear only the version and fetch their own view. Against the site's own channel layer:
-in memory, or Redis when REDIS_URL is set."""
+them all by the spectators' hub of their process (games/live/spectators.py) when the version notice
+reaches it, so that hundreds of them fetch nothing; the notices themselves carry versions only
+(games/broadcast.py), and players' pages still hear only the version and fetch their own view.
+Against the site's own channel layer: in memory, or Redis when REDIS_URL is set."""
 
 import asyncio
 import gzip
 import json
 import logging
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,11 +17,13 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import strip_tags
 
 from accounts.models import User
 from elgrande_site.asgi import application
 from games import broadcast
+from games.live import spectators as hub_module
 from games.models import Game
 from games.play import after_save, lifecycle
 from games.reading import play_view
@@ -170,7 +174,7 @@ async def test_a_spectators_view_tells_no_secret_a_retaken_hidden_card(clock, st
     await spectator.disconnect()
 
 
-async def test_older_and_repeated_notices_are_dropped(start_game):
+async def test_older_and_repeated_notices_are_dropped(start_game, renders):
     game = await database_sync_to_async(start_game)(3)
     spectator = await opened(page(game), game.version)
     user = await database_sync_to_async(user_at)(game, 0)
@@ -179,16 +183,17 @@ async def test_older_and_repeated_notices_are_dropped(start_game):
     assert (await heard(spectator))["version"] == game.version
     assert await heard(player) == {"version": game.version}
 
-    stale = gzip.compress(json.dumps({"version": game.version - 1, "play": "<div id=play>old</div>"}).encode())
-    # Sent as broadcast sends (each notice saying its group, which the spectators' hub reads).
+    # Sent as broadcast sends them (each notice to a spectators' group saying its group, which the
+    # spectators' hub reads): no newer than what the pages were handed, so nothing is rendered.
+    rendered = len(renders)
     for version in (game.version - 1, game.version):
         await broadcast._group_send([
             (broadcast.spectators_group(game.pk, "en"), {"type": "game.version", "version": version}),
-            (broadcast.spectators_group(game.pk, "en"), {"type": "game.play", "version": version, "frame": stale}),
             (broadcast.game_group(game.pk), {"type": "game.version", "version": version}),
         ])
     assert await spectator.receive_nothing(timeout=0.3)
     assert await player.receive_nothing(timeout=0.1)
+    assert len(renders) == rendered
     await move(game)
     assert (await heard(spectator))["version"] == game.version
     assert await heard(player) == {"version": game.version}
@@ -198,7 +203,7 @@ async def test_older_and_repeated_notices_are_dropped(start_game):
 
 async def test_a_view_too_large_to_send_leaves_the_spectators_to_fetch_it(start_game, monkeypatch):
     game = await database_sync_to_async(start_game)(3)
-    monkeypatch.setattr(broadcast, "MAX_FRAME", 100)
+    monkeypatch.setattr(hub_module, "MAX_FRAME", 100)
     spectator = await opened(page(game), game.version)
     await move(game)
     assert await heard(spectator) == {"version": game.version}
@@ -213,10 +218,178 @@ async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(sta
 
     monkeypatch.setattr(play_view, "spectators_play", broken)
     spectator = await opened(page(game), game.version)
-    with caplog.at_level(logging.ERROR, logger="games.broadcast"):
+    with caplog.at_level(logging.ERROR, logger="games.live.spectators"):
         await move(game)
         assert await heard(spectator) == {"version": game.version}
     assert "could not be rendered" in caplog.text
+    await spectator.disconnect()
+
+
+@pytest.fixture
+def sent_notices(monkeypatch):
+    """Every message given to the channel layer, as (group, message), however it is sent."""
+    layer = get_channel_layer()
+    sent = []
+    group_send = layer.group_send
+
+    async def recorded(group, message):
+        sent.append((group, message))
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recorded)
+    if hasattr(layer, "group_send_many"):  # the Redis layer: it sends through its group_send
+        many = layer.group_send_many
+
+        async def recorded_many(notices):
+            sent.extend((group, message) for group, message in notices)
+            monkeypatch.setattr(layer, "group_send", group_send)  # not twice
+            try:
+                await many(notices)
+            finally:
+                monkeypatch.setattr(layer, "group_send", recorded)
+
+        monkeypatch.setattr(layer, "group_send_many", recorded_many)
+    return sent
+
+
+async def test_the_notices_carry_versions_only_and_the_spectators_hub_renders_their_view(
+    start_game, sent_notices, renders
+):
+    game = await database_sync_to_async(start_game)(3)
+    spectator = await opened(page(game), game.version)
+    sent_notices.clear()  # the game's start
+    await move(game)
+    assert (await heard(spectator))["frame"]
+    assert renders == [game.pk]
+    # What went through the channel layer: the version, to the game's group and to each of its
+    # spectators' groups (saying its group, for the hub); no page, no frame, nothing of a view.
+    groups = [broadcast.game_group(game.pk), *broadcast.spectators_groups(game.pk)]
+    notices = [(group, message) for group, message in sent_notices if group in groups]
+    assert sorted(group for group, _ in notices) == sorted(groups)
+    for group, message in notices:
+        said = {"group": group} if group != broadcast.game_group(game.pk) else {}
+        assert message == {"type": "game.version", "version": game.version, **said}
+    await spectator.disconnect()
+
+
+@pytest.fixture
+def renders_by_language(monkeypatch):
+    """(game id, language, version) of each spectators' view rendered, in order."""
+    rendered = []
+    real = play_view.spectators_play
+
+    def counted(game_id):
+        found = real(game_id)
+        rendered.append((game_id, translation.get_language(), found and found[0]))
+        return found
+
+    monkeypatch.setattr(play_view, "spectators_play", counted)
+    return rendered
+
+
+async def test_the_hub_renders_once_per_game_version_and_language_however_many_pages(
+    clock, start_game, renders_by_language
+):
+    game = await database_sync_to_async(start_game)(3)
+    languages = ["en"] * 4 + ["fr"] * 3 + ["it"]
+    pages = [await opened(page(game, language=language), game.version) for language in languages]
+    for _ in range(2):
+        await move(game)
+        for each, language in zip(pages, languages):
+            got = await heard(each)
+            assert got["frame"] and got["version"] == game.version
+            with translation.override(language):
+                assert got["play"] == await database_sync_to_async(logged_out_play)(game, language)
+    assert sorted(renders_by_language) == sorted(
+        (game.pk, language, version) for language in ("en", "fr", "it") for version in (game.version - 1, game.version)
+    )
+    for each in pages:
+        assert await each.receive_nothing()
+        await each.disconnect()
+
+
+async def test_versions_that_come_while_a_render_runs_are_rendered_once_at_the_newest(
+    start_game, renders_by_language, monkeypatch
+):
+    game = await database_sync_to_async(start_game)(3)
+    held, release = threading.Event(), threading.Event()
+    counted = play_view.spectators_play
+
+    def slow_first(game_id):
+        found = counted(game_id)
+        if not held.is_set():
+            held.set()  # the first render is done, and waits here while three more moves are made
+            release.wait(30)
+        return found
+
+    monkeypatch.setattr(play_view, "spectators_play", slow_first)
+    spectator = await opened(page(game), game.version)
+    await move(game)
+    first = game.version
+    assert await asyncio.to_thread(held.wait, 30)
+    for _ in range(3):
+        await move(game)
+    # The three notices reached the hub meanwhile, and wait for the render under way.
+    await asyncio.sleep(0.3)
+    assert [version for _, _, version in renders_by_language] == [first]
+    release.set()
+    assert (await heard(spectator))["version"] == first
+    assert (await heard(spectator))["version"] == game.version
+    assert await spectator.receive_nothing()
+    # The newest only: not the two in between.
+    assert [version for _, _, version in renders_by_language] == [first, game.version]
+    await spectator.disconnect()
+
+
+async def test_a_render_held_up_keeps_nothing_else_waiting(start_game, monkeypatch):
+    """While the render of one game's view hangs, the hub still hands out that game's table talk
+    and another game's frames: renders run off its receive loop, each group's on its own."""
+    stuck, other = [await database_sync_to_async(start_game)(3) for _ in range(2)]
+    held, release = threading.Event(), threading.Event()
+    real = play_view.spectators_play
+
+    def hanging(game_id):
+        if game_id == stuck.pk:
+            held.set()
+            release.wait(30)
+        return real(game_id)
+
+    monkeypatch.setattr(play_view, "spectators_play", hanging)
+    watching_stuck = await opened(page(stuck), stuck.version)
+    watching_other = await opened(page(other), other.version)
+    try:
+        await move(stuck)
+        assert await asyncio.to_thread(held.wait, 30)
+        await database_sync_to_async(broadcast.send_chat)(stuck.pk)
+        assert await heard(watching_stuck) == {"chat": True}
+        await move(other)
+        got = await heard(watching_other)
+        assert got["frame"] and got["version"] == other.version
+    finally:
+        release.set()
+    got = await heard(watching_stuck)
+    assert got["frame"] and got["version"] == stuck.version
+    await watching_stuck.disconnect()
+    await watching_other.disconnect()
+
+
+async def test_a_spectators_frame_is_only_ever_the_spectators_view(clock, start_game, make_user, renders):
+    """A seated player's page, even one asking for frames, never joins a spectators' group: the
+    hub hands frames to spectators only, and renders them with no reader (no seat, no user)."""
+    game = await database_sync_to_async(start_game)(3)
+    seated = await database_sync_to_async(user_at)(game, 0)
+    player = await opened(page(game, await database_sync_to_async(session_cookie)(seated)), game.version)
+    spectator = await opened(page(game), game.version)
+    hub = hub_module.hub()
+    [group] = hub.members
+    assert group == broadcast.spectators_group(game.pk, "en")
+    assert len(hub.members[group]) == 1
+    await move(game)
+    assert await heard(player) == {"version": game.version}
+    framed = await heard(spectator)
+    assert framed["play"] == await database_sync_to_async(logged_out_play)(game)
+    assert framed["play"] != await database_sync_to_async(seat_play)(game, 0)
+    await player.disconnect()
     await spectator.disconnect()
 
 

@@ -23,10 +23,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     A spectator's page (a visitor without a seat in the game, shown the site's time zone) that
     asks for it (?play=gzip: static/game.js, when the browser can unpack gzip) joins the game's
-    spectators' group instead (games/broadcast.py): its notice of a new version comes as a binary
-    frame, gzip of {"version", "play": the spectators' view}, rendered once for all of them, so
-    it fetches nothing; the process's spectators' sockets are served by its hub
-    (games/live/spectators.py), which alone is a member of their group. That view is the one every
+    spectators' group instead (games/broadcast.py), served by the process's spectators' hub
+    (games/live/spectators.py), which alone is a member of the group: on a version notice the hub
+    renders the spectators' view once for all of its pages and hands each a binary frame, gzip of
+    {"version", "play": the spectators' view}, so that they fetch nothing. That view is the one every
     visitor who may open the game gets; a seated player's socket never joins that group. A
     notice of a version no newer than the last this socket told of (sent out of order, or twice)
     is dropped."""

@@ -1,4 +1,4 @@
-"""The spectators' pages of one server process, served together.
+"""The spectators' pages of one server process, served together, and their view rendered once.
 
 A popular game has hundreds of spectators' sockets. Were each of them a member of its spectators'
 group (games/broadcast.py), every notice to the group would reach every socket through the
@@ -9,20 +9,31 @@ last page of 500 saw the move a few hundred milliseconds after the first.
 Instead, the process's spectators' consumers join its `Hub`, and the hub alone is a member of
 their groups in the channel layer: one channel per process and event loop, added to a group when
 its first local spectator joins it and discarded when its last leaves. A notice to the group
-(which carries the group's name, as broadcast sends it) then reaches each process once, and
-the hub hands it to each of the group's local consumers in turn, by a plain call of the
-consumer's handler for it (`game_play`, `game_version`, `game_chat`), as channels' dispatch would
-have done: each consumer still drops what is not newer than what its page was told.
+(which carries the group's name, as broadcast sends it) then reaches each process once.
 
-Which groups somebody listens to is still the channel layer's answer (a group with a hub in it),
-so a game nobody watches has no spectators' view rendered.
+Notices carry versions only (DESIGN.md's contract). On a version notice the hub renders the
+spectators' view of the game in the group's language (games/reading/play_view.py, in a worker
+thread, never on the event loop), once however many pages it has, and hands each of them the
+frame (`game_play`: gzip of {"version", "play"}, as static/game.js unpacks it), or the bare
+version (`game_version`: the page fetches) when the view cannot travel. While one render of a
+group runs, later notices wait, and only the newest of them is rendered next; a notice no newer
+than what the group was handed is dropped. Other notices (`game.chat`) are handed on at once.
+Each hand-out is a plain call of the consumer's handler, as channels' dispatch would have made:
+each consumer still drops what is not newer than what its page was told.
 """
 
 import asyncio
+import gzip
+import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakKeyDictionary
 
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils import translation
+
+from games.reading import play_view
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +42,11 @@ logger = logging.getLogger(__name__)
 # refuses that code from an application ("must be 1000 or from [3000, 4999]"), and the page
 # stayed open, fed by nobody. 4503 as HTTP's "service unavailable", beside the consumers' 4403 and 4404.
 RECONNECT = 4503
+
+# The largest frame (the spectators' view, compressed) handed to the pages: with a bigger one they are
+# told the version and fetch the view themselves. A long game's view is some 50 kB of HTML, 7 kB
+# compressed.
+MAX_FRAME = 64 * 1024
 
 # One hub per event loop: a server has one; each test's loop gets its own.
 _hubs = WeakKeyDictionary()
@@ -52,6 +68,8 @@ class Hub:
         self.members = {}
         self._lock = asyncio.Lock()
         self._task = None
+        # {group: _Renders}: what each group's renders stand at.
+        self.renders = {}
 
     async def join(self, group, consumer):
         """`consumer` hears the notices to `group` from now on."""
@@ -82,6 +100,8 @@ class Hub:
                 return  # the hub was reset meanwhile (close_all)
             if not members:
                 del self.members[group]
+                # A render under way ends handing its frame to nobody.
+                self.renders.pop(group, None)
                 try:
                     await self.layer.group_discard(group, self.channel)
                 except Exception:
@@ -109,7 +129,7 @@ class Hub:
                 logger.exception("the spectators' hub could not receive: its pages are closed")
                 await self.close_all()
                 return
-            await self.hand_out(message)
+            await self.take(message)
 
     async def close_all(self):
         """Close every page of the hub (RECONNECT: they reconnect) and start afresh on a new channel.
@@ -117,7 +137,7 @@ class Hub:
         count as watched, nor fill the layer's buffer for it, until their membership expires."""
         async with self._lock:
             members, channel = self.members, self.channel
-            self.members = {}
+            self.members, self.renders = {}, {}
             self._task = self.channel = None
         for consumer in [consumer for each in members.values() for consumer in each]:
             try:
@@ -130,6 +150,43 @@ class Hub:
                 *(self.layer.group_discard(group, channel) for group in members), return_exceptions=True
             )
 
+    async def take(self, message):
+        """A notice from the channel layer: a version notice starts (or waits for) the rendering of
+        its group's frame; any other is handed on as it came."""
+        group = message.get("group")
+        if message.get("type") == "game.version" and group in self.members:
+            self.render(group, message["version"])
+        else:
+            await self.hand_out(message)
+
+    def render(self, group, version):
+        """Have the pages of `group` handed the spectators' view of `version` or newer, unless they
+        were handed one already; without waiting for it."""
+        renders = self.renders.get(group)
+        if renders is None:
+            renders = self.renders[group] = _Renders()
+        if version <= max(renders.handed, renders.wanted):
+            return
+        renders.wanted = version
+        if renders.task is None:
+            renders.task = asyncio.create_task(self._render(group, renders))
+
+    async def _render(self, group, renders):
+        """Render and hand out the newest version wanted, until no newer one waits."""
+        _game, game_id, _spectators, language = group.split("-", 3)
+        try:
+            while renders.wanted > renders.handed:
+                wanted = renders.wanted
+                try:
+                    message = await _frame(int(game_id), language, wanted)
+                except Exception:  # the worker thread's database connection, say: the pages fetch
+                    logger.exception("the spectators' frame of %s could not be made", group)
+                    message = {"type": "game.version", "version": wanted}
+                renders.handed = max(renders.handed, message["version"])
+                await self.hand_out({**message, "group": group})
+        finally:
+            renders.task = None
+
     async def hand_out(self, message):
         """Give `message` to every local consumer of its group."""
         handler = message.get("type", "").replace(".", "_")
@@ -138,3 +195,46 @@ class Hub:
                 await getattr(consumer, handler)(message)
             except Exception:
                 logger.exception("a spectator's page could not be given %s", message.get("type"))
+
+
+class _Renders:
+    """One group's renders: the newest version handed to its pages, the newest one wanted (by a
+    notice), and the task rendering, if one is under way."""
+
+    def __init__(self):
+        self.handed = self.wanted = 0
+        self.task = None
+
+
+# The threads the spectators' views are rendered in, the process's hubs' own: neither a consumer's
+# database look-up nor a request waits behind a render in a thread they share, and a render held up
+# (its database gone silent) holds up no other group's. Each group has one render at a time.
+_RENDERING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spectators-hub")
+
+
+async def _frame(game_id, language, version):
+    """`_make_frame` in a rendering thread, with its database connection closed when unusable
+    (as a consumer's database look-up)."""
+    return await database_sync_to_async(_make_frame, thread_sensitive=False, executor=_RENDERING)(
+        game_id, language, version
+    )
+
+
+def _make_frame(game_id, language, version):
+    """What the spectators' pages in `language` are handed for `version` of the game: the frame of
+    its spectators' view as it stands (that version or newer), {"type": "game.play", "version",
+    "frame": gzip of {"version", "play": the body}}; or, when the view is not to be sent (an open
+    or cancelled game: play_view.spectators_play), too large, or failed to render,
+    {"type": "game.version", "version": version}, and the pages fetch it."""
+    try:
+        with translation.override(language):
+            found = play_view.spectators_play(game_id)
+    except Exception:
+        logger.exception("the spectators' view of game %s could not be rendered", game_id)
+        found = None
+    if found is not None and found[0] >= version:
+        rendered, body = found
+        frame = gzip.compress(json.dumps({"version": rendered, "play": body}).encode(), mtime=0)
+        if len(frame) <= MAX_FRAME:
+            return {"type": "game.play", "version": rendered, "frame": frame}
+    return {"type": "game.version", "version": version}
