@@ -65,8 +65,6 @@ def free_port():
         return probe.getsockname()[1]
 
 
-START_SECONDS = 120
-
 
 def start_servers(workers, env, log, server="daphne"):
     """The web processes: `daphne`, that many Daphne processes sharing one listening socket, so the
