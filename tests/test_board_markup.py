@@ -33,7 +33,7 @@ NEW = {
     "board_words": "{% board_text view as text %}{% board_words text view %}",
 }
 OLD_SETUP = "{% round_track view as rounds %}{% score_track view as track %}{% players_by_score view as ranked %}"
-NAMES = ["<script>alert(1)</script>", "Zoë & \"Rocco\"", "l'Ami", "bob", "Ève"]
+NAMES = ["<script>alert(1)</script>", 'Zoë & "Rocco"', "l'Ami", "bob", "Ève"]
 
 
 def _positions():

@@ -109,9 +109,11 @@ def players_panel(view, countdown=""):
         seat = player["seat"]
         me = seat == view.get("seat") or player.get("me")
         classes = _classes((" current", seat == view.get("current")), (" me", me))
-        add(f'\n      <div class="player colour-{esc(player["colour"])}{classes}" data-seat="{esc(seat)}">\n'
+        add(
+            f'\n      <div class="player colour-{esc(player["colour"])}{classes}" data-seat="{esc(seat)}">\n'
             f'        <div class="who"><span class="chip">{esc(player["label"])}</span> '
-            f"<strong>{_name(player)}</strong>")
+            f"<strong>{_name(player)}</strong>"
+        )
         if me:
             add(f" ({you})")
         if seat in (view.get("to_act") or ()):
@@ -130,12 +132,14 @@ def players_panel(view, countdown=""):
             day = esc(date_filter(template_localtime(player["vacation_until"]), "j F"))
             add(f'<span class="badge vacation">{gettext("on vacation until %(day)s") % {"day": day}}</span>')
         cards = ngettext("%(cards)s card", "%(cards)s cards", player["hand_size"]) % {"cards": esc(player["hand_size"])}
-        add(f"</div>\n        <dl>\n"
+        add(
+            f"</div>\n        <dl>\n"
             f'          <dt>{court}</dt><dd class="court">{esc(player["court"])}</dd>\n'
             f'          <dt>{provinces}</dt><dd class="provinces">{esc(player["provinces"])}</dd>\n'
-            f'          <dt>{home}</dt><dd>{esc(area_name(player["home"]))}</dd>\n'
+            f"          <dt>{home}</dt><dd>{esc(area_name(player['home']))}</dd>\n"
             f"          <dt>{hand}</dt><dd>{cards}</dd>\n"
-            f"          <dt>{played}</dt><dd>")
+            f"          <dt>{played}</dt><dd>"
+        )
         top = player.get("played_top")
         add(f'<span class="power-card played">{esc(top)}</span>' if top else "–")
         count = player.get("played_count")
@@ -173,9 +177,9 @@ def offer(cards, rules_url):
         "".join(
             f'\n    <li class="action-card stack-{esc(card["stack"])}" data-card="{esc(card["id"])}">\n'
             f'      <div class="card-head"><a class="card-title" href="{esc(rules_url)}#card-{esc(card["id"])}" '
-            f'title="{link_title}"><strong>{esc(card["title"])}</strong></a> <span class="placement" '
+            f'title="{link_title}"><strong>{esc(card.get("title", ""))}</strong></a> <span class="placement" '
             f'title="{placement_title}">{place % {"count": esc(card["placement"])}}</span></div>\n'
-            f'      <p>{esc(card["text"])}</p>\n    </li>\n    '
+            f"      <p>{esc(card.get('text', ''))}</p>\n    </li>\n    "
             for card in cards
         )
     )
@@ -210,7 +214,7 @@ def board_text(text, view):
             else:
                 add(f"<td>{esc(cell['count'])}{f' + {grande}' if cell['grande'] else ''}</td>")
         add("</tr>\n      ")
-    add(f'\n    </tbody>\n  </table>\n  <p>{gettext("Scores")}</p>\n  <ul>')
+    add(f"\n    </tbody>\n  </table>\n  <p>{gettext('Scores')}</p>\n  <ul>")
     for row in text["scores"]:
         score = row["score"]
         said = ngettext("%(player)s: %(score)s point", "%(player)s: %(score)s points", score) % {
@@ -220,4 +224,3 @@ def board_text(text, view):
         add(f'<li data-colour="{esc(row["colour"])}">{said}</li>')
     add("</ul>")
     return mark_safe("".join(parts))
-
