@@ -31,6 +31,10 @@ NEW = {
     "players_panel": "{% players_panel view %}",
     "offer_cards": "{% offer_cards view.cards %}",
     "board_words": "{% board_text view as text %}{% board_words text view %}",
+    "stacks_line": "{% stacks_line view.stacks %}",
+    "ranking_line": "{% if view.ranking %}{% ranking_line view %}{% endif %}",
+    "hand_cards": "{% hand_cards view.hand %}",
+    "played_cards": "{% played_cards view.played %}",
 }
 OLD_SETUP = "{% round_track view as rounds %}{% score_track view as track %}{% players_by_score view as ranked %}"
 NAMES = ["<script>alert(1)</script>", 'Zoë & "Rocco"', "l'Ami", "bob", "Ève"]
@@ -49,7 +53,7 @@ def _positions():
                 seat = to_act(state)[0]
                 view = view_for(state, seat)
                 kind = (state.phase, (view.get("decision") or {}).get("kind"), (view.get("pending") or {}).get("kind"))
-                if kind not in seen or rng.random() < 0.02:
+                if kind not in seen or rng.random() < 0.01:
                     seen.add(kind)
                     found.append((state, f"{num_players} players {kind}"))
                 state = apply_move(state, seat, random_move(state, seat, rng))

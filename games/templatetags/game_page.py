@@ -118,6 +118,26 @@ def offer_cards(cards):
     return board_markup.offer(cards, reverse("rules"))
 
 
+@register.simple_tag
+def stacks_line(stacks):
+    return board_markup.stacks_line(stacks)
+
+
+@register.simple_tag
+def ranking_line(view):
+    return board_markup.ranking_line(view)
+
+
+@register.simple_tag
+def hand_cards(hand):
+    return board_markup.hand_cards(hand)
+
+
+@register.simple_tag
+def played_cards(played):
+    return board_markup.played_cards(played)
+
+
 @register.simple_tag(name="board_words")
 def board_words_markup(text, view):
     return board_markup.board_text(text, view)

@@ -224,3 +224,32 @@ def board_text(text, view):
         add(f'<li data-colour="{esc(row["colour"])}">{said}</li>')
     add("</ul>")
     return mark_safe("".join(parts))
+
+
+def stacks_line(stacks):
+    """The face-down stacks and how many cards each holds."""
+    return mark_safe(" · ".join(f"{esc(stack['stack'])}: {esc(stack['remaining'])}" for stack in stacks))
+
+
+def ranking_line(view):
+    """A finished game's ranking: "1. alice, 2. bob"."""
+    players = view["players"]
+    return mark_safe(
+        ", ".join(
+            f"{esc(place)}. {_name(players[seat]) if seat is not None else ''}" for place, seat in view["ranking"]
+        )
+    )
+
+
+def hand_cards(hand):
+    """The seat's power cards in hand, or "none"."""
+    return mark_safe(
+        "".join(
+            f'<span class="power-card in-hand" data-hand-card="{esc(card)}">{esc(card)}</span> ' for card in hand or ()
+        )
+        or gettext("none")
+    )
+
+
+def played_cards(played):
+    return mark_safe(", ".join(esc(card) for card in played))
