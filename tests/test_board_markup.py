@@ -1,10 +1,10 @@
-"""The board's repeated parts written in Python (games/words/board_markup.py) write byte for byte
-what the template loops they replaced wrote: each loop is kept here as it stood in
-templates/games/partials/board.html and board_text.html, and both are rendered as the play partial
-renders them (`{% localize off %}`), over positions of every phase of games of 2 to 5 players up to
-their end, each seat's reader and the spectators', a finished game's replay (everything revealed),
-in English, Italian and French, with players' names that need escaping, computer players, seats
-on autopilot or vacation, and a clock."""
+"""The board's repeated parts written in Python (games/words/board_markup.py, and the decision
+panel's buttons, games/words/decision_markup.py) write byte for byte what the template loops they
+replaced wrote: each loop is kept in tests/support/board_loops/ as it stood in the templates, and
+both are rendered as the play partial renders them (`{% localize off %}`), over positions of every
+phase of games of 2 to 5 players up to their end, each seat's reader and the spectators', a
+finished game's replay (everything revealed), in English, Italian and French, with players' names
+that need escaping, computer players, seats on autopilot or vacation, and a clock."""
 
 import datetime
 import random
@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 from games.engine import apply_move, new_game, random_move, revealed_view, to_act, view_for
 from games.words.texts import fill_view
 
-PREFIX = "{% load i18n l10n game_page %}{% localize off %}"
+PREFIX = "{% load i18n l10n game_page game_tags %}{% localize off %}"
 SUFFIX = "{% endlocalize %}"
 
 # The loops as they stood in the templates (main at 8ccb37a), one file each, and the tags that replace them.
@@ -35,6 +35,8 @@ NEW = {
     "ranking_line": "{% if view.ranking %}{% ranking_line view %}{% endif %}",
     "hand_cards": "{% hand_cards view.hand %}",
     "played_cards": "{% played_cards view.played %}",
+    "bid_buttons": "{% bid_buttons panel.decision.moves %}",
+    "region_buttons": "{% region_buttons panel.choices %}",
 }
 OLD_SETUP = "{% round_track view as rounds %}{% score_track view as track %}{% players_by_score view as ranked %}"
 NAMES = ["<script>alert(1)</script>", 'Zoë & "Rocco"', "l'Ami", "bob", "Ève"]
@@ -89,6 +91,8 @@ def test_the_positions_cover_every_phase_and_the_end(readers):
         assert word in labels, word
     assert {len(view["players"]) for _, view in readers} == {2, 3, 4, 5}
     assert any(view.get("revealed") for _, view in readers)
+    kinds = {(view.get("decision") or {}).get("kind") for _, view in readers}
+    assert {"bid", "region", "castillo"} <= kinds
 
 
 @pytest.mark.parametrize("language", ["en", "it", "fr"])

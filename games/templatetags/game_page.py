@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 
 from games.engine.board import POWER_CARD_CABALLEROS
 from games.words import board_map as drawing
-from games.words import board_markup, log_text, texts
+from games.words import board_markup, decision_markup, log_text, texts
 from games.words.board_text import board_text as board_words
 from games.words.log_text import step_html
 
@@ -136,6 +136,17 @@ def hand_cards(hand):
 @register.simple_tag
 def played_cards(played):
     return board_markup.played_cards(played)
+
+
+@register.simple_tag
+def bid_buttons(moves):
+    """The decision panel's bid buttons (games/words/decision_markup.py)."""
+    return decision_markup.bid_buttons(moves)
+
+
+@register.simple_tag
+def region_buttons(choices):
+    return decision_markup.region_buttons(choices)
 
 
 @register.simple_tag(name="board_words")
