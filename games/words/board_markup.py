@@ -11,13 +11,13 @@ many positions, readers and languages.
 """
 
 from django.template.defaultfilters import date as date_filter
-from django.utils.html import conditional_escape as esc
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext, ngettext, pgettext
 
 from games.words import log_text
 from games.words.board_map import colour_player
+from games.words.escaping import esc
 from games.words.texts import area_name
 
 

@@ -6,11 +6,11 @@ tests/test_board_markup.py renders the old loops beside these."""
 
 import json
 
-from django.utils.html import conditional_escape as esc
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from games.engine.board import POWER_CARD_CABALLEROS
+from games.words.escaping import esc
 
 
 def move_json(move):
