@@ -5,13 +5,14 @@ import functools
 
 from django import template
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from games.engine.board import POWER_CARD_CABALLEROS
 from games.words import board_map as drawing
-from games.words import log_text, texts
+from games.words import board_markup, decision_markup, log_text, texts
 from games.words.board_text import board_text as board_words
 from games.words.log_text import step_html
 
@@ -79,6 +80,78 @@ def colour_player(view, colour):
 def map_areas(view, areas, changed_areas=None):
     """The map's areas drawn (games/words/board_map.py `areas_markup`)."""
     return drawing.areas_markup(view, areas, changed_areas or ())
+
+
+@register.simple_tag
+def map_rounds(rounds):
+    """The round track on the map (games/words/board_markup.py, as the tags below)."""
+    return board_markup.map_rounds(rounds)
+
+
+@register.simple_tag
+def map_markers(view, markers):
+    return board_markup.map_markers(view, markers)
+
+
+@register.simple_tag
+def round_list(rounds):
+    return board_markup.round_list(rounds)
+
+
+@register.simple_tag
+def score_list(ranked):
+    return board_markup.score_list(ranked)
+
+
+@register.simple_tag(takes_context=True)
+def players_panel(context, view):
+    """The players' panel; beside each seat to act, the clock's countdown when there is a clock,
+    rendered here once from templates/games/partials/countdown.html with the page's context."""
+    countdown = ""
+    if context.get("clock") and view.get("to_act"):
+        countdown = context.template.engine.get_template("games/partials/countdown.html").render(context)
+    return board_markup.players_panel(view, countdown)
+
+
+@register.simple_tag
+def offer_cards(cards):
+    return board_markup.offer(cards, reverse("rules"))
+
+
+@register.simple_tag
+def stacks_line(stacks):
+    return board_markup.stacks_line(stacks)
+
+
+@register.simple_tag
+def ranking_line(view):
+    return board_markup.ranking_line(view)
+
+
+@register.simple_tag
+def hand_cards(hand):
+    return board_markup.hand_cards(hand)
+
+
+@register.simple_tag
+def played_cards(played):
+    return board_markup.played_cards(played)
+
+
+@register.simple_tag
+def bid_buttons(moves):
+    """The decision panel's bid buttons (games/words/decision_markup.py)."""
+    return decision_markup.bid_buttons(moves)
+
+
+@register.simple_tag
+def region_buttons(choices):
+    return decision_markup.region_buttons(choices)
+
+
+@register.simple_tag(name="board_words")
+def board_words_markup(text, view):
+    return board_markup.board_text(text, view)
 
 
 @register.simple_tag

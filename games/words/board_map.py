@@ -10,11 +10,11 @@ of map) one unit of the viewBox is 358 / 676 = 0.53 px, so the smallest text (24
 
 import functools
 
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
 from games.engine.board import COLOURS
+from games.words.escaping import escape
 from games.words.log_text import COLOUR_WORDS
 from games.words.texts import area_name
 
