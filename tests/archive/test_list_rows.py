@@ -1,0 +1,99 @@
+"""The lists' rows composed in Python (games/web/rows.py) are byte for byte what their template
+includes wrote, in every language, with names and other input escaped alike."""
+
+import itertools
+
+import pytest
+from django.template import Context, Template
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import DELETED_NAME
+from games.models import TIME_PER_MOVE_CHOICES, Game
+from games.web import rows
+from tests.support.archive_games import finished_game
+
+LANGUAGES = ("en", "it", "fr")
+HOSTILE = "<script>&\"'"
+
+# The markup of a player in a list, as templates/games/partials/lobby_player.html wrote it
+# before the rows were composed in Python; and the loops around it.
+PLAYER_TEMPLATE = (
+    '{% load i18n %}<span class="lobby-player{% if player.colour %} colour-{{ player.colour }}{% endif %}">'
+    '{% if player.colour %}<span class="chip">{{ player.label }}</span> {% endif %}{{ player.username }}'
+    '{% if player.computer %} <span class="badge computer" title="{% translate "a computer player" %}">'
+    '{% translate "computer" %}</span>{% endif %}{% if player.autopilot %} <span class="badge autopilot">'
+    '{% translate "autopilot" %}</span>{% endif %}</span>'
+)
+PLAYERS_TEMPLATE = (
+    "{% for player in players %}" + PLAYER_TEMPLATE + "{% if not forloop.last %}, {% endif %}{% endfor %}"
+)
+RANKING_TEMPLATE = (
+    "{% for player in ranking %}{{ player.place }}. " + PLAYER_TEMPLATE
+    + " <strong>{{ player.score }}</strong>{% if not forloop.last %}, {% endif %}{% endfor %}"
+)
+
+
+def players():
+    """Players as the lists' rows hold them: every badge, with and without a colour, hostile names,
+    a deleted player's name (lazy), scores and places missing or shared."""
+    names = ["anna", HOSTILE, DELETED_NAME, "Computer (greedy) 2", "l'été & co"]
+    colours = ["red", "yellow", None, "blue", "brown", "green", "<b>"]
+    out = []
+    for number, (name, colour, computer, autopilot) in enumerate(
+        itertools.product(names, colours, ("", "greedy"), (False, True))
+    ):
+        out.append({
+            "username": name, "colour": colour, "label": HOSTILE if colour == "<b>" else (colour or "?")[0].upper(),
+            "computer": computer, "autopilot": autopilot,
+            "place": [1, 2, 2, None][number % 4], "score": [120, 98, 98, None][number % 4],
+        })
+    # A profile's row has neither badge's key.
+    out.append({"username": "bare", "colour": "red", "label": "R", "place": 3, "score": 7})
+    return out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_player_and_the_players_and_the_ranking_are_written_as_the_templates_did(language):
+    people = players()
+    with translation.override(language):
+        for player in people:
+            assert rows.player_html(player) == Template(PLAYER_TEMPLATE).render(Context({"player": player}))
+        for start in range(0, len(people), 5):
+            some = people[start:start + 5]
+            assert rows.players_html(some) == Template(PLAYERS_TEMPLATE).render(Context({"players": some}))
+            assert rows.ranking_html(some) == Template(RANKING_TEMPLATE).render(Context({"ranking": some}))
+        assert rows.players_html([]) == "" == rows.ranking_html([])
+
+
+def test_a_hostile_name_is_escaped_and_never_written_raw():
+    html = rows.players_html([{"username": HOSTILE, "colour": "red", "label": "R"}])
+    assert "<script>" not in html
+    assert "&lt;script&gt;&amp;&quot;&#x27;" in html
+
+
+def option_games():
+    """Games with every option set and unset, and each time per move (and one not offered)."""
+    times = [seconds for seconds, _label in TIME_PER_MOVE_CHOICES] + [777]
+    flags = ("short_game", "veto", "show_castillo", "vacations_allowed", "rated", "practice", "private", "imported")
+    for number, values in enumerate(itertools.product((False, True), repeat=len(flags))):
+        yield Game(time_per_move=times[number % len(times)], **dict(zip(flags, values, strict=True)))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_games_options_are_written_as_their_template_writes_them(language):
+    with translation.override(language):
+        for game in option_games():
+            assert rows.options_html(game) == render_to_string("games/partials/options.html", {"game": game})
+
+
+@pytest.mark.django_db
+def test_the_lists_show_hostile_names_escaped(client, make_user):
+    hostile = make_user(HOSTILE)
+    other = make_user()
+    finished_game([hostile, other], rated=True)
+    for path in (reverse("lobby"), reverse("profile", args=[other.username])):
+        page = client.get(path).content.decode()
+        assert "&lt;script&gt;&amp;&quot;&#x27;" in page
+        assert HOSTILE not in page
