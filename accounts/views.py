@@ -73,11 +73,11 @@ def profile_page(request, username):
         "accounts/profile.html",
         {
             "player": player,
-            "in_play": rows.compose([profile.row(row["game"], player) for row in in_play.rows]),
+            "in_play": rows.compose([profile.row(row, player) for row in in_play.rows]),
             "in_play_page": in_play,
             "finished": finished,
             "finished_rows": rows.compose(
-                [profile.row(row["game"], player) for row in finished.rows], players=None, ranking="players"
+                [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
             ),
             "following": friends.follows(request.user, player),
             "blocking": request.user.is_authenticated and friends.blocks(request.user, player),

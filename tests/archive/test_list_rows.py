@@ -97,3 +97,37 @@ def test_the_lists_show_hostile_names_escaped(client, make_user):
         page = client.get(path).content.decode()
         assert "&lt;script&gt;&amp;&quot;&#x27;" in page
         assert HOSTILE not in page
+
+
+@pytest.mark.django_db
+def test_the_lobby_and_the_profile_list_games_without_loading_a_game_or_a_seat(client, make_user, start_game):
+    from django.db.models.signals import post_init
+
+    from games.models import Seat
+    from games.play import lifecycle
+    from tests.support.helpers import user_at
+
+    running = start_game(3)
+    me = user_at(running, 0)
+    lifecycle.create_game(make_user(), num_players=4)
+    finished_game([me, make_user()])
+    client.force_login(me)
+    made = []
+
+    def count(sender, **kwargs):
+        made.append(sender.__name__)
+
+    for model in (Game, Seat):
+        post_init.connect(count, sender=model)
+    try:
+        lobby = client.get(reverse("lobby"))
+        mine = client.get(reverse("my_games"))
+        profile = client.get(reverse("profile", args=[me.username]))
+    finally:
+        for model in (Game, Seat):
+            post_init.disconnect(count, sender=model)
+    assert made == []
+    assert [len(lobby.context[name]) for name in ("my_games", "open_games", "finished")] == [1, 1, 1]
+    assert len(mine.context["my_games"]) == 1
+    assert [len(profile.context[name]) for name in ("in_play", "finished_rows")] == [1, 1]
+    assert f'href="{running.get_absolute_url()}"' in lobby.content.decode()
