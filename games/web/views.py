@@ -62,7 +62,7 @@ def lobby(request):
             "open_page": open_page,
             "finished": rows.compose(selectors.finished_games(user), players=None, ranking="ranking"),
             "friends": finding.friends_of(user),
-            "quick_form": finding.QuickGameForm(),
+            "quick_fields": finding.quick_fields(),
         },
     )
 

@@ -131,3 +131,32 @@ def test_the_lobby_and_the_profile_list_games_without_loading_a_game_or_a_seat(c
     assert len(mine.context["my_games"]) == 1
     assert [len(profile.context[name]) for name in ("in_play", "finished_rows")] == [1, 1]
     assert f'href="{running.get_absolute_url()}"' in lobby.content.decode()
+
+
+# The quick game's fields as templates/games/partials/quick_game.html wrote them for each request.
+QUICK_FIELDS_TEMPLATE = """{% for field in quick_form %}
+      {% if field.name == "short_game" %}
+      <fieldset><legend>{{ field.label }}</legend>{% for radio in field %}<span class="choice">{{ radio.tag }} <label for="{{ radio.id_for_label }}">{{ radio.choice_label }}</label></span> {% endfor %}</fieldset>
+      {% elif field.field.widget.input_type == "checkbox" %}
+      <label>{{ field }} {{ field.label }}</label>
+      {% else %}
+      <label>{{ field.label }} {{ field }}</label>
+      {% endif %}
+    {% endfor %}"""  # noqa: E501
+
+
+@pytest.mark.django_db
+def test_the_quick_game_form_is_kept_per_language_and_written_as_before(client, make_user):
+    from django.conf import settings
+
+    from games.web.finding import QuickGameForm
+
+    client.force_login(make_user())
+    # English again last: kept apart from the others.
+    for language in (*LANGUAGES, "en"):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        page = client.get(reverse("lobby")).content.decode()
+        assert f'<html lang="{language}"' in page
+        with translation.override(language):
+            expected = Template(QUICK_FIELDS_TEMPLATE).render(Context({"quick_form": QuickGameForm()}))
+        assert "\n    " + expected + "\n    <button" in page, language
