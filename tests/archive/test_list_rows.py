@@ -160,3 +160,61 @@ def test_the_quick_game_form_is_kept_per_language_and_written_as_before(client, 
         with translation.override(language):
             expected = Template(QUICK_FIELDS_TEMPLATE).render(Context({"quick_form": QuickGameForm()}))
         assert "\n    " + expected + "\n    <button" in page, language
+
+
+def _archive_row_html_before(row):
+    """games/web/archive_views.py `_row_html` as it was (format_html for every part), kept to
+    show that the faster one writes the same bytes."""
+    from django.utils.html import format_html, format_html_join
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext as _
+
+    game = row["game"]
+    options = [
+        _("%(players)s players, %(rounds)s rounds") % {"players": game.num_players, "rounds": game.num_rounds},
+        _("veto cards") if game.veto else _("no veto"),
+    ]
+    if game.rated:
+        options.append(_("rated"))
+    if game.practice:
+        options.append(format_html('<span class="badge practice">{}</span>', _("practice game")))
+    if game.private:
+        options.append(_("private"))
+    if game.imported:
+        options.append(_("imported"))
+    note = format_html_join(", ", "{}", ((option,) for option in options))
+    items = []
+    for player in row["ranking"]:
+        shown = format_html(
+            '<span class="lobby-player colour-{}"><span class="chip">{}</span> {}</span>',
+            player["colour"], player["label"], player["username"],
+        )
+        if player["archive_url"]:
+            shown = format_html(
+                '<a href="{}" class="player-link" title="{}">{}</a>',
+                player["archive_url"], _("Games of %(name)s") % {"name": player["username"]}, shown,
+            )
+        items.append(format_html(
+            '\n          <li><span class="place">{}.</span> {} <strong class="score">{}</strong></li>',
+            player["place"], shown, player["score"],
+        ))
+    return _("Game %(n)s") % {"n": game.pk}, note, mark_safe("".join(items))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_archives_rows_are_written_as_before(language):
+    from games.reading.listing import ListedGame
+    from games.web.archive_views import _row_html
+
+    people = [
+        {**player, "archive_url": url}
+        for player, url in zip(players(), itertools.cycle([None, "/archive/?player=a%3Cb&against=%22x%27"]))
+    ]
+    flags = ("short_game", "veto", "rated", "practice", "private", "imported")
+    memo = {}
+    with translation.override(language):
+        for number, values in enumerate(itertools.product((False, True), repeat=len(flags))):
+            game = ListedGame(number + 1, None, 2 + number % 4, *values)
+            row = {"game": game, "ranking": people[number % 40:number % 40 + 2 + number % 4]}
+            # Once with a page's memo (its players seen before), once without.
+            assert _row_html(row, memo) == _row_html(row) == _archive_row_html_before(row)
