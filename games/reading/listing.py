@@ -16,25 +16,20 @@ from games.words.texts import colour_letter, computer_name, seat_name
 
 
 def games_with_seats():
-    """Games without their state and log, their seats and users prefetched (one more query).
+    """Games without their state and log, their seats and users prefetched (one more query): the
+    lobby's friends' open games (games/web/finding.py); the lists read `rows_of` instead.
 
     Of a seat and its user only what a list shows is loaded (the seat's name or its user's, and
     whether the account was deleted): decoding the other columns, dates above all, was most of the time
     a long list took."""
     seats = Seat.objects.select_related("user").only(
         "game_id", "user_id", "name", "index", "autopilot", "computer", "user__username", "user__deleted_at",
-        # Whose calendar a vacation's days are in (the lobby's clocks, games.reading.selectors.my_games).
-        "user__time_zone",
     )
     return Game.objects.defer("state", "first_events").prefetch_related(Prefetch("seats", queryset=seats))
 
 
-def row(game, user):
-    return _row(game, list(game.seats.all()), user)
-
-
 def _row(game, seats, user):
-    """A list's row of `game` (a Game, or a RowGame) with its `seats` in their order, for `user`."""
+    """A list's row of `game` (a RowGame) with its `seats` in their order, for `user`."""
     players = [_player(game, seat, user) for seat in seats]
     by_seat = {player["seat"]: player for player in players if player["seat"] is not None}
     ranking = [

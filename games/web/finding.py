@@ -62,7 +62,7 @@ def friends_of(viewer):
 
 
 def with_creator_ratings(rows):
-    """Mark each lobby row (games.reading.listing.row) with its creator's rating on the "all games" ladder
+    """Mark each lobby row (games.reading.listing.rows_of) with its creator's rating on the "all games" ladder
     (`creator_rating`: the number shown, or None for a player not rated yet; and
     `creator_provisional`). One query for the page."""
     creators = {row["game"].creator_id for row in rows} - {None}
