@@ -4,7 +4,6 @@ from django.db.models import Q
 
 from games.models import Game, Seat
 from games.reading import archive, keyset
-from games.words.texts import colour_letter, seat_name
 
 FINISHED_PER_PAGE = 25
 IN_PLAY_PER_PAGE = 25
@@ -27,23 +26,23 @@ def finished(player, viewer, cursor=None):
     return archive.page(viewer, archive.Filters(players=(player,)), cursor, size=FINISHED_PER_PAGE)
 
 
-def row(game, player):
-    """One game as the profile shows it: the player's seat, place and score, and the others."""
-    seats = list(game.seats.all())
+def row(listed, player):
+    """One game as the profile shows it, from its list's row (games.reading.listing.rows_of): the
+    player's seat, place and score, and the others, best placed first."""
+    game = listed["game"]
     standings = {seat: (place, score) for place, seat, score in game.standings}
     people = []
-    for seat in seats:
-        colour = game.colours[seat.index] if seat.index is not None and game.colours else None
-        place, score = standings.get(seat.index, (None, None))
+    for each in listed["players"]:
+        place, score = standings.get(each["seat"], (None, None))
         people.append({
-            "seat": seat.index,
-            "user": seat.user,
-            "username": seat_name(seat),
-            "colour": colour,
-            "label": colour_letter(colour),
+            "seat": each["seat"],
+            "user": each["user"],
+            "username": each["username"],
+            "colour": each["colour"],
+            "label": each["label"],
             "place": place,
             "score": score,
-            "is_player": seat.user_id == player.pk,
+            "is_player": each["user"] is not None and each["user"].pk == player.pk,
         })
     people.sort(key=lambda person: (person["place"] is None, person["place"] or 0, person["seat"] or 0))
     own = next(person for person in people if person["is_player"])

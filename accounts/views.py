@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from elgrande_site import cache
 from games.play import account_deletion
 from games.reading import keyset
+from games.web import rows
 
 from . import deletion, friends, profile, vacations
 from .emails import has_verified_email
@@ -72,10 +73,12 @@ def profile_page(request, username):
         "accounts/profile.html",
         {
             "player": player,
-            "in_play": [profile.row(row["game"], player) for row in in_play.rows],
+            "in_play": rows.compose([profile.row(row, player) for row in in_play.rows]),
             "in_play_page": in_play,
             "finished": finished,
-            "finished_rows": [profile.row(row["game"], player) for row in finished.rows],
+            "finished_rows": rows.compose(
+                [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
+            ),
             "following": friends.follows(request.user, player),
             "blocking": request.user.is_authenticated and friends.blocks(request.user, player),
         },

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 def games_in(response, section):
-    return [row["game"] for row in response.context[section]]
+    """The ids of the games a list of the lobby shows (its rows' games are plain rows, not Games)."""
+    return [row["game"].pk for row in response.context[section]]
 
 
 def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_user, start_game):
@@ -33,11 +34,11 @@ def test_the_lobby_lists_open_games_my_games_and_finished_games(client, make_use
     client.force_login(me)
     response = client.get(reverse("lobby"))
     assert response.status_code == 200
-    assert private_game not in games_in(response, "open_games")
-    assert games_in(response, "open_games") == [open_game]
-    assert private_game not in games_in(response, "finished")
-    assert games_in(response, "my_games") == [mine]
-    assert games_in(response, "finished") == [Game.objects.get(pk=finished.pk)]
+    assert private_game.pk not in games_in(response, "open_games")
+    assert games_in(response, "open_games") == [open_game.pk]
+    assert private_game.pk not in games_in(response, "finished")
+    assert games_in(response, "my_games") == [mine.pk]
+    assert games_in(response, "finished") == [finished.pk]
 
 
 def test_my_games_put_those_waiting_for_my_move_first(client, start_game, make_user):

@@ -138,7 +138,7 @@ def test_profiles_and_lobby_lists_keep_private_games_to_their_players(client, st
             assert response.context["in_play"] == [] and response.context["finished_rows"] == []
             assert f"/games/{game.pk}/" not in response.content.decode()
         mine = logged_in(user_at(game, 1)).get(url)
-        assert [row["game"] for row in mine.context["in_play"] + mine.context["finished_rows"]] == [game]
+        assert [row["game"].pk for row in mine.context["in_play"] + mine.context["finished_rows"]] == [game.pk]
     for reader in (client, stranger):
         lobby = reader.get(reverse("lobby")).content.decode()
         assert f"/games/{running.pk}/" not in lobby and f"/games/{finished.pk}/" not in lobby

@@ -23,7 +23,10 @@ def tournament_context(tournament, viewer):
     tournament.refresh_from_db()
     entrants = list(tournament.entrants.select_related("user"))
     users = {entrant.user_id: entrant.user for entrant in entrants}
-    tables = list(Table.objects.filter(tournament=tournament).select_related("game"))
+    # Not the games' states: each holds its whole log, and the page shows a game's link and status.
+    tables = list(
+        Table.objects.filter(tournament=tournament).select_related("game").defer("game__state", "game__first_events")
+    )
     seats = {}
     for seat in Seat.objects.filter(game__tournament_table__tournament=tournament).select_related("user"):
         seats.setdefault(seat.game_id, []).append(seat)

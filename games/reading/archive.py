@@ -77,7 +77,7 @@ def page(viewer, filters=Filters(), cursor=None, size=None, listed=False):
 
     `listed`: rows of what the archive's page and JSON show alone (a "game" that is not a model
     instance, its "ranking"), read as plain values (listing.finished_rows); else the rows of
-    every list of games (listing.row), as the profile and the lobby read them."""
+    every list of games (listing.rows_of), as the profile and the lobby read them."""
     size = size or PAGE_SIZE
     keys = _public_keys(filters, cursor, size + 1)
     if viewer.is_authenticated:

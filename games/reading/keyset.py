@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games.reading.listing import games_with_seats, row
+from games.reading import listing
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _TOKEN = re.compile(r"(\d{1,17})-(\d{1,18})")
@@ -88,9 +88,10 @@ def page_keys(queryset, cursor, limit, time_field, id_field):
 
 def page_of(found, cursor, size, viewer, time_field, rows_of=None):
     """The page of up to `size` games out of `found`, keys from one or more `page_keys()` calls with
-    `limit` size + 1 each: its rows (games loaded with their seats, two queries) and its links.
-    `rows_of`, when given, makes the rows instead: {game id: row} for a list of ids, each row's
-    "game" with `pk` and `time_field` (listing.finished_rows: plain rows for the archive)."""
+    `limit` size + 1 each: its rows (listing.rows_of for `viewer`: the games and their seats as
+    plain rows, two queries) and its links. `rows_of`, when given, makes the rows instead: {game
+    id: row} for a list of ids, each row's "game" with `pk` and `time_field` (listing.finished_rows:
+    the archive's slimmer rows)."""
     backwards = cursor is not None and not cursor.older
     found = sorted(found, reverse=not backwards)
     more = len(found) > size
@@ -100,12 +101,10 @@ def page_of(found, cursor, size, viewer, time_field, rows_of=None):
     ids = [game_id for _at, game_id in found]
     if rows_of is not None:
         by_id = rows_of(ids) if ids else {}
-        page = Page(rows=[by_id[game_id] for game_id in ids if game_id in by_id])
-        games = [each["game"] for each in page.rows]
     else:
-        by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
-        games = [by_id[game_id] for game_id in ids if game_id in by_id]
-        page = Page(rows=[row(game, viewer) for game in games])
+        by_id = listing.rows_of(ids, viewer)
+    page = Page(rows=[by_id[game_id] for game_id in ids if game_id in by_id])
+    games = [each["game"] for each in page.rows]
     if games:
         # A page reached going to older games has newer ones: at least the one it started after;
         # and one reached going back has older ones.

@@ -33,8 +33,7 @@ from games.engine import GameState, view_for, visible_events
 from games.models import Game, Seat
 from games.moves.moves_forms import DecisionPanel
 from games.play import chat
-from games.reading import archive, keyset, log_lines, since_visit
-from games.reading.listing import games_with_seats, row
+from games.reading import archive, keyset, listing, log_lines, since_visit
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view, seat_name
 
@@ -244,8 +243,8 @@ def my_games(user, number=1):
     paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
-    by_id = {game.pk: game for game in games_with_seats().filter(pk__in=ids).order_by()} if ids else {}
-    rows = [row(by_id[game_id], user) for game_id in ids if game_id in by_id]
+    by_id = listing.rows_of(ids, user)
+    rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
 
@@ -258,14 +257,14 @@ def _deadlines_after_vacations(rows):
         game = each["game"]
         each["deadline"] = game.deadline
         if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations and game.deadline is not None:
-            acting[game.pk] = [seat.user for seat in game.seats.all() if seat.index in game.to_act and seat.user]
+            acting[game.pk] = [seat.user for seat in game.seats if seat.index in game.to_act and seat.user]
     users = {user.pk: user for each in acting.values() for user in each}
     if not users:
         return
     spans = clocks.vacation_spans(users.values(), timezone.now())
     for each in rows:
         if each["game"].pk in acting:
-            each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats.all(), spans)
+            each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats, spans)
 
 
 def open_games(user, cursor=None):

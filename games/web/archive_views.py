@@ -1,13 +1,13 @@
 """The archive of finished games (a page and its JSON twin) and the statistics drawn from it.
 Thin: games/reading/archive.py reads, games/reading/statistics.py computes."""
 
+import html
 from urllib.parse import urlencode
 
 from django import forms
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -35,10 +35,16 @@ def archive_page(request):
     filters = form.filters()
     page = archive.page(request.user, filters, form.cursor(), listed=True)
     base = reverse("archive")
+    memo, urls = {}, {}
     for row in page.rows:
         for player in row["ranking"]:
-            player["archive_url"] = _player_url(base, player["user"], filters)
-        row["link_text"], row["note"], row["ranking_html"] = _row_html(row)
+            user = player["user"]
+            # Once per player a page: a filter's players are in every row.
+            key = None if user is None else user.pk
+            if key not in urls:
+                urls[key] = _player_url(base, user, filters)
+            player["archive_url"] = urls[key]
+        row["link_text"], row["note"], row["ranking_html"] = _row_html(row, memo)
     return render(
         request,
         "games/archive.html",
@@ -101,40 +107,51 @@ def _game_json(request, row):
     }
 
 
-def _row_html(row):
+def _row_html(row, memo=None):
     """What a row of the archive's table shows of its game, composed here rather than in the
     template, whose per-row tags were most of the page's rendering (bench/archive.py): the link's
-    text, the note of its options, and the ranking's items."""
+    text, the note of its options, and the ranking's items. `memo`, a dict kept over one page:
+    each player's markup written once, as a player of a filter is in every row, and the words
+    looked up once. Escaped as `format_html` escapes (tests/archive/test_list_rows.py)."""
+    memo = {} if memo is None else memo
+    words = memo.get("words")
+    if words is None:
+        words = memo["words"] = {
+            "veto": _esc(_("veto cards")), "no veto": _esc(_("no veto")), "rated": _esc(_("rated")),
+            "practice": f'<span class="badge practice">{_esc(_("practice game"))}</span>',
+            "private": _esc(_("private")), "imported": _esc(_("imported")),
+        }
     game = row["game"]
     options = [
-        _("%(players)s players, %(rounds)s rounds") % {"players": game.num_players, "rounds": game.num_rounds},
-        _("veto cards") if game.veto else _("no veto"),
+        _esc(_("%(players)s players, %(rounds)s rounds") % {"players": game.num_players, "rounds": game.num_rounds}),
+        words["veto"] if game.veto else words["no veto"],
     ]
-    if game.rated:
-        options.append(_("rated"))
-    if game.practice:
-        options.append(format_html('<span class="badge practice">{}</span>', _("practice game")))
-    if game.private:
-        options.append(_("private"))
-    if game.imported:
-        options.append(_("imported"))
-    note = format_html_join(", ", "{}", ((option,) for option in options))
+    for name in ("rated", "practice", "private", "imported"):
+        if getattr(game, name):
+            options.append(words[name])
     items = []
     for player in row["ranking"]:
-        shown = format_html(
-            '<span class="lobby-player colour-{}"><span class="chip">{}</span> {}</span>',
-            player["colour"], player["label"], player["username"],
-        )
-        if player["archive_url"]:
-            shown = format_html(
-                '<a href="{}" class="player-link" title="{}">{}</a>',
-                player["archive_url"], _("Games of %(name)s") % {"name": player["username"]}, shown,
+        key = (player["colour"], player["label"], player["username"], player["archive_url"])
+        shown = memo.get(key)
+        if shown is None:
+            shown = (
+                f'<span class="lobby-player colour-{_esc(player["colour"])}"><span class="chip">'
+                f'{_esc(player["label"])}</span> {_esc(player["username"])}</span>'
             )
-        items.append(format_html(
-            '\n          <li><span class="place">{}.</span> {} <strong class="score">{}</strong></li>',
-            player["place"], shown, player["score"],
-        ))
-    return _("Game %(n)s") % {"n": game.pk}, note, mark_safe("".join(items))
+            if player["archive_url"]:
+                title = _esc(_("Games of %(name)s") % {"name": player["username"]})
+                shown = f'<a href="{_esc(player["archive_url"])}" class="player-link" title="{title}">{shown}</a>'
+            memo[key] = shown
+        items.append(
+            f'\n          <li><span class="place">{_esc(player["place"])}.</span> {shown} '
+            f'<strong class="score">{_esc(player["score"])}</strong></li>'
+        )
+    return _("Game %(n)s") % {"n": game.pk}, mark_safe(", ".join(options)), mark_safe("".join(items))
+
+
+def _esc(value):
+    """`value` as `format_html` writes an argument: its own markup if it has some, else escaped."""
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
 
 
 def _player_url(base, user, filters):

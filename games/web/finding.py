@@ -6,7 +6,8 @@ import zlib
 from django import forms
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, gettext_lazy
 
 from accounts import friends
 from accounts.models import Follow
@@ -61,7 +62,7 @@ def friends_of(viewer):
 
 
 def with_creator_ratings(rows):
-    """Mark each lobby row (games.reading.listing.row) with its creator's rating on the "all games" ladder
+    """Mark each lobby row (games.reading.listing.rows_of) with its creator's rating on the "all games" ladder
     (`creator_rating`: the number shown, or None for a player not rated yet; and
     `creator_provisional`). One query for the page."""
     creators = {row["game"].creator_id for row in rows} - {None}
@@ -91,6 +92,22 @@ class QuickGameForm(forms.Form):
     show_castillo = NewGameForm.base_fields["show_castillo"]
     time_per_move = NewGameForm.base_fields["time_per_move"]
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=False)
+
+
+# The quick game's fields by language: the same for every player (an unbound form), and rendering
+# their widgets was a fifth of the lobby's CPU.
+_QUICK_FIELDS = {}
+
+
+def quick_fields():
+    """The quick game form's fields (templates/games/partials/quick_game_fields.html) in the active
+    language, rendered once per language in this process."""
+    language = get_language()
+    html = _QUICK_FIELDS.get(language)
+    if html is None:
+        html = render_to_string("games/partials/quick_game_fields.html", {"quick_form": QuickGameForm()})
+        _QUICK_FIELDS[language] = html
+    return html
 
 
 def matching(user, options):

@@ -31,7 +31,7 @@ from games.reading.selectors import (
     seat_view,
     viewable_game,
 )
-from games.web import finding, replay_views
+from games.web import finding, replay_views, rows
 from games.web.forms import NewGameForm
 
 PARTIALS = {
@@ -55,15 +55,15 @@ def lobby(request):
         request,
         "games/lobby.html",
         {
-            "my_games": mine.rows,
+            "my_games": rows.compose(mine.rows),
             "my_games_page": mine.page,
             "your_move": mine.waiting > 0,
             "waiting": mine.waiting,
-            "open_games": finding.with_creator_ratings(open_page.rows),
+            "open_games": rows.compose(finding.with_creator_ratings(open_page.rows)),
             "open_page": open_page,
-            "finished": selectors.finished_games(user),
+            "finished": rows.compose(selectors.finished_games(user), players=None, ranking="ranking"),
             "friends": finding.friends_of(user),
-            "quick_form": finding.QuickGameForm(),
+            "quick_fields": finding.quick_fields(),
         },
     )
 
@@ -81,7 +81,12 @@ def my_games(request):
     return render(
         request,
         "games/partials/my_games.html",
-        {"my_games": mine.rows, "my_games_page": mine.page, "your_move": mine.waiting > 0, "waiting": mine.waiting},
+        {
+            "my_games": rows.compose(mine.rows),
+            "my_games_page": mine.page,
+            "your_move": mine.waiting > 0,
+            "waiting": mine.waiting,
+        },
     )
 
 

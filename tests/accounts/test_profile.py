@@ -28,13 +28,13 @@ def test_the_profile_shows_games_in_play_and_finished_ones_with_place_and_score(
         response = client.get(reverse("profile", args=[player.username]))
         assert response.status_code == 200
         [row] = response.context["finished_rows"]
-        assert row["game"] == game
+        assert row["game"].pk == game.pk
         assert (row["own"]["place"], row["own"]["score"]) == (place, score)
         text = response.content.decode()
         assert f"{place} of 2, <strong>{score}</strong> points" in text
     player = user_at(running, 0)
     response = client.get(reverse("profile", args=[player.username]))
-    assert [row["game"] for row in response.context["in_play"]] == [running]
+    assert [row["game"].pk for row in response.context["in_play"]] == [running.pk]
     assert response.context["finished_rows"] == []
     assert "Member since" in response.content.decode()
 
@@ -44,8 +44,8 @@ def test_private_games_show_only_to_those_who_sit_in_them(start_game, make_user)
     player, fellow = user_at(game, 0), user_at(game, 1)
     url = reverse("profile", args=[player.username])
     assert logged_in(make_user()).get(url).context["in_play"] == []
-    assert [row["game"] for row in logged_in(fellow).get(url).context["in_play"]] == [game]
-    assert [row["game"] for row in logged_in(player).get(url).context["in_play"]] == [game]
+    assert [row["game"].pk for row in logged_in(fellow).get(url).context["in_play"]] == [game.pk]
+    assert [row["game"].pk for row in logged_in(player).get(url).context["in_play"]] == [game.pk]
 
 
 def test_a_waiting_or_cancelled_game_is_neither_in_play_nor_finished(client, make_user):

@@ -273,3 +273,27 @@ def test_starting_and_withdrawing_from_a_running_tournament_need_the_tick_and_ch
     assert waiting.status == Tournament.Status.SIGNUP and not Game.objects.filter(tournament_table__tournament=waiting)
     text = text_of(client.get(waiting.get_absolute_url()))
     assert "I am sure" in text
+
+
+def test_a_tournaments_page_and_the_list_take_the_same_queries_however_many_games(client, make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament, users = played_tournament(make_user)
+
+    def queries(url):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return [query["sql"] for query in captured.captured_queries]
+
+    few = queries(tournament.get_absolute_url())
+    few_list = queries(reverse("tournaments"))
+    for number in (3, 4, 5):
+        Table.objects.create(tournament=tournament, round=2, number=number, game=finished_game(users[:4]))
+    for _ in range(2):
+        open_tournament(users[0])
+    many = queries(tournament.get_absolute_url())
+    assert len(many) == len(few)
+    assert len(queries(reverse("tournaments"))) == len(few_list)
+    # No game's state (its whole log) is read for a page that shows a link and a status.
+    assert not any('"state"' in sql for sql in many)
