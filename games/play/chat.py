@@ -10,7 +10,8 @@ import unicodedata
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, Value
+from django.db.models import BooleanField, Prefetch, Value
+from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from accounts.models import Block
@@ -46,11 +47,29 @@ def seats_with_mutes(user):
     `blocked` when `user` blocks them (accounts/friends.py): the lines of both are hidden from
     `user` alone."""
     if user.is_authenticated:
-        muted = Exists(ChatMute.objects.filter(user=user, muted_user=OuterRef("user_id")))
-        blocked = Exists(Block.objects.filter(blocker=user, blocked=OuterRef("user_id")))
+        # Written out: the same EXISTS built with the ORM's Exists and OuterRef took 1 ms of CPU
+        # to build and compile, on every game page (bench/README.md, "The cached game page").
+        muted = RawSQL(_MUTED, (user.pk,), output_field=BooleanField())
+        blocked = RawSQL(_BLOCKED, (user.pk,), output_field=BooleanField())
     else:
         muted = blocked = Value(False)
     return Prefetch("seats", queryset=Seat.objects.select_related("user").annotate(muted=muted, blocked=blocked))
+
+
+def _exists(model, reader, other):
+    table, seat = model._meta.db_table, Seat._meta.db_table
+    reader, other = model._meta.get_field(reader).column, model._meta.get_field(other).column
+    player = Seat._meta.get_field("user").column
+    return (
+        f'EXISTS (SELECT 1 FROM "{table}" WHERE "{table}"."{reader}" = %s'
+        f' AND "{table}"."{other}" = "{seat}"."{player}")'
+    )
+
+
+# Whether the reader (the parameter) mutes, or blocks, the player of the seat: Seat's own table is
+# the queryset's first, so its name qualifies its user column.
+_MUTED = _exists(ChatMute, "user", "muted_user")
+_BLOCKED = _exists(Block, "blocker", "blocked")
 
 
 def problem_with_text(text):
