@@ -174,10 +174,7 @@ def chat_context(user, game, seats, before=None):
     if not shown:
         return context
     hidden = [seat.pk for seat in seats if seat.muted or getattr(seat, "blocked", False)]
-    rows = game.chat_messages.exclude(seat_id__in=hidden)
-    if before is not None:
-        rows = rows.filter(pk__lt=before)
-    rows = list(rows.order_by("-pk").only("pk", "game", "seat", "text", "created_at")[: PAGE_SIZE + 1])
+    rows = _latest_messages(game.pk, hidden, before)
     if len(rows) > PAGE_SIZE:
         rows = rows[:PAGE_SIZE]
         context["older_than"] = rows[-1].pk
@@ -189,3 +186,23 @@ def chat_context(user, game, seats, before=None):
         for row in reversed(rows)
     ]
     return context
+
+
+def _latest_messages(game_id, hidden_seats, before):
+    """The game's latest PAGE_SIZE + 1 messages, newest first, but those of `hidden_seats`, and
+    before message id `before` when given. Written out: the ORM's queryset took 0.5 ms of CPU to
+    build and compile on every game page, this 0.07 (bench/README.md, "The cached game page")."""
+    table = ChatMessage._meta.db_table
+    where, params = ['"game_id" = %s'], [game_id]
+    if hidden_seats:
+        where.append(f'"seat_id" NOT IN ({", ".join(["%s"] * len(hidden_seats))})')
+        params += list(hidden_seats)
+    if before is not None:
+        where.append('"id" < %s')
+        params.append(int(before))
+    params.append(PAGE_SIZE + 1)
+    sql = (
+        f'SELECT "id", "game_id", "seat_id", "text", "created_at" FROM "{table}"'
+        f' WHERE {" AND ".join(where)} ORDER BY "id" DESC LIMIT %s'
+    )
+    return list(ChatMessage.objects.raw(sql, params))
