@@ -49,8 +49,8 @@ def seats_with_mutes(user):
     if user.is_authenticated:
         # Written out: the same EXISTS built with the ORM's Exists and OuterRef took 1 ms of CPU
         # to build and compile, on every game page (bench/README.md, "The cached game page").
-        muted = RawSQL(_MUTED, (user.pk,), output_field=BooleanField())
-        blocked = RawSQL(_BLOCKED, (user.pk,), output_field=BooleanField())
+        muted = RawSQL(MUTED_SQL, (user.pk,), output_field=BooleanField())
+        blocked = RawSQL(BLOCKED_SQL, (user.pk,), output_field=BooleanField())
     else:
         muted = blocked = Value(False)
     return Prefetch("seats", queryset=Seat.objects.select_related("user").annotate(muted=muted, blocked=blocked))
@@ -68,8 +68,8 @@ def _exists(model, reader, other):
 
 # Whether the reader (the parameter) mutes, or blocks, the player of the seat: Seat's own table is
 # the queryset's first, so its name qualifies its user column.
-_MUTED = _exists(ChatMute, "user", "muted_user")
-_BLOCKED = _exists(Block, "blocker", "blocked")
+MUTED_SQL = _exists(ChatMute, "user", "muted_user")
+BLOCKED_SQL = _exists(Block, "blocker", "blocked")
 
 
 def problem_with_text(text):

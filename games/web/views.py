@@ -35,7 +35,7 @@ from games.reading.selectors import (
     seat_view,
     viewable_game,
 )
-from games.web import finding, replay_views
+from games.web import finding, page_game, replay_views
 from games.web.forms import NewGameForm
 
 PARTIALS = {
@@ -111,7 +111,7 @@ def new_game(request):
 @require_GET
 def game_page(request, pk):
     position = "at" in request.GET or "back" in request.GET
-    game = viewable_game(request, pk, defer=() if position else LARGE)
+    game = viewable_game(request, pk) if position else page_game.viewable_page_game(request, pk)
     if game.status == Game.Status.ACTIVE and not position:
         return _cached_page(request, game)
     if game.get_deferred_fields():

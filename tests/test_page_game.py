@@ -1,0 +1,69 @@
+"""The running game's page reads its game, seats and players by SELECTs written out
+(games/web/page_game.py): it must give what `selectors.viewable_game(request, pk, defer=LARGE)`
+gives, the reader's chat marks and the 404 of a game the reader may not see included."""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.http import Http404
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import Block
+from games.models import ChatMute
+from games.reading.selectors import LARGE, viewable_game
+from games.web.page_game import viewable_page_game
+from tests.support.helpers import logged_in, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def request_of(user):
+    request = RequestFactory().get("/")
+    request.user, request.session = user, {}
+    return request
+
+
+def seen(game):
+    fields = {field.attname: getattr(game, field.attname) for field in game._meta.concrete_fields
+              if field.name not in LARGE}
+    seats = [
+        ({field.attname: getattr(seat, field.attname) for field in seat._meta.concrete_fields},
+         seat.user.pk if seat.user else None, seat.user.username if seat.user else None,
+         seat.muted, seat.blocked, seat.game is game)
+        for seat in game.seats.all()
+    ]
+    return fields, seats, sorted(game.get_deferred_fields())
+
+
+def test_the_page_reads_what_viewable_game_reads(start_game, make_user):
+    game = start_game(4)
+    reader, muted, blocked = (user_at(game, index) for index in (0, 1, 2))
+    ChatMute.objects.create(user=reader, muted_user=muted)
+    Block.objects.create(blocker=reader, blocked=blocked)
+    # Another reader's mutes are not this one's.
+    ChatMute.objects.create(user=make_user(), muted_user=user_at(game, 3))
+    for user in (reader, muted, make_user(), AnonymousUser()):
+        request = request_of(user)
+        expected = seen(viewable_game(request, game.pk, defer=LARGE))
+        assert seen(viewable_page_game(request, game.pk)) == expected
+    marks = [(seat[3], seat[4]) for seat in seen(viewable_page_game(request_of(reader), game.pk))[1]]
+    assert marks == [(False, False), (True, False), (False, True), (False, False)]
+    # The seats as read: no further query to list them or their players.
+    page_game = viewable_page_game(request_of(reader), game.pk)
+    with CaptureQueriesContext(connection) as captured:
+        [seat.user.username for seat in page_game.seats.all()]
+    assert len(captured) == 0
+
+
+def test_a_private_game_or_none_is_not_found(start_game, make_user):
+    game = start_game(3, private=True)
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(make_user()), game.pk)
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(AnonymousUser()), game.pk)
+    assert viewable_page_game(request_of(user_at(game, 1)), game.pk).pk == game.pk
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(user_at(game, 1)), game.pk + 1000)
+    assert logged_in(make_user()).get(reverse("game", args=[game.pk])).status_code == 404
