@@ -145,9 +145,9 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     # Both rendered once more, unmarked (the seen version is in their keys), then served from the cache.
     assert queries() == at_start + 3
     assert queries() == at_start
-    # From the cache: the session's user, the game, its seats, their players (games/web/page_game.py),
-    # vacations and the chat's messages.
-    assert at_start == 6
+    # From the cache: the session's user, the game, its seats, their players (games/web/page_game.py)
+    # and the chat's messages; no vacations, as no player may be away (the seats' `maybe_away`).
+    assert at_start == 5
 
 
 # Seed 41's move opens a veto question (the seats' answers given ahead are read again), seed 1's
@@ -172,15 +172,16 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     # The session's user; the game and its seats, loaded once; the transaction: its savepoint, the
     # row locked for its version alone, the move inserted, the game updated, the row that keeps
     # the mails it calls for from being lost (when it brings somebody a new decision), the
-    # release; the render of the play area from the saved game: the vacations, the log's recent
-    # moves, the version the mover has now seen. (The mails are decided after the commit, which a
+    # release; the render of the play area from the saved game: the log's recent moves, the
+    # version the mover has now seen; no vacations, as the seats say no player may be away
+    # (`maybe_away`, selectors.vacation_spans). (The mails are decided after the commit, which a
     # test's transaction never makes.)
     calls_for_mail = decisions.to_decide(game, state_of(game), before) is not None
     # A move that opens a veto question reads the seats' answers given ahead once more, under the
     # lock (games/play/answers_ahead.py `read_answers_ahead`).
     asks_veto = veto_question(state_of(game))
     assert asks_veto is opens_a_veto_question
-    assert len(sql) == 11 + calls_for_mail + asks_veto, sql
+    assert len(sql) == 10 + calls_for_mail + asks_veto, sql
     read_again = 'SELECT "games_seat"."id" AS "pk", "games_seat"."answers_ahead" AS "answers_ahead" FROM'
     assert sum(query.startswith(read_again) for query in sql) == asks_veto
     assert sum(' INSERT INTO "games_mailtodecide"' in query for query in sql) == calls_for_mail

@@ -77,9 +77,10 @@ def seat_view(game, seat):
 
 
 def vacation_spans(game, seats):
-    """The vacations under way that concern the page: its badges and its clock (one query)."""
+    """The vacations under way that concern the page: its badges and its clock (one query, none
+    when the seats carry clocks.with_vacation_hint's `maybe_away` and no player may be away)."""
     if game.status == Game.Status.ACTIVE and game.clocks_stop_for_vacations:
-        return clocks.vacation_spans([s.user for s in seats], timezone.now())
+        return clocks.vacation_spans([s.user for s in seats if getattr(s, "maybe_away", True)], timezone.now())
     return {}
 
 

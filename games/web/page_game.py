@@ -4,14 +4,20 @@ GET: in one process these took 2.3-2.9 ms of CPU of a page served from the view 
 SELECTs written out 0.5 (bench/README.md, "The cached game page"). What comes back is what
 `selectors.viewable_game(request, pk, defer=LARGE)` gives: the game without its large columns,
 its seats (prefetched, in their model's order) each with its user and the reader's chat marks
-(`muted`, `blocked`: games/play/chat.py), and the same 404 for a game the reader may not see."""
+(`muted`, `blocked`: games/play/chat.py) and whether its player may be on vacation (`maybe_away`,
+as clocks.with_vacation_hint: the others' vacations are not read), and the same 404 for a game
+the reader may not see."""
+
+from datetime import UTC, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models.query import QuerySet
 from django.http import Http404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Vacation
 from games.access import can_view
 from games.models import Game, Seat
 from games.play import chat
@@ -33,8 +39,16 @@ def _order(model):
 
 
 _GAME = f'SELECT {_columns(Game, LARGE)} FROM "{Game._meta.db_table}" WHERE "{Game._meta.db_table}"."id" = %s'
+# Whether the seat's player has a vacation around today in any time zone (as
+# clocks.with_vacation_hint): only those are asked about their vacations (selectors.vacation_spans).
+_AWAY = (
+    f'EXISTS (SELECT 1 FROM "{Vacation._meta.db_table}" WHERE "{Vacation._meta.db_table}"."user_id"'
+    f' = "{Seat._meta.db_table}"."user_id" AND "{Vacation._meta.db_table}"."start" <= %s'
+    f' AND "{Vacation._meta.db_table}"."end" >= %s)'
+)
 _SEATS = (
-    f'SELECT {_columns(Seat)}, {{muted}} AS "muted", {{blocked}} AS "blocked" FROM "{Seat._meta.db_table}"'
+    f'SELECT {_columns(Seat)}, {{muted}} AS "muted", {{blocked}} AS "blocked", {_AWAY} AS "maybe_away"'
+    f' FROM "{Seat._meta.db_table}"'
     f' WHERE "{Seat._meta.db_table}"."{Seat._meta.get_field("game").column}" = %s ORDER BY {_order(Seat)}'
 )
 _SEATS_OF_READER = _SEATS.format(muted=chat.MUTED_SQL, blocked=chat.BLOCKED_SQL)
@@ -56,15 +70,17 @@ def viewable_page_game(request, pk):
     if game is None:
         raise Http404(_("No such game."))
     user = request.user
+    today = timezone.now().astimezone(UTC).date()
+    around = [today + timedelta(days=1), today - timedelta(days=1), game.pk]
     if user.is_authenticated:
-        seats = list(Seat.objects.raw(_SEATS_OF_READER, [user.pk, user.pk, game.pk]))
+        seats = list(Seat.objects.raw(_SEATS_OF_READER, [user.pk, user.pk, *around]))
     else:
-        seats = list(Seat.objects.raw(_SEATS_OF_VISITOR, [game.pk]))
+        seats = list(Seat.objects.raw(_SEATS_OF_VISITOR, around))
     ids = sorted({seat.user_id for seat in seats if seat.user_id is not None})
     users = {u.pk: u for u in get_user_model().objects.raw(_users_sql(len(ids)), ids)} if ids else {}
     for seat in seats:
         # SQLite gives its booleans as 0 and 1.
-        seat.muted, seat.blocked = bool(seat.muted), bool(seat.blocked)
+        seat.muted, seat.blocked, seat.maybe_away = bool(seat.muted), bool(seat.blocked), bool(seat.maybe_away)
         Seat.game.field.set_cached_value(seat, game)
         Seat.user.field.set_cached_value(seat, users.get(seat.user_id))
     # As prefetch_related leaves them: game.seats.all() answers from these, with no query.
