@@ -124,3 +124,52 @@ def test_a_page_from_the_cache_carries_its_readers_own_csrf_token(start_game, re
         **HTMX,
     )
     assert response.status_code == 200 and f'data-version="{game.version + 1}"' in response.content.decode()
+
+
+def turn_report(html):
+    found = re.search(r'<details class="turn-report"( open)?>(.*?)</details>', html, re.S)
+    return None if found is None else (bool(found.group(1)), found.group(2))
+
+
+def test_each_seat_gets_its_own_turn_report_from_the_cache_and_the_spectators_none(start_game, renders):
+    """The page's frame (its head with the seat's turn report, games/web/views.py _frame) is kept
+    per reader beside the play partial: a seat's report never reaches another seat or a spectator,
+    and it opens on the first visit after the others' moves, folded on the visits after."""
+    game = start_game(3)
+    play(game, moves=7)
+    game.refresh_from_db()
+    readers = {seat: logged_in(user_at(game, seat)) for seat in range(3)}
+    readers[None] = Client()
+    readers["stranger"] = Client()
+    first = {reader: turn_report(page(client, game)) for reader, client in readers.items()}
+    second = {reader: turn_report(page(client, game)) for reader, client in readers.items()}
+    rendered = len(renders)
+    third = {reader: turn_report(page(client, game)) for reader, client in readers.items()}
+    assert len(renders) == rendered  # the third round came from the cache
+    assert first[None] is None and second[None] is None and third[None] is None
+    assert third["stranger"] is None
+    # The seat that moved last has nothing new to be told; the others each their own moves since theirs.
+    reported = [seat for seat in range(3) if first[seat] is not None]
+    assert len(reported) >= 2
+    bodies = {seat: first[seat][1] for seat in reported}
+    assert len(set(bodies.values())) == len(reported), "each seat's report tells other moves"
+    for seat in range(3):
+        if seat in reported:
+            assert first[seat] == (True, bodies[seat])
+            assert second[seat] == third[seat] == (False, bodies[seat])
+        else:
+            assert first[seat] is second[seat] is third[seat] is None
+
+
+def test_the_pages_frame_is_in_each_readers_language(start_game):
+    game = start_game(3)
+    client = logged_in(user_at(game, 0))
+    paused = {
+        "en": "Live updates are paused",
+        "it": "Gli aggiornamenti in tempo reale sono sospesi",
+        "fr": "Les mises à jour en direct sont suspendues",
+    }
+    for language in ("it", "en", "fr", "it", "fr", "en"):
+        html = page(client, game, language)
+        assert paused[language] in html
+        assert not any(words in html for other, words in paused.items() if other != language)

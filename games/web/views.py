@@ -2,13 +2,18 @@
 games.reading.selectors reads, games.moves.moves_forms reads posted fields into moves, games.play writes,
 the templates draw."""
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
@@ -31,7 +36,7 @@ from games.reading.selectors import (
     seat_view,
     viewable_game,
 )
-from games.web import finding, replay_views, rows
+from games.web import finding, page_game, replay_views, rows
 from games.web.forms import NewGameForm
 
 PARTIALS = {
@@ -112,7 +117,7 @@ def new_game(request):
 @require_GET
 def game_page(request, pk):
     position = "at" in request.GET or "back" in request.GET
-    game = viewable_game(request, pk, defer=() if position else LARGE)
+    game = viewable_game(request, pk) if position else page_game.viewable_page_game(request, pk)
     if game.status == Game.Status.ACTIVE and not position:
         return _cached_page(request, game)
     if game.get_deferred_fields():
@@ -289,23 +294,47 @@ def _play(request, game):
 
 def _cached_page(request, game):
     """A running game's page around its play partial from the view cache (the same entry the
-    partial and the spectators' sockets get): only the page's frame and the chat are rendered per
-    request. Measured (bench/README.md, "Speed"): in one process, a page from the cache costs
-    1.1-1.3 log-in pages of CPU where the whole page rendered on each GET cost 2.2-2.4."""
+    partial and the spectators' sockets get), and its frame too (`_frame`): only the site's
+    header and the chat are rendered per request. Measured in bench/README.md, "Speed"."""
     seats = list(game.seats.all())
     own = own_seat(request, seats)
     # Read before a render marks this version seen: the turn report opens on what is new to them.
-    seen_before = own.seen_version if own is not None else None
+    frame = _frame(game, own, seats)
     body = view_cache.body_for_reader(request, play_view.cached_play(request, game))
     context = {
         "game": game,
+        "frame": frame,
         "play_html": mark_safe(body),
         # The partial's first tag says whether the reader is to act (templates/games/partials/play.html).
         "your_move": 'data-your-move="1"' in body[: body.find(">") + 1],
         "chat": chat.chat_context(request.user, game, seats),
-        **turn_report_context(game, own, seats, seen_before),
     }
     return render(request, "games/game.html", context)
+
+
+def _frame(game, own, seats):
+    """The page's head above the play partial (its title, options and the seat's turn report) and
+    the map's words below it, rendered once per (game, version, reader, language) and kept in the
+    view cache beside the play partial. Rendered without the request: nothing of the reader's
+    own but their seat's report, which the key names (its index, user and the version it had
+    seen before this visit, which opens the report)."""
+    varying = repr((
+        game.seed,
+        game.status,
+        sorted((s.index, s.user_id, s.display_name) for s in seats),
+        translation.get_language(),
+    ))
+    reader = "spectator" if own is None else f"seat-{own.index}-user-{own.user_id}-seen-{own.seen_version}"
+    key = f"page:{game.pk}:{game.version}:{reader}:{hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()}"
+    frame = view_cache.get(key)
+    if frame is None:
+        context = {"game": game, **turn_report_context(game, own, seats, own.seen_version if own else None)}
+        frame = (
+            mark_safe(render_to_string("games/partials/page_top.html", context)),
+            mark_safe(render_to_string("games/partials/map_texts.html")),
+        )
+        cache.set(key, frame, view_cache.TIMEOUT)
+    return frame
 
 
 def _move_error(request, game, message, status):

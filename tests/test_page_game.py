@@ -1,0 +1,92 @@
+"""The running game's page reads its game, seats and players by SELECTs written out
+(games/web/page_game.py): it must give what `selectors.viewable_game(request, pk, defer=LARGE)`
+gives, the reader's chat marks and the 404 of a game the reader may not see included."""
+
+from datetime import UTC, timedelta
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+from django.http import Http404
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Block, Vacation
+from games import clocks
+from games.models import ChatMute, Seat
+from games.reading.selectors import LARGE, vacation_spans, viewable_game
+from games.web.page_game import viewable_page_game
+from tests.support.helpers import logged_in, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def request_of(user):
+    request = RequestFactory().get("/")
+    request.user, request.session = user, {}
+    return request
+
+
+def seen(game):
+    fields = {field.attname: getattr(game, field.attname) for field in game._meta.concrete_fields
+              if field.name not in LARGE}
+    seats = [
+        ({field.attname: getattr(seat, field.attname) for field in seat._meta.concrete_fields},
+         seat.user.pk if seat.user else None, seat.user.username if seat.user else None,
+         seat.muted, seat.blocked, seat.game is game)
+        for seat in game.seats.all()
+    ]
+    return fields, seats, sorted(game.get_deferred_fields())
+
+
+def test_the_page_reads_what_viewable_game_reads(start_game, make_user):
+    game = start_game(4)
+    reader, muted, blocked = (user_at(game, index) for index in (0, 1, 2))
+    ChatMute.objects.create(user=reader, muted_user=muted)
+    Block.objects.create(blocker=reader, blocked=blocked)
+    # Another reader's mutes are not this one's.
+    ChatMute.objects.create(user=make_user(), muted_user=user_at(game, 3))
+    for user in (reader, muted, make_user(), AnonymousUser()):
+        request = request_of(user)
+        expected = seen(viewable_game(request, game.pk, defer=LARGE))
+        assert seen(viewable_page_game(request, game.pk)) == expected
+    marks = [(seat[3], seat[4]) for seat in seen(viewable_page_game(request_of(reader), game.pk))[1]]
+    assert marks == [(False, False), (True, False), (False, True), (False, False)]
+    # The seats as read: no further query to list them or their players.
+    page_game = viewable_page_game(request_of(reader), game.pk)
+    with CaptureQueriesContext(connection) as captured:
+        [seat.user.username for seat in page_game.seats.all()]
+    assert len(captured) == 0
+
+
+def test_a_private_game_or_none_is_not_found(start_game, make_user):
+    game = start_game(3, private=True)
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(make_user()), game.pk)
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(AnonymousUser()), game.pk)
+    assert viewable_page_game(request_of(user_at(game, 1)), game.pk).pk == game.pk
+    with pytest.raises(Http404):
+        viewable_page_game(request_of(user_at(game, 1)), game.pk + 1000)
+    assert logged_in(make_user()).get(reverse("game", args=[game.pk])).status_code == 404
+
+
+def test_only_a_player_who_may_be_away_is_asked_about_vacations(clock, start_game):
+    """`maybe_away` as clocks.with_vacation_hint has it, so the page's vacations are read only for
+    those players, and the spans are the same as when every player is asked."""
+    game = start_game(3, time_per_move=3 * 86400)
+    away = user_at(game, 1)
+    today = timezone.now().astimezone(UTC).date()
+    Vacation.objects.create(user=away, start=today, end=today + timedelta(days=2))
+    Vacation.objects.create(user=user_at(game, 2), start=today + timedelta(days=5), end=today + timedelta(days=6))
+    page_game = viewable_page_game(request_of(AnonymousUser()), game.pk)
+    hinted = clocks.with_vacation_hint(Seat.objects.filter(game=game), timezone.now())
+    hinted = {seat.pk: seat.maybe_away for seat in hinted}
+    assert {seat.pk: seat.maybe_away for seat in page_game.seats.all()} == hinted
+    assert [seat.maybe_away for seat in page_game.seats.all()] == [False, True, False]
+    seats = list(page_game.seats.all())
+    assert game.clocks_stop_for_vacations
+    everyone = clocks.vacation_spans([seat.user for seat in seats], timezone.now())
+    assert vacation_spans(page_game, seats) == everyone and away.pk in everyone
