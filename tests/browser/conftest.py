@@ -1,3 +1,4 @@
+import asyncio
 import shutil
 import subprocess
 
@@ -53,14 +54,35 @@ def live_site(site_database):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Chromium for one module. Not for the session: while Playwright's synchronous API is
-    running, its event loop counts as running in the test thread, and Django refuses database
-    queries there (SynchronousOnlyOperation) in every test that runs after it in the process."""
+@pytest.fixture(scope="session")
+def chromium_of_the_session():
+    """Playwright's driver and headless Chromium, started once per test process: (the browser, the
+    event loop Playwright runs). Between its calls, Playwright's synchronous API leaves that loop
+    marked as running in the test thread, and there Django refuses database queries
+    (SynchronousOnlyOperation) and asyncio refuses to start another loop: `browser` marks it so
+    only while a browser module runs, and the process's other tests find no loop running."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    playwright = sync_playwright().start()
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    yield chromium, loop
+    asyncio._set_running_loop(loop)
+    chromium.close()
+    playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_of_the_session):
+    """Headless Chromium for one module, shared by the modules of the process (starting Chromium and
+    Playwright's driver per module cost a second or two of processor each). What a module opened
+    in it is closed when it ends, so that no page of one module's site outlives it."""
+    chromium, loop = chromium_of_the_session
+    asyncio._set_running_loop(loop)
+    try:
         yield chromium
-        chromium.close()
+        for context in chromium.contexts:
+            context.close()
+    finally:
+        asyncio._set_running_loop(None)

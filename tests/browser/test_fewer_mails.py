@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.support.browser import MOVE_TIMEOUT, act, seeded, sign_up, version, wait_for_version
+from tests.support.browser import MOVE_TIMEOUT, act, seeded, sign_up, site_shell, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -41,8 +41,12 @@ VERIFIED = (
 )
 
 
-def status(env, game):
-    return seeded(env, STATUS.format(game=game))
+@pytest.fixture
+def site_status(live_site_env):
+    """What the site's database says of a game now (STATUS), read in one shell kept open: the test
+    reads it every tenth of a second or so while it waits."""
+    with site_shell(live_site_env) as run:
+        yield lambda game: run(STATUS.format(game=game))
 
 
 def round_of(page):
@@ -50,7 +54,7 @@ def round_of(page):
 
 
 def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_decision(
-    live_site, live_site_env, browser
+    live_site, live_site_env, browser, site_status
 ):
     contexts = {name: browser.new_context() for name in ("isabel", "felipe", "carlos")}
     isabel = sign_up(contexts["isabel"], live_site, "isabel")
@@ -78,7 +82,7 @@ def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_de
     open_pages = {"isabel": isabel, "felipe": felipe}
     for page in open_pages.values():
         page.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
-    assert status(live_site_env, game)["live"] is False
+    assert site_status(game)["live"] is False
 
     waited = 0
     for _ in range(400):
@@ -91,7 +95,7 @@ def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_de
             act(page)
             wait_for_version(page, before + 1)
             continue
-        now = status(live_site_env, game)
+        now = site_status(game)
         if now["seats"]["carlos"] not in now["to_act"]:
             isabel.wait_for_timeout(100)
             continue
@@ -106,7 +110,7 @@ def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_de
             deadline = time.monotonic() + 30
             while now["sent"]["carlos"] < waited and time.monotonic() < deadline:
                 isabel.wait_for_timeout(250)
-                now = status(live_site_env, game)
+                now = site_status(game)
             assert now["sent"]["carlos"] == waited, now
         # He follows it, plays what is his, and closes the page again.
         carlos = contexts["carlos"].new_page()
@@ -122,11 +126,11 @@ def test_players_with_the_game_open_get_no_mail_and_one_who_left_gets_one_per_de
 
     # The next round may begin with a decision of his, which waits for him past the grace too; any
     # mail still waiting for its grace has gone by the end of this pause.
-    now = status(live_site_env, game)
+    now = site_status(game)
     if now["seats"]["carlos"] in now["to_act"]:
         waited += 1
     time.sleep(GRACE + 2)
-    final = status(live_site_env, game)
+    final = site_status(game)
     sent, moves = final["sent"], final["moves"]
     print(f"\n\"your move\" mails in one round: {sent} for the decisions {moves}; pages open: isabel, "
           f"felipe; carlos's closed, the game waited for him {waited} times")

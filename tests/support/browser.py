@@ -8,7 +8,7 @@ import re
 import sqlite3
 import subprocess
 import sys
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -56,6 +56,60 @@ def seeded(env, code):
     )
     lines = made.stdout.strip().splitlines()
     return json.loads(lines[-1]) if lines else None
+
+
+# The loop of a `site_shell`: each line it reads is a JSON string of code, run in a namespace of its
+# own; it answers with one line, ANSWER and JSON: what the code printed or the error that stopped it
+# (other lines, a log handler's, are passed over).
+SHELL_LOOP = """
+import contextlib, io, json, sys, traceback
+for line in sys.stdin:
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(json.loads(line), {})
+        answer = {"printed": printed.getvalue()}
+    except Exception:
+        answer = {"printed": printed.getvalue(), "error": traceback.format_exc()}
+    sys.stdout.write("ANSWER " + json.dumps(answer) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+@contextmanager
+def site_shell(env):
+    """A `manage.py shell` against the live site's database that stays open: calling it with code
+    runs the code there and returns what it printed last as JSON, as `seeded` does. For a test
+    that reads the site's database again and again: each `seeded` starts Django anew (seconds of
+    processor on a loaded machine), this one starts it once."""
+    shell = subprocess.Popen(
+        [*MANAGE, "shell", "-v0", "-c", SHELL_LOOP], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True,
+    )
+
+    def run(code):
+        shell.stdin.write(json.dumps(code) + "\n")
+        shell.stdin.flush()
+        for line in shell.stdout:
+            if line.startswith("ANSWER "):
+                break
+        else:
+            raise RuntimeError(f"the site's shell ended (exit status {shell.wait()})")
+        answer = json.loads(line.removeprefix("ANSWER "))
+        if "error" in answer:
+            raise RuntimeError(f"the code failed in the site's shell:\n{answer['error']}")
+        lines = answer["printed"].strip().splitlines()
+        return json.loads(lines[-1]) if lines else None
+
+    try:
+        yield run
+    finally:
+        shell.stdin.close()
+        try:
+            shell.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            shell.kill()
+            shell.wait()
 
 
 MOVE_TIMEOUT = 10_000

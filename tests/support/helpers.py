@@ -88,7 +88,7 @@ def free_port():
 
 
 @contextmanager
-def serving(command, *, env, cwd, log_path, timeout=30):
+def serving(command, *, env, cwd, log_path, timeout=120):
     """Run `command(port)` (an argv) on a free loopback port, its output going to `log_path`,
     until it accepts connections; yield the port and terminate the server afterwards. A server
     that exits or does not listen within `timeout` seconds raises RuntimeError with its log."""
