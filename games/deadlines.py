@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections
 from django.utils import timezone
 
@@ -62,9 +63,14 @@ def sweep(now=None, spread=None):
     """
     started = time.perf_counter()
     now = now or timezone.now()
-    overdue = list(overdue_games(now))
-    batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
     moved = 0
+    if spread is not None and lanes_busy():
+        # The lanes of an earlier sweep still hold the games it listed (and those overdue since
+        # wait for them to end): listing them again would only send them twice.
+        overdue, batches = [], []
+    else:
+        overdue = list(overdue_games(now))
+        batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
     if spread is not None and len(batches) > 1:
         spread(batches)
     elif batches:
@@ -119,6 +125,60 @@ def _expire_batches(batches):
         finally:
             after_save.announce_on_commit(announcements)
     return moved
+
+
+# How long a lane holds the games of its sweep without a word from it (`lanes`): the time limit of
+# its tasks, each of which is also dropped if it has not started by then.
+LANE_HOLD = settings.DEADLINE_SWEEP_TIME_LIMIT
+
+
+def lanes(batches, count=None):
+    """The sweep's `batches` shared out among `count` lanes (by default DEADLINE_SWEEP_LANES, the
+    worker processes), round robin so that every lane begins with the longest overdue:
+    [[batch, ...], ...], none empty. Each lane is then played one batch at a time, its next batch
+    sent as a task when the one before is done (`play_lane`, games/tasks.py): no more batches
+    wait in the queue than there are processes to take them, where fifty sent at once to two
+    processes expired unstarted (bench/README.md).
+
+    Each lane is marked as holding its games from here until its last batch is done, or until
+    LANE_HOLD seconds pass without a batch of it begun or ended (a worker killed, a batch task
+    dropped): meanwhile the next sweeps list no overdue games (`lanes_busy`), and the first
+    sweep after finds those still overdue and sends them again. A game is never played twice
+    either way: each is claimed at the version listed (`expiry.play_overdue_games`)."""
+    count = min(count or settings.DEADLINE_SWEEP_LANES, len(batches))
+    shared = [batches[number::count] for number in range(count)]
+    cache.set_many({_lane_key(number): True for number in range(len(shared))}, LANE_HOLD)
+    return shared
+
+
+def lanes_busy():
+    """Whether a lane of an earlier sweep still holds games (`lanes`)."""
+    return bool(cache.get_many([_lane_key(number) for number in range(settings.DEADLINE_SWEEP_LANES)]))
+
+
+def play_lane(number, batches, send_rest):
+    """One step of lane `number`: expire the first of `batches` (`play_overdue_batches`), then
+    hand the rest to `send_rest` (which sends the task of the next step), or, once the lane is
+    done, release its mark. A step that fails (a lost connection) releases it too, and the rest
+    of the lane is left to the next sweep, which finds those games still overdue. Returns how
+    many games moved on."""
+    key = _lane_key(number)
+    cache.set(key, True, LANE_HOLD)
+    try:
+        moved = play_overdue_batches(batches[:1])
+        if len(batches) > 1:
+            cache.set(key, True, LANE_HOLD)
+            send_rest(batches[1:])
+            return moved
+    except BaseException:
+        cache.delete(key)
+        raise
+    cache.delete(key)
+    return moved
+
+
+def _lane_key(number):
+    return f"deadline-sweep-lane-{number}"
 
 
 @contextmanager

@@ -260,9 +260,9 @@ def test_the_celery_sweep_sends_each_batch_as_a_task_of_its_own(start_game, monk
     batches = []
     real = tasks.expire_deadlines.run
 
-    def expire_deadlines(batch):
+    def expire_deadlines(batch, **lane):
         batches.append(batch)
-        return real(batch)
+        return real(batch, **lane)
 
     monkeypatch.setattr(tasks.expire_deadlines, "run", expire_deadlines)
     # Run the tasks it sends here and now, as a worker would.
