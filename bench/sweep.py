@@ -225,11 +225,11 @@ def sweep_here():
     step = ["expiries"]
     database = []
 
-    def timed_mail_sweep(now):
+    def timed_mail_sweep(now, **due):
         started = time.perf_counter()
         step[0] = "mail step"
         try:
-            return mail_sweep(now)
+            return mail_sweep(now, **due)
         finally:
             step[0] = "expiries"
             mail_step.append(time.perf_counter() - started)

@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from elgrande_site import metrics
 from games import signals
+from games.infra import rows
 from games.mail import periodic
 from games.models import Game
 from games.play import after_save, expiry, moving
@@ -64,21 +65,27 @@ def sweep(now=None, spread=None):
     started = time.perf_counter()
     now = now or timezone.now()
     moved = 0
-    if spread is not None and lanes_busy():
-        # The lanes of an earlier sweep still hold the games it listed (and those overdue since
-        # wait for them to end): listing them again would only send them twice.
-        overdue, batches = [], []
-    else:
-        overdue = list(overdue_games(now))
-        batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
+    # Whether each step has anything to do, asked in one statement: a sweep that finds nothing
+    # due (nearly every one) costs one round trip, whatever the number of running games.
+    checks = {
+        **signals.checks_of_receivers(now), "answers ahead": moving.overdue_ahead(now), **periodic.due_checks(now)
+    }
+    # Unless the lanes of an earlier sweep still hold the games it listed (and those overdue
+    # since wait for them to end): listing them again would only send them twice.
+    if spread is None or not lanes_busy():
+        checks["overdue"] = overdue_games(now)
+    due = dict(zip(checks, rows.exist_each(checks.values())))
+    overdue = list(overdue_games(now)) if due.get("overdue") else []
+    batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
     if spread is not None and len(batches) > 1:
         spread(batches)
     elif batches:
         moved = play_overdue_batches(batches)
     # The answers given ahead whose task was lost (or is late): due at a time of their own.
-    moving.answer_overdue_ahead(now)
-    periodic.sweep(now)
-    signals.send_robustly(signals.swept, now=now)
+    if due["answers ahead"]:
+        moving.answer_overdue_ahead(now)
+    periodic.sweep(now, due=due)
+    signals.send_robustly(signals.swept, now=now, due=due)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
     return moved
 

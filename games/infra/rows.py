@@ -276,6 +276,30 @@ def commits_without_waiting():
             pass
 
 
+def exist_each(querysets):
+    """[whether each of `querysets` has a row]: one statement of an EXISTS each, one round trip
+    where a query each would cost one each (the deadline sweep's checks of what is due, which
+    nearly always find nothing)."""
+    from django.core.exceptions import EmptyResultSet
+
+    parts, params, found = [], [], []
+    for queryset in querysets:
+        try:
+            sql, more = queryset.order_by().values("pk").query.sql_with_params()
+        except EmptyResultSet:
+            found.append(False)  # no row can match: asked of nobody
+            continue
+        found.append(None)
+        parts.append(f"EXISTS ({sql})")
+        params += more
+    if parts:
+        with _cursor() as cursor:
+            cursor.execute(f"SELECT {', '.join(parts)}", params)
+            answers = iter(cursor.fetchone())
+        found = [bool(next(answers)) if each is None else each for each in found]
+    return found
+
+
 def _db():
     # The connection itself, not django.db.connection, whose every attribute is looked up again
     # in this thread's connections: the sweep prepares thousands of values.

@@ -31,7 +31,13 @@ def send_due_reminders(now):
     running games: once a game's reminder is decided its marker (`reminded_half_for`,
     `reminded_last_for`) is set to the deadline, and the game leaves the index until its
     deadline changes."""
-    created, passed_over = [], []
+    return send_reminders(now) + outbox.retry_due(now)
+
+
+def due_games(now):
+    """The running games with a reminder due at `now` by their stored deadline and not yet
+    decided for it, and possibly a few more (those whose deadline a vacation moves, and finished
+    games, are sorted out by `send_reminders`): ranges of partial indexes only."""
     # No status: a game has a deadline while it runs (games/models.py, HALF_REMINDER_PENDING);
     # checked on the rows read all the same.
     slow = Game.objects.filter(deadline__gt=now, time_per_move__gte=kinds.LIVE_BELOW)
@@ -43,8 +49,15 @@ def send_due_reminders(now):
         if seconds >= kinds.LIVE_BELOW:
             half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
     last_due = Q(deadline__lt=now + LAST_REMINDER_BEFORE)
+    return slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
+
+
+def send_reminders(now):
+    """The reminders of `send_due_reminders`, without the retries. Returns how many mails it
+    queued."""
+    created, passed_over = [], []
     games = list(
-        slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
+        due_games(now)
         .defer("state")
         .prefetch_related(Prefetch(
             "seats", queryset=clocks.with_vacation_hint(kinds.seats_with_mail(), now), to_attr="seats_with_mail"
@@ -108,7 +121,7 @@ def send_due_reminders(now):
     # One UPDATE by key per game, sent together (Django's bulk_update builds a CASE per field and
     # game: 38 s of a sweep that decided 3,300 games' reminders, bench/sweep.py).
     rows.update_each(games, ["reminded_half_for", "reminded_last_for"])
-    return len(created) + outbox.retry_due(now)
+    return len(created)
 
 
 def _reminder_scope(deadline):
