@@ -34,7 +34,7 @@ def test_a_sweep_with_nothing_due_is_one_statement_however_many_games_run(start_
         assert deadlines.sweep(now) == 0
     statements = [query["sql"] for query in context.captured_queries]
     assert len(statements) == 1, statements
-    assert statements[0].startswith("SELECT EXISTS")
+    assert statements[0].startswith("WITH check_0 AS MATERIALIZED")
 
 
 def test_each_step_runs_only_when_its_check_finds_something(start_game, monkeypatch):
@@ -94,3 +94,29 @@ def test_a_receiver_whose_check_fails_is_logged_and_its_work_runs_all_the_same(s
         signals.swept.disconnect(dispatch_uid="broken-swept")
     assert "no check today" in caplog.text
     assert heard == [None]  # no word of it: its receiver does its work as before the checks
+
+
+def test_reminders_due_in_many_games_cost_the_same_few_statements_as_in_one(start_game, make_user):
+    from games.models import Notification
+
+    def remind(games):
+        now = timezone.now()
+        for game in games:
+            Game.objects.filter(pk=game.pk).update(deadline=now + timedelta(seconds=game.time_per_move / 4))
+        with CaptureQueriesContext(connection) as context:
+            reminders.send_reminders(now)
+        return len(context.captured_queries)
+
+    from accounts.emails import NOTIFICATION_FIELDS
+    from accounts.models import User
+
+    one, many = [start_game(3)], [start_game(3) for _ in range(5)]
+    # Nobody wants reminders (each one mailed has a few statements of its own: its mail composed).
+    User.objects.update(**{NOTIFICATION_FIELDS["reminder"]: False})
+    assert remind(one) == remind(many)
+    # Every seat to act in them was decided all the same, once each: passed over.
+    for game in [*one, *many]:
+        game.refresh_from_db()
+        decided = Notification.objects.filter(game=game, kind="reminder_half").values_list("user_id", flat=True)
+        acting = set(game.seats.filter(index__in=game.to_act).values_list("user_id", flat=True))
+        assert sorted(decided) == sorted(acting)
