@@ -9,8 +9,9 @@ killed half-way, run twice at once or met by a database outage costs at most one
 the outage: the next sweep finds what is still overdue.
 
 Who sweeps: with REDIS_URL set, Celery beat sends `games.tasks.sweep_deadlines` every interval to
-a worker, whose sweep sends the batches, when there are several, as tasks of their own to all the
-worker's processes (`games.tasks.expire_deadlines`); embedded, a ticker thread in the web process
+a worker, whose sweep sends the batches, when there are several, in lanes (`lanes`), one task of
+a lane at a time, for all the worker's processes to share (`games.tasks.expire_deadlines`);
+embedded, a ticker thread in the web process
 (started by elgrande_site/asgi.py) sweeps, one batch after the other. `manage.py expire_deadlines`
 runs one sweep by hand, in its own process.
 """
@@ -50,9 +51,14 @@ def sweep(now=None, spread=None):
     `now`, in batches of SWEEP_BATCH games, each game in a transaction of its own
     (`expiry.play_overdue_games`). Returns how many games moved on in this process.
 
+    Each step is run only when it has something to do, which one statement asks for all of them
+    at once (`rows.exist_each`, with the checks of the `signals.sweep_checks` receivers): a
+    sweep that finds nothing due is one round trip, however many games run.
+
     `spread`, when given, is a function that has the batches (lists of (game id, version))
-    expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
-    worker's processes when there is more than one. The batches are disjoint, and a game
+    expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them in lanes to
+    the worker's processes when there is more than one (`lanes`); while the lanes of an earlier
+    sweep still hold games, such a sweep lists none. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
     The veto questions answered ahead whose pause is over and whose task has not answered them

@@ -94,10 +94,11 @@ def test_a_lane_step_that_loses_its_connection_releases_the_lane_for_the_next_sw
 
 
 def test_a_lanes_mark_lapses_after_its_hold_without_a_word_from_it(five_overdue, monkeypatch):
-    monkeypatch.setattr(deadlines, "LANE_HOLD", 0.5)
+    # Whole seconds: Redis keeps a key's time to live in them (DEADLINE_SWEEP_TIME_LIMIT is one).
+    monkeypatch.setattr(deadlines, "LANE_HOLD", 1)
     deadlines.lanes(pairs(five_overdue))
     assert deadlines.lanes_busy()
-    time.sleep(0.6)
+    time.sleep(1.3)
     assert not deadlines.lanes_busy()
 
 
