@@ -170,24 +170,23 @@ def lanes_busy():
 
 
 def play_lane(number, batches, send_rest):
-    """One step of lane `number`: expire the first of `batches` (`play_overdue_batches`), then
-    hand the rest to `send_rest` (which sends the task of the next step), or, once the lane is
-    done, release its mark. A step that fails (a lost connection) releases it too, and the rest
-    of the lane is left to the next sweep, which finds those games still overdue. Returns how
-    many games moved on."""
+    """One step of lane `number`: hand the rest of `batches` to `send_rest` (which sends the task
+    of the next step) and expire the first (`play_overdue_batches`); the last step releases the
+    lane's mark once done. The next step is sent first so that it waits in the queue while this
+    one plays, and the process that frees first takes it at once: sent after, each step of the
+    lane would wait for the worker to hear of it. A lane thus keeps one task queued, and its
+    batches are still disjoint. A step that fails (a lost connection) leaves its games overdue
+    for a sweep after the lane; the last one releases the mark all the same. Returns how many
+    games moved on."""
     key = _lane_key(number)
     cache.set(key, True, LANE_HOLD)
+    if len(batches) > 1:
+        send_rest(batches[1:])
+        return play_overdue_batches(batches[:1])
     try:
-        moved = play_overdue_batches(batches[:1])
-        if len(batches) > 1:
-            cache.set(key, True, LANE_HOLD)
-            send_rest(batches[1:])
-            return moved
-    except BaseException:
+        return play_overdue_batches(batches[:1])
+    finally:
         cache.delete(key)
-        raise
-    cache.delete(key)
-    return moved
 
 
 def _lane_key(number):

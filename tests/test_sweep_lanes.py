@@ -63,10 +63,11 @@ def test_while_a_lane_holds_its_games_the_next_sweep_lists_none_and_sends_none(f
 def test_a_lane_plays_its_batches_one_task_after_the_other_and_then_lets_the_next_sweep_list_again(five_overdue):
     lane = deadlines.lanes(pairs(five_overdue), count=1)[0]
     sent = []
-    # Each step plays its one batch and sends the rest as the next step; the mark stays meanwhile.
+    # Each step sends the rest as the next step, then plays its one batch; the mark stays meanwhile.
     while lane:
         assert deadlines.play_lane(0, lane, sent.append) == 1
         assert deadlines.lanes_busy() == (len(lane) > 1)
+        assert sent == ([lane[1:]] if len(lane) > 1 else [])
         lane = sent.pop() if sent else []
     assert [automatic_moves(game) for game in five_overdue] == [1, 1, 1, 1, 1]
     # Its mark released, the next sweep lists what is overdue again (here: nothing).
@@ -74,7 +75,7 @@ def test_a_lane_plays_its_batches_one_task_after_the_other_and_then_lets_the_nex
     assert deadlines.sweep(spread=listed.append) == 0 and listed == []
 
 
-def test_a_lane_step_that_loses_its_connection_releases_the_lane_for_the_next_sweep(five_overdue, monkeypatch):
+def test_a_lane_step_that_loses_its_connection_leaves_its_games_to_a_sweep_after_the_lane(five_overdue, monkeypatch):
     lane = deadlines.lanes(pairs(five_overdue), count=1)[0]
     real = deadlines.play_overdue_batches
 
@@ -85,12 +86,30 @@ def test_a_lane_step_that_loses_its_connection_releases_the_lane_for_the_next_sw
     sent = []
     with pytest.raises(OperationalError):
         deadlines.play_lane(0, lane, sent.append)
-    assert sent == [] and not deadlines.lanes_busy()
+    # The rest of the lane was sent before: it goes on, and its mark with it.
+    assert sent == [lane[1:]] and deadlines.lanes_busy()
     monkeypatch.setattr(deadlines, "play_overdue_batches", real)
-    # The rest of the lane was not lost: the next sweep finds every game still overdue.
-    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 100)
-    assert deadlines.sweep() == 5
+    rest = sent.pop()
+    while rest:
+        deadlines.play_lane(0, rest, sent.append)
+        rest = sent.pop() if sent else []
+    assert not deadlines.lanes_busy()
+    assert [automatic_moves(game) for game in five_overdue] == [0, 1, 1, 1, 1]
+    # The game of the failed step was not lost: the next sweep finds it still overdue.
+    assert deadlines.sweep() == 1
     assert [automatic_moves(game) for game in five_overdue] == [1, 1, 1, 1, 1]
+
+
+def test_the_last_step_of_a_lane_releases_its_mark_even_when_it_fails(five_overdue, monkeypatch):
+    deadlines.lanes(pairs(five_overdue)[:1], count=1)
+
+    def lost(batches):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(deadlines, "play_overdue_batches", lost)
+    with pytest.raises(OperationalError):
+        deadlines.play_lane(0, pairs(five_overdue)[:1], [].append)
+    assert not deadlines.lanes_busy()
 
 
 def test_a_lanes_mark_lapses_after_its_hold_without_a_word_from_it(five_overdue, monkeypatch):
