@@ -148,10 +148,10 @@ LANE_HOLD = settings.DEADLINE_SWEEP_TIME_LIMIT
 def lanes(batches, count=None):
     """The sweep's `batches` shared out among `count` lanes (by default DEADLINE_SWEEP_LANES, the
     worker processes), round robin so that every lane begins with the longest overdue:
-    [[batch, ...], ...], none empty. Each lane is then played one batch at a time, its next batch
-    sent as a task when the one before is done (`play_lane`, games/tasks.py): no more batches
-    wait in the queue than there are processes to take them, where fifty sent at once to two
-    processes expired unstarted (bench/README.md).
+    [[batch, ...], ...], none empty. Each lane is then played one batch a task, each task sending
+    the lane's next as it begins (`play_lane`, games/tasks.py): no more batches wait in the queue
+    than there are lanes, where fifty sent at once to two processes expired unstarted
+    (bench/README.md).
 
     Each lane is marked as holding its games from here until its last batch is done, or until
     LANE_HOLD seconds pass without a batch of it begun or ended (a worker killed, a batch task

@@ -63,7 +63,7 @@ def _send_lane(number, batches, queue):
 )
 def expire_deadlines(batch, lane=None, rest=()):
     """Expire one batch of a sweep: [(game id, version)] as the sweep listed them. In lane `lane`
-    (`deadlines.play_lane`), then send the lane's next batch, of `rest`, to the same queue; a
+    (`deadlines.play_lane`), first send the lane's next batch, of `rest`, to the same queue; a
     batch of no lane (sent before the lanes) is only expired."""
     batches = [[tuple(pair) for pair in each] for each in (batch, *rest)]
     if lane is None:
