@@ -362,7 +362,8 @@ class Worker:
         self.log = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-worker-", suffix=".log")
         self.statements = tempfile.NamedTemporaryFile("w+", prefix="sweep-bench-statements-", suffix=".log")
         env["SWEEP_BENCH_STATEMENTS"] = self.statements.name
-        # As many lanes of batches as the worker has processes (the site's default: WORKER_CONCURRENCY).
+        # The lanes of batches follow the worker's processes (the site's default: twice
+        # WORKER_CONCURRENCY), unless DEADLINE_SWEEP_LANES says otherwise.
         env["WORKER_CONCURRENCY"] = str(self.processes)
         # The site's log leaves out Celery's lines for each routine sweep (elgrande_site/logs.py),
         # and this bench reads them to know when every sweep it sent is done: its worker keeps them

@@ -146,7 +146,7 @@ LANE_HOLD = settings.DEADLINE_SWEEP_TIME_LIMIT
 
 
 def lanes(batches, count=None):
-    """The sweep's `batches` shared out among `count` lanes (by default DEADLINE_SWEEP_LANES, the
+    """The sweep's `batches` shared out among `count` lanes (by default DEADLINE_SWEEP_LANES, twice the
     worker processes), round robin so that every lane begins with the longest overdue:
     [[batch, ...], ...], none empty. Each lane is then played one batch a task, each task sending
     the lane's next as it begins (`play_lane`, games/tasks.py): no more batches wait in the queue

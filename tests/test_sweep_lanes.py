@@ -186,11 +186,11 @@ def test_a_lanes_count_that_is_not_a_positive_whole_number_is_refused_at_start(v
     assert message in started.stderr
 
 
-def test_the_lanes_are_by_default_the_workers_processes():
+def test_the_lanes_are_by_default_twice_the_workers_processes():
     started = subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
                                "print(settings.DEADLINE_SWEEP_LANES)"],
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "WORKER_CONCURRENCY": "3"},
         capture_output=True, text=True, timeout=60,
     )
-    assert started.stdout.strip() == "3"
+    assert started.stdout.strip() == "6"
