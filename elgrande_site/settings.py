@@ -455,6 +455,12 @@ DEADLINE_SWEEP_TIME_LIMIT = env_int("DEADLINE_SWEEP_TIME_LIMIT", 60, least=1)
 # Overdue games moved on in one transaction, and with Celery in one task of a sweep spread over the
 # worker's processes: a player moving in one of them waits for the batch's commit.
 DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 100, least=1)
+# With Celery, a sweep of several batches sends them in this many lanes, each task of a lane
+# sending the lane's next batch as it begins (games/deadlines.py): no more batches wait in the
+# queue than there are lanes, so none expires unstarted. Twice the processes of all the site's
+# workers together (bench/README.md: two lanes for two processes took 3-4 times as long as four);
+# by default twice one worker's.
+DEADLINE_SWEEP_LANES = env_int("DEADLINE_SWEEP_LANES", 2 * CELERY_WORKER_CONCURRENCY, least=1)
 # The statistics page shows figures at most this old with Celery beat, twice this old embedded
 # (where the first request to find them older computes them again).
 STATISTICS_SECONDS = env_int("STATISTICS_SECONDS", 600, least=1)

@@ -9,8 +9,9 @@ killed half-way, run twice at once or met by a database outage costs at most one
 the outage: the next sweep finds what is still overdue.
 
 Who sweeps: with REDIS_URL set, Celery beat sends `games.tasks.sweep_deadlines` every interval to
-a worker, whose sweep sends the batches, when there are several, as tasks of their own to all the
-worker's processes (`games.tasks.expire_deadlines`); embedded, a ticker thread in the web process
+a worker, whose sweep sends the batches, when there are several, in lanes (`lanes`), one task of
+a lane at a time, for all the worker's processes to share (`games.tasks.expire_deadlines`);
+embedded, a ticker thread in the web process
 (started by elgrande_site/asgi.py) sweeps, one batch after the other. `manage.py expire_deadlines`
 runs one sweep by hand, in its own process.
 """
@@ -25,11 +26,13 @@ from contextlib import contextmanager
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections
 from django.utils import timezone
 
 from elgrande_site import metrics
 from games import signals
+from games.infra import rows
 from games.mail import periodic
 from games.models import Game
 from games.play import after_save, expiry, moving
@@ -48,9 +51,14 @@ def sweep(now=None, spread=None):
     `now`, in batches of SWEEP_BATCH games, each game in a transaction of its own
     (`expiry.play_overdue_games`). Returns how many games moved on in this process.
 
+    Each step is run only when it has something to do, which one statement asks for all of them
+    at once (`rows.exist_each`, with the checks of the `signals.sweep_checks` receivers): a
+    sweep that finds nothing due is one round trip, however many games run.
+
     `spread`, when given, is a function that has the batches (lists of (game id, version))
-    expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them to the
-    worker's processes when there is more than one. The batches are disjoint, and a game
+    expired elsewhere and returns at once: the Celery sweep (games.tasks) sends them in lanes to
+    the worker's processes when there is more than one (`lanes`); while the lanes of an earlier
+    sweep still hold games, such a sweep lists none. The batches are disjoint, and a game
     another process holds is skipped, not waited for.
 
     The veto questions answered ahead whose pause is over and whose task has not answered them
@@ -62,17 +70,28 @@ def sweep(now=None, spread=None):
     """
     started = time.perf_counter()
     now = now or timezone.now()
-    overdue = list(overdue_games(now))
-    batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
     moved = 0
+    # Whether each step has anything to do, asked in one statement: a sweep that finds nothing
+    # due (nearly every one) costs one round trip, whatever the number of running games.
+    checks = {
+        **signals.checks_of_receivers(now), "answers ahead": moving.overdue_ahead(now), **periodic.due_checks(now)
+    }
+    # Unless the lanes of an earlier sweep still hold the games it listed (and those overdue
+    # since wait for them to end): listing them again would only send them twice.
+    if spread is None or not lanes_busy():
+        checks["overdue"] = overdue_games(now)
+    due = dict(zip(checks, rows.exist_each(checks.values())))
+    overdue = list(overdue_games(now)) if due.get("overdue") else []
+    batches = [overdue[start:start + SWEEP_BATCH] for start in range(0, len(overdue), SWEEP_BATCH)]
     if spread is not None and len(batches) > 1:
         spread(batches)
     elif batches:
         moved = play_overdue_batches(batches)
     # The answers given ahead whose task was lost (or is late): due at a time of their own.
-    moving.answer_overdue_ahead(now)
-    periodic.sweep(now)
-    signals.send_robustly(signals.swept, now=now)
+    if due["answers ahead"]:
+        moving.answer_overdue_ahead(now)
+    periodic.sweep(now, due=due)
+    signals.send_robustly(signals.swept, now=now, due=due)
     _done(time.perf_counter() - started, overdue=len(overdue), moved=moved, spread=len(batches) if spread else 0)
     return moved
 
@@ -119,6 +138,59 @@ def _expire_batches(batches):
         finally:
             after_save.announce_on_commit(announcements)
     return moved
+
+
+# How long a lane holds the games of its sweep without a word from it (`lanes`): the time limit of
+# its tasks, each of which is also dropped if it has not started by then.
+LANE_HOLD = settings.DEADLINE_SWEEP_TIME_LIMIT
+
+
+def lanes(batches, count=None):
+    """The sweep's `batches` shared out among `count` lanes (by default DEADLINE_SWEEP_LANES, twice the
+    worker processes), round robin so that every lane begins with the longest overdue:
+    [[batch, ...], ...], none empty. Each lane is then played one batch a task, each task sending
+    the lane's next as it begins (`play_lane`, games/tasks.py): no more batches wait in the queue
+    than there are lanes, where fifty sent at once to two processes expired unstarted
+    (bench/README.md).
+
+    Each lane is marked as holding its games from here until its last batch is done, or until
+    LANE_HOLD seconds pass without a batch of it begun or ended (a worker killed, a batch task
+    dropped): meanwhile the next sweeps list no overdue games (`lanes_busy`), and the first
+    sweep after finds those still overdue and sends them again. A game is never played twice
+    either way: each is claimed at the version listed (`expiry.play_overdue_games`)."""
+    count = min(count or settings.DEADLINE_SWEEP_LANES, len(batches))
+    shared = [batches[number::count] for number in range(count)]
+    cache.set_many({_lane_key(number): True for number in range(len(shared))}, LANE_HOLD)
+    return shared
+
+
+def lanes_busy():
+    """Whether a lane of an earlier sweep still holds games (`lanes`)."""
+    return bool(cache.get_many([_lane_key(number) for number in range(settings.DEADLINE_SWEEP_LANES)]))
+
+
+def play_lane(number, batches, send_rest):
+    """One step of lane `number`: hand the rest of `batches` to `send_rest` (which sends the task
+    of the next step) and expire the first (`play_overdue_batches`); the last step releases the
+    lane's mark once done. The next step is sent first so that it waits in the queue while this
+    one plays, and the process that frees first takes it at once: sent after, each step of the
+    lane would wait for the worker to hear of it. A lane thus keeps one task queued, and its
+    batches are still disjoint. A step that fails (a lost connection) leaves its games overdue
+    for a sweep after the lane; the last one releases the mark all the same. Returns how many
+    games moved on."""
+    key = _lane_key(number)
+    cache.set(key, True, LANE_HOLD)
+    if len(batches) > 1:
+        send_rest(batches[1:])
+        return play_overdue_batches(batches[:1])
+    try:
+        return play_overdue_batches(batches[:1])
+    finally:
+        cache.delete(key)
+
+
+def _lane_key(number):
+    return f"deadline-sweep-lane-{number}"
 
 
 @contextmanager

@@ -32,29 +32,44 @@ logger = logging.getLogger(__name__)
     time_limit=settings.DEADLINE_SWEEP_TIME_LIMIT,
 )
 def sweep_deadlines(self):
-    """One sweep; its batches of overdue games, when there are several, go as `expire_deadlines`
-    tasks to the queue the sweep came from, for all the worker's processes to share."""
+    """One sweep; its batches of overdue games, when there are several, go in lanes
+    (DEADLINE_SWEEP_LANES, `deadlines.lanes`) to the queue the sweep came from: one
+    `expire_deadlines` task per lane at a time, for all the worker's processes to share."""
 
     queue = (self.request.delivery_info or {}).get("routing_key")
 
     def spread(batches):
-        for batch in batches:
-            expire_deadlines.apply_async((batch,), queue=queue, expires=settings.DEADLINE_SWEEP_SECONDS)
+        for number, lane in enumerate(deadlines.lanes(batches)):
+            _send_lane(number, lane, queue)
 
     return deadlines.sweep(spread=spread)
 
 
-# Like the sweep: a batch lost with its worker, or not started within one interval, is left to the
-# next sweep, which finds its games still overdue.
+def _send_lane(number, batches, queue):
+    # Dropped if not started within the lane's hold: the lane's mark then lapses too, and the
+    # next sweep sends its games again.
+    expire_deadlines.apply_async(
+        (batches[0],), {"lane": number, "rest": batches[1:]}, queue=queue, expires=deadlines.LANE_HOLD
+    )
+
+
+# Like the sweep: a batch lost with its worker, or not started in time, is left to a later sweep,
+# which finds its games still overdue.
 @shared_task(
     name="games.tasks.expire_deadlines",
     ignore_result=True,
     acks_late=False,
     time_limit=settings.DEADLINE_SWEEP_TIME_LIMIT,
 )
-def expire_deadlines(batch):
-    """Expire one batch of a sweep: [(game id, version)] as the sweep listed them."""
-    return deadlines.play_overdue_batches([[tuple(pair) for pair in batch]])
+def expire_deadlines(batch, lane=None, rest=()):
+    """Expire one batch of a sweep: [(game id, version)] as the sweep listed them. In lane `lane`
+    (`deadlines.play_lane`), first send the lane's next batch, of `rest`, to the same queue; a
+    batch of no lane (sent before the lanes) is only expired."""
+    batches = [[tuple(pair) for pair in each] for each in (batch, *rest)]
+    if lane is None:
+        return deadlines.play_overdue_batches(batches[:1])
+    queue = (expire_deadlines.request.delivery_info or {}).get("routing_key")
+    return deadlines.play_lane(lane, batches, lambda left: _send_lane(lane, left, queue))
 
 
 # ---- computer players -------------------------------------------------------------------------

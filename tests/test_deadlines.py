@@ -260,9 +260,9 @@ def test_the_celery_sweep_sends_each_batch_as_a_task_of_its_own(start_game, monk
     batches = []
     real = tasks.expire_deadlines.run
 
-    def expire_deadlines(batch):
+    def expire_deadlines(batch, **lane):
         batches.append(batch)
-        return real(batch)
+        return real(batch, **lane)
 
     monkeypatch.setattr(tasks.expire_deadlines, "run", expire_deadlines)
     # Run the tasks it sends here and now, as a worker would.
@@ -348,22 +348,24 @@ def sweep_queries(games):
 def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(game_at, monkeypatch):
     court = lambda state: state.phase == "court"  # noqa: E731
     # The mail step after the expiries has its own count (tests/notifications/test_deciding.py).
-    monkeypatch.setattr(periodic, "sweep", lambda now: None)
+    monkeypatch.setattr(periodic, "sweep", lambda now, due=None: None)
     games = [game_at(court, num_players=n) for n in (4, 2, 3, 5, 4, 3)]
     queries = {len(some): sweep_queries([overdue(game) for game in some]) for some in (games[:1], games[1:])}
     # However many moves (four or more a game here), a batch of N games takes a + b * N
-    # statements. Read once for the batch (a): the overdue games listed, their rows, their seats
+    # statements. Read once for the batch (a): whether each step of the sweep has anything to do
+    # (one statement, `rows.exist_each`: the overdue games, the answers given ahead, the mail
+    # steps', the tournaments'), the overdue games listed, their rows, their seats
     # (with whether a player may be on vacation: nobody is); on PostgreSQL also the commits told
     # not to wait for the disk, and then no more. For each game (b): on PostgreSQL one statement,
     # the game's whole transaction (the claim keyed by id and version, the moves, the late
     # seats' counts of timeouts, the row that keeps its mails from being lost); elsewhere a
     # transaction of four: the claim, the counts, the moves (one statement executed for each
-    # move), that row. After the batches, two more: the games whose answer given ahead is due
-    # (moving.answer_overdue_ahead, on its partial index) and the tournaments due to start or
-    # whose round is over (tournaments.services.advance_due), none of either here.
+    # move), that row. After the batches, none: no answer given ahead is due (moving.
+    # answer_overdue_ahead), no tournament due to start or whose round is over (tournaments.
+    # services.advance_due), as the first statement found.
     assert Move.objects.filter(automatic=True).count() >= 4 * 6
     postgresql = connection.vendor == "postgresql"
-    shared, per_game = (7, 1) if postgresql else (5, 4)
+    shared, per_game = (6, 1) if postgresql else (4, 4)
     for size, statements in queries.items():
         assert len(statements) == shared + per_game * size, statements
     claims = [sql for sql in queries[5] if sql.startswith(("UPDATE \"games_game\"", "WITH claimed"))]
@@ -376,14 +378,15 @@ def test_a_sweep_costs_a_few_statements_per_batch_and_a_bounded_number_per_game(
         # Set before the first game's claim, reset after the last.
         at = [index for index, sql in enumerate(queries[5]) if sql.startswith("WITH claimed")]
         assert queries[5][at[0] - 1] == "SET synchronous_commit TO OFF", queries[5]
-        # (Then only the answers given ahead that are due and the tournaments' check.)
-        assert queries[5][at[-1] + 1:-2] == ["RESET synchronous_commit"], queries[5]
-        assert '"answers_ahead_due" <=' in queries[5][-2], queries[5]
-        assert '"tournaments_tournament"' in queries[5][-1], queries[5]
+        # (Then nothing: the answers given ahead and the tournaments were checked first of all.)
+        assert queries[5][at[-1] + 1:] == ["RESET synchronous_commit"], queries[5]
     else:
         assert sum(sql.startswith('UPDATE "games_seat"') for sql in queries[5]) == 5
         assert sum(" times: INSERT INTO \"games_move\"" in sql for sql in queries[5]) == 5
         assert sum('INSERT INTO "games_mailtodecide"' in sql for sql in queries[5]) == 5
+    checks = queries[5][0]
+    assert checks.startswith("WITH check_0 AS MATERIALIZED") and '"answers_ahead_due" <=' in checks, checks
+    assert '"tournaments_tournament"' in checks and '"games_mailtodecide"' in checks, checks
 
 
 class Lost(Exception):

@@ -2,7 +2,7 @@
 
 from django.dispatch import receiver
 
-from games.signals import game_finished, swept
+from games.signals import game_finished, sweep_checks, swept
 
 from . import services
 from .models import Table
@@ -15,6 +15,13 @@ def next_round_when_a_game_ends(sender, game_id, **kwargs):
         services.advance(tournament_id)
 
 
+@receiver(sweep_checks)
+def tournaments_due(sender, now, **kwargs):
+    return {"tournaments": services.due_tournaments(now)}
+
+
 @receiver(swept)
-def catch_up_on_sweep(sender, now, **kwargs):
-    services.advance_due(now)
+def catch_up_on_sweep(sender, now, due=None, **kwargs):
+    # Only when the sweep's checks found a tournament to start or advance (or asked none).
+    if due is None or due.get("tournaments", True):
+        services.advance_due(now)

@@ -166,12 +166,8 @@ def advance_due(now=None):
     """The sweep's part: start the tournaments whose sign-up has closed, and advance those whose
     round is over (a notice of a finished game may have been lost). Returns how many changed."""
     now = now or timezone.now()
-    playing = Game.objects.filter(tournament_table__tournament=OuterRef("pk"), status=Game.Status.ACTIVE)
     # One statement when there is nothing to do: it runs after every deadline sweep.
-    due = Tournament.objects.filter(
-        Q(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now)
-        | Q(Q(status=Tournament.Status.RUNNING), ~Exists(playing))
-    ).order_by().values_list("pk", "status")
+    due = due_tournaments(now).order_by().values_list("pk", "status")
     changed = 0
     for tournament_id, status in due:
         if status == Tournament.Status.SIGNUP:
@@ -188,6 +184,15 @@ def advance_due(now=None):
                 # logged, and the other tournaments still move on.
                 logger.exception("the next round of tournament %s could not be made", tournament_id)
     return changed
+
+
+def due_tournaments(now):
+    """The tournaments `advance_due` starts or advances at `now`."""
+    playing = Game.objects.filter(tournament_table__tournament=OuterRef("pk"), status=Game.Status.ACTIVE)
+    return Tournament.objects.filter(
+        Q(status=Tournament.Status.SIGNUP, signup_closes_at__lte=now)
+        | Q(Q(status=Tournament.Status.RUNNING), ~Exists(playing))
+    )
 
 
 def _lock(tournament):

@@ -100,6 +100,15 @@ def as_lost(game, version, previous_to_act, started):
     return state, previous_to_act
 
 
+def rows_due(now):
+    """The MailToDecide rows `decide_lost` or `decide_waiting` would find at `now` (lost, given
+    up, due, waited too long), and possibly more: whether either has anything to do."""
+    return MailToDecide.objects.filter(
+        Q(created_at__lte=now - min(MAIL_DECISION_LOST_AFTER, MAIL_DECISION_GIVEN_UP_AFTER, WAITING_GIVEN_UP_AFTER))
+        | Q(due_at__lte=now)
+    )
+
+
 def _give_up(rows_given_up, message, level):
     """Log and delete the MailToDecide rows of `rows_given_up`: one statement when there are none,
     as in nearly every sweep (a DELETE besides only for rows found, those logged)."""

@@ -201,14 +201,19 @@ def retry_due(now):
     have not reached yet (a slow mail server) is not queued again every few seconds. Each goes back
     to `pending`, so that its claim no longer waits for `next_attempt_at`; one claimed since it was
     read has a later `next_attempt_at` and is left alone."""
-    due = Notification.objects.filter(
-        status__in=[Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.SENDING],
-        next_attempt_at__lte=now,
-    )
+    due = retries_due(now)
     ids = list(due.values_list("pk", flat=True)[:500])
     due.filter(pk__in=ids).update(status=Notification.Status.PENDING, next_attempt_at=now + LOST_AFTER)
     queue_sending(ids)
     return len(ids)
+
+
+def retries_due(now):
+    """The mails `retry_due` sends at `now`."""
+    return Notification.objects.filter(
+        status__in=[Notification.Status.PENDING, Notification.Status.FAILED, Notification.Status.SENDING],
+        next_attempt_at__lte=now,
+    )
 
 
 def _still_wanted(notification):

@@ -1,11 +1,13 @@
 """Reminders in slow games: when half the time of a decision is gone, and again with less than 12
 hours left, reckoned from the deadline the game page counts down to."""
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from datetime import timedelta
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
+from accounts.emails import NOTIFICATION_FIELDS
+from accounts.models import User
 from games import clocks
 from games.engine import GameState
 from games.infra import rows
@@ -31,7 +33,13 @@ def send_due_reminders(now):
     running games: once a game's reminder is decided its marker (`reminded_half_for`,
     `reminded_last_for`) is set to the deadline, and the game leaves the index until its
     deadline changes."""
-    created, passed_over = [], []
+    return send_reminders(now) + outbox.retry_due(now)
+
+
+def due_games(now):
+    """The running games with a reminder due at `now` by their stored deadline and not yet
+    decided for it, and possibly a few more (those whose deadline a vacation moves, and finished
+    games, are sorted out by `send_reminders`): ranges of partial indexes only."""
     # No status: a game has a deadline while it runs (games/models.py, HALF_REMINDER_PENDING);
     # checked on the rows read all the same.
     slow = Game.objects.filter(deadline__gt=now, time_per_move__gte=kinds.LIVE_BELOW)
@@ -43,13 +51,19 @@ def send_due_reminders(now):
         if seconds >= kinds.LIVE_BELOW:
             half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
     last_due = Q(deadline__lt=now + LAST_REMINDER_BEFORE)
-    games = list(
-        slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
-        .defer("state")
-        .prefetch_related(Prefetch(
-            "seats", queryset=clocks.with_vacation_hint(kinds.seats_with_mail(), now), to_attr="seats_with_mail"
-        ))
-    )
+    return slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
+
+
+def send_reminders(now):
+    """The reminders of `send_due_reminders`, without the retries. Returns how many mails it
+    queued."""
+    created, passed_over = [], []
+    games = list(due_games(now).defer("state"))
+    # The seats as plain rows (`SeatRow`), not model instances with their players': a sweep may
+    # find thousands of games due at once, and most of their players want no reminder (each is
+    # passed over with a row of its own). Only the games with a mail to compose read their seats
+    # and players whole, after (`_mailing_seats`).
+    seats_of = _seat_rows(games, now)
     # The deadline each game's reminders go by: the one its page counts down to, later than the
     # stored one while a player to act is on a vacation that stops the clock (games/clocks.py).
     # The stored one is as early or earlier, so the query above finds every game with a reminder
@@ -57,7 +71,7 @@ def send_due_reminders(now):
     # by the next sweeps: their markers are left as they are).
     games = [game for game in games if game.status == Game.Status.ACTIVE]
     stored = {game.pk: game.deadline for game in games}
-    deadline_of = _reminder_deadlines(games, now)
+    deadline_of = _reminder_deadlines(games, seats_of, now)
     games = [game for game in games if _reminder_due(game, deadline_of[game.pk], now)]
     # Who was reminded of each game's deadline already (at an earlier version of the same
     # decision): one query for all the games.
@@ -69,6 +83,7 @@ def send_due_reminders(now):
     )
     for game_id, kind, scope, user_id in reminded.values_list("game_id", "kind", "scope", "user_id"):
         decided[game_id, kind, scope].add(user_id)
+    mailing = []
     for game in games:
         total = timedelta(seconds=game.time_per_move)
         # The mails say this deadline (the game object is not saved).
@@ -80,35 +95,31 @@ def send_due_reminders(now):
         else:
             kind = "reminder_half"
         scope = _reminder_scope(game.deadline)
-        state = None
-        seats = {seat.index: seat for seat in game.seats_with_mail}
-        verified = kinds.verified_users(seats.values())
+        seats = seats_of[game.pk]
         for index in game.to_act:
-            user = seats[index].user
-            if user.pk in decided[game.pk, kind, scope]:
+            seat = seats[index]
+            if seat.user_id in decided[game.pk, kind, scope]:
                 continue
-            if not kinds.wants(user, "reminder", verified):
+            if not seat.wants_reminders:
                 # Decided all the same, so that the next sweeps pass over this game.
                 passed_over.append(Notification(
-                    user=user, game=game, version=game.version, kind=kind, scope=scope,
+                    user_id=seat.user_id, game_id=game.pk, version=game.version, kind=kind, scope=scope,
                     status=Notification.Status.DROPPED,
                 ))
                 continue
-            if state is None:
-                state = GameState.from_json(game.state)
-            created += outbox.record_mail(user, game, kind, state=state, seat=index, seats=seats, scope=scope,
-                               verified=verified)
+            mailing.append((game, kind, scope, index))
         # Decided for the deadline read (not the game's present one, should a move have changed it
         # meanwhile: the game then stays in the index for its new deadline).
         game.reminded_half_for = stored[game.pk]
         if kind == "reminder_last":
             game.reminded_last_for = stored[game.pk]
+    created += _record_mails(mailing, now)
     Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
     outbox.queue_sending(created)
     # One UPDATE by key per game, sent together (Django's bulk_update builds a CASE per field and
     # game: 38 s of a sweep that decided 3,300 games' reminders, bench/sweep.py).
     rows.update_each(games, ["reminded_half_for", "reminded_last_for"])
-    return len(created) + outbox.retry_due(now)
+    return len(created)
 
 
 def _reminder_scope(deadline):
@@ -116,19 +127,63 @@ def _reminder_scope(deadline):
     return f"deadline {deadline.isoformat()}"
 
 
-def _reminder_deadlines(games, now):
+# A seat of a game with a reminder due, as `_seat_rows` reads it: whether its player may be on a
+# vacation (`clocks.with_vacation_hint`) and wants reminders by mail (the setting, a verified
+# address, an active account: `kinds.wants`).
+SeatRow = namedtuple("SeatRow", "index user_id maybe_away wants_reminders")
+
+
+def _seat_rows(games, now):
+    """{game id: {index: SeatRow}} of `games`: one query, plain rows."""
+    seats_of = defaultdict(dict)
+    if not games:
+        return seats_of
+    setting = f"user__{NOTIFICATION_FIELDS['reminder']}"
+    found = (
+        clocks.with_vacation_hint(kinds.seats_with_mail(), now)
+        .filter(game_id__in=[game.pk for game in games])
+        .values_list("game_id", "index", "user_id", "maybe_away", "verified", "user__is_active", "user__email", setting)
+    )
+    for game_id, index, user_id, maybe_away, verified, active, email, wanted in found:
+        seats_of[game_id][index] = SeatRow(index, user_id, maybe_away, bool(wanted and verified and active and email))
+    return seats_of
+
+
+def _record_mails(mailing, now):
+    """Record the reminders of `mailing`, [(game, kind, scope, seat index)], whose players want
+    them: each game's state and its seats with their players read whole for the mail (one query
+    for the seats of all the games). Returns the notifications recorded."""
+    if not mailing:
+        return []
+    seats_of = defaultdict(dict)
+    for seat in clocks.with_vacation_hint(kinds.seats_with_mail(), now).filter(
+        game_id__in={game.pk for game, *_ in mailing}
+    ):
+        seats_of[seat.game_id][seat.index] = seat
+    created, states = [], {}
+    for game, kind, scope, index in mailing:
+        seats = seats_of[game.pk]
+        if game.pk not in states:
+            states[game.pk] = GameState.from_json(game.state)
+        created += outbox.record_mail(seats[index].user, game, kind, state=states[game.pk], seat=index, seats=seats,
+                                      scope=scope, verified=kinds.verified_users(seats.values()))
+    return created
+
+
+def _reminder_deadlines(games, seats_of, now):
     """{game id: the deadline of its pending decision as its page shows it}: the stored one, or
     where the vacations under way at `now` of the seats to act move it (`clocks.
     deadline_after_vacations`, what the sweep stores once the stored one has passed). One query
-    for the vacations of all the games, none when no player to act may be on one."""
-    away = [
-        seat for game in games if game.clocks_stop_for_vacations
-        for seat in game.seats_with_mail if seat.maybe_away and seat.index in game.to_act
-    ]
-    spans = clocks.vacation_spans([seat.user for seat in away], now) if away else {}
+    for the vacations of all the games (and one for those players), none when no player to act
+    may be on one. `seats_of`: `_seat_rows`."""
+    away = {
+        seat.user_id for game in games if game.clocks_stop_for_vacations
+        for seat in seats_of[game.pk].values() if seat.maybe_away and seat.index in game.to_act
+    }
+    spans = clocks.vacation_spans(list(User.objects.filter(pk__in=away)), now) if away else {}
     deadlines = {}
     for game in games:
-        deadlines[game.pk] = clocks.deadline_shown(game, game.seats_with_mail, spans)
+        deadlines[game.pk] = clocks.deadline_shown(game, seats_of[game.pk].values(), spans)
     return deadlines
 
 

@@ -260,7 +260,7 @@ def answer_overdue_ahead(now):
     is due at or before `now` (its task lost, or late), each in a transaction of its own, a game
     another holds skipped until the next sweep. Returns how many it answered."""
     due = (
-        Game.objects.filter(answers_ahead_due__lte=now)
+        overdue_ahead(now)
         .order_by("answers_ahead_due")
         .values_list("pk", flat=True)[:OVERDUE_ANSWERS_PER_SWEEP]
     )
@@ -273,6 +273,11 @@ def answer_overdue_ahead(now):
         except Exception:
             logger.exception("the answer given ahead in game %s failed", game_id)
     return answered
+
+
+def overdue_ahead(now):
+    """The games whose answer given ahead is due at or before `now` (`answer_overdue_ahead`)."""
+    return Game.objects.filter(answers_ahead_due__lte=now)
 
 
 # The most answers given ahead one sweep makes: there are only as many due as tasks were lost.

@@ -454,13 +454,17 @@ def test_a_failing_mail_step_is_logged_and_does_not_stop_the_deadline_sweep(star
     from games import deadlines
     from games.models import Game
 
-    game = start_game(3)
+    game, reminded = start_game(3), start_game(3)
     Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    # A reminder due in another game: the sweep's reminders step has work, and fails.
+    Game.objects.filter(pk=reminded.pk).update(
+        deadline=timezone.now() + timedelta(seconds=reminded.time_per_move / 4)
+    )
 
     def broken(now):
         raise RuntimeError("mail is broken")
 
-    monkeypatch.setattr(reminders, "send_due_reminders", broken)
+    monkeypatch.setattr(reminders, "send_reminders", broken)
     assert deadlines.sweep() == 1
     assert any("the mail part of the sweep failed" in r.getMessage() for r in caplog.records)
 
