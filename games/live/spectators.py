@@ -11,7 +11,7 @@ their groups in the channel layer: one channel per process and event loop, added
 its first local spectator joins it and discarded when its last leaves. A notice to the group
 (which carries the group's name, as broadcast sends it) then reaches each process once.
 
-Notices carry versions only (DESIGN.md's contract). On a version notice the hub renders the
+Notices carry versions only (docs/architecture.md, live updates). On a version notice the hub renders the
 spectators' view of the game in the group's language (games/reading/play_view.py, in a worker
 thread, never on the event loop), once however many pages it has, and hands each of them the
 frame (`game_play`: gzip of {"version", "play"}, as static/game.js unpacks it), or the bare
