@@ -28,10 +28,8 @@ serve: install
 	DEBUG=$${DEBUG:-0} SERVE_STATE=$(SERVE_STATE) PROMETHEUS_MULTIPROC_DIR=$(SERVE_STATE)/metrics \
 		PATH=$(CURDIR)/$(BIN):$$PATH exec $(BIN)/supervisord --configuration deploy/supervisord.conf
 
-# --no-loadscope-reorder: xdist hands out the files in the order tests/conftest.py gives them (the
-# browser modules first), not its own (most tests first, which left the slow browser modules last).
 test: install node_modules/.package-lock.json
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The tests' Node packages (axe-core for tests/browser/test_accessibility.py), from package-lock.json.
 node_modules/.package-lock.json: package-lock.json

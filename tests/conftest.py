@@ -20,27 +20,6 @@ def pytest_configure(config):
     settings.DEADLINE_TICKER = False
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items):
-    """Under pytest-xdist's `--dist loadfile` (`make test`), hand out the browser modules first: each
-    takes seconds to tens of seconds, mostly waiting on its server and Chromium, while most other
-    files take well under a second. Files are handed out in the order of this list (`make test`
-    turns off xdist's own order, most tests first, which left the browser modules for the end:
-    one slow module then kept a worker busy while the other had nothing left). Then files with
-    more tests first, as xdist would. A run without xdist keeps pytest-django's order (xdist's
-    workers all sort their collection alike, as they must)."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    files = [item.nodeid.split("::")[0] for item in items]
-    counts, first = {}, {}
-    for index, name in enumerate(files):
-        counts[name] = counts.get(name, 0) + 1
-        first.setdefault(name, index)
-    order = {id(item): (not name.startswith("tests/browser/"), -counts[name], first[name])
-             for item, name in zip(items, files)}
-    items.sort(key=lambda item: order[id(item)])
-
-
 @pytest.fixture
 def password():
     return "a-long-enough-Passw0rd"
