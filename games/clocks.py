@@ -25,11 +25,17 @@ def with_vacation_hint(seats, now):
     """Seats (a queryset) with `maybe_away`: whether their player has a vacation around the day of
     `now` in any time zone, so that `vacation_spans` need only be asked about those (a subquery
     on the vacations' (user, end) index instead of a query of its own)."""
-    today = now.astimezone(UTC).date()
-    around = Vacation.objects.filter(
-        user=OuterRef("user"), start__lte=today + timedelta(days=1), end__gte=today - timedelta(days=1)
-    )
+    earliest_end, latest_start = vacation_hint_days(now)
+    around = Vacation.objects.filter(user=OuterRef("user"), start__lte=latest_start, end__gte=earliest_end)
     return seats.annotate(maybe_away=Exists(around))
+
+
+def vacation_hint_days(now):
+    """(earliest end, latest start) of a vacation that makes its player `maybe_away` at `now`: one
+    day either side of the day of `now` in UTC, as the player's own day may be a day ahead or
+    behind. The page's own read of the seats (games/web/page_game.py) asks the same."""
+    today = now.astimezone(UTC).date()
+    return today - timedelta(days=1), today + timedelta(days=1)
 
 
 def vacation_spans(users, when):

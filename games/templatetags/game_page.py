@@ -35,16 +35,6 @@ def board_text(view):
 
 
 @register.simple_tag
-def round_track(view):
-    return drawing.round_track(view)
-
-
-@register.simple_tag
-def score_track(view):
-    return drawing.score_track(view)
-
-
-@register.simple_tag
 def map_fixed():
     """The parts of the map that no position changes, drawn once per process (a hundred spaces of
     the scoring track would otherwise double the time the board takes to render)."""
@@ -82,27 +72,6 @@ def map_areas(view, areas, changed_areas=None):
     return drawing.areas_markup(view, areas, changed_areas or ())
 
 
-@register.simple_tag
-def map_rounds(rounds):
-    """The round track on the map (games/words/board_markup.py, as the tags below)."""
-    return board_markup.map_rounds(rounds)
-
-
-@register.simple_tag
-def map_markers(view, markers):
-    return board_markup.map_markers(view, markers)
-
-
-@register.simple_tag
-def round_list(rounds):
-    return board_markup.round_list(rounds)
-
-
-@register.simple_tag
-def score_list(ranked):
-    return board_markup.score_list(ranked)
-
-
 @register.simple_tag(takes_context=True)
 def players_panel(context, view):
     """The players' panel; beside each seat to act, the clock's countdown when there is a clock,
@@ -116,42 +85,6 @@ def players_panel(context, view):
 @register.simple_tag
 def offer_cards(cards):
     return board_markup.offer(cards, reverse("rules"))
-
-
-@register.simple_tag
-def stacks_line(stacks):
-    return board_markup.stacks_line(stacks)
-
-
-@register.simple_tag
-def ranking_line(view):
-    return board_markup.ranking_line(view)
-
-
-@register.simple_tag
-def hand_cards(hand):
-    return board_markup.hand_cards(hand)
-
-
-@register.simple_tag
-def played_cards(played):
-    return board_markup.played_cards(played)
-
-
-@register.simple_tag
-def bid_buttons(moves):
-    """The decision panel's bid buttons (games/words/decision_markup.py)."""
-    return decision_markup.bid_buttons(moves)
-
-
-@register.simple_tag
-def region_buttons(choices):
-    return decision_markup.region_buttons(choices)
-
-
-@register.simple_tag(name="board_words")
-def board_words_markup(text, view):
-    return board_markup.board_text(text, view)
 
 
 @register.simple_tag
@@ -194,3 +127,24 @@ def step_sentence(context, step):
 def player_name(context, seat):
     """A seat's player in words: "alice (green)"."""
     return context["names"].player(seat)
+
+
+# The board's parts and the decision panel's buttons written in Python (games/words/board_markup.py,
+# decision_markup.py: byte for byte the loops they replaced, tests/test_board_markup.py), each a tag
+# of the same name taking the same arguments.
+for _function in (
+    drawing.round_track,
+    drawing.score_track,
+    board_markup.map_rounds,
+    board_markup.map_markers,
+    board_markup.round_list,
+    board_markup.score_list,
+    board_markup.stacks_line,
+    board_markup.ranking_line,
+    board_markup.hand_cards,
+    board_markup.played_cards,
+    decision_markup.bid_buttons,
+    decision_markup.region_buttons,
+):
+    register.simple_tag(_function)
+register.simple_tag(board_markup.board_text, name="board_words")

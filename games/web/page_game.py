@@ -8,8 +8,6 @@ its seats (prefetched, in their model's order) each with its user and the reader
 as clocks.with_vacation_hint: the others' vacations are not read), and the same 404 for a game
 the reader may not see."""
 
-from datetime import UTC, timedelta
-
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models.query import QuerySet
@@ -18,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Vacation
+from games import clocks
 from games.access import can_view
 from games.models import Game, Seat
 from games.play import chat
@@ -39,8 +38,8 @@ def _order(model):
 
 
 _GAME = f'SELECT {_columns(Game, LARGE)} FROM "{Game._meta.db_table}" WHERE "{Game._meta.db_table}"."id" = %s'
-# Whether the seat's player has a vacation around today in any time zone (as
-# clocks.with_vacation_hint): only those are asked about their vacations (selectors.vacation_spans).
+# Whether the seat's player has a vacation around today in any time zone (clocks.with_vacation_hint,
+# between the days of clocks.vacation_hint_days): only those are asked about their vacations (selectors.vacation_spans).
 _AWAY = (
     f'EXISTS (SELECT 1 FROM "{Vacation._meta.db_table}" WHERE "{Vacation._meta.db_table}"."user_id"'
     f' = "{Seat._meta.db_table}"."user_id" AND "{Vacation._meta.db_table}"."start" <= %s'
@@ -70,8 +69,8 @@ def viewable_page_game(request, pk):
     if game is None:
         raise Http404(_("No such game."))
     user = request.user
-    today = timezone.now().astimezone(UTC).date()
-    around = [today + timedelta(days=1), today - timedelta(days=1), game.pk]
+    earliest_end, latest_start = clocks.vacation_hint_days(timezone.now())
+    around = [latest_start, earliest_end, game.pk]
     if user.is_authenticated:
         seats = list(Seat.objects.raw(_SEATS_OF_READER, [user.pk, user.pk, *around]))
     else:
