@@ -1,7 +1,4 @@
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -21,6 +18,7 @@ from games.mail import periodic
 from games.models import Game, Move
 from games.play import expiry, moving, saving
 from tests.support.helpers import find_position, row_held, snapshot, state_of, user_at
+from tests.support.settings_process import django_set_up
 
 pytestmark = pytest.mark.django_db
 
@@ -601,11 +599,7 @@ def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_gam
 
 @pytest.mark.parametrize("value", ["0", "-5", "soon", "inf"])
 def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(value):
-    started = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_SECONDS": value},
-        capture_output=True, text=True, timeout=60,
-    )
+    started = django_set_up(DEADLINE_SWEEP_SECONDS=value)
     assert started.returncode != 0
     assert f"DEADLINE_SWEEP_SECONDS must be a positive number of seconds, not {value!r}" in started.stderr
 
@@ -615,10 +609,6 @@ def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(valu
     ("many", "DEADLINE_SWEEP_BATCH must be a whole number, not 'many'."),
 ])
 def test_a_sweep_batch_that_is_not_a_positive_whole_number_is_refused_at_start(value, message):
-    started = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_BATCH": value},
-        capture_output=True, text=True, timeout=60,
-    )
+    started = django_set_up(DEADLINE_SWEEP_BATCH=value)
     assert started.returncode != 0
     assert message in started.stderr

@@ -2,24 +2,14 @@
 it is read once per process."""
 
 import json
-import os
 import secrets
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.settings_process import ROOT, environment, run
 
-# Everything the settings read, so that the environment of the test run leaks into none of these.
-READ = [
-    "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "DATABASE_POOL",
-    "DATABASE_POOL_SIZE", "REDIS_URL", "REDIS_MAX_CONNECTIONS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
-    "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-    "SECURE_PROXY_SSL_HEADER", "DJANGO_SETTINGS_MODULE", "LOG_LEVEL", "SITE_URL", "PORT", "SITE_NAME",
-    "ANSWERS_AHEAD_DELAY",
-]
 NAMES = [
     "DEBUG", "SECRET_KEY", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "SECURE_PROXY_SSL_HEADER",
@@ -41,16 +31,6 @@ PRODUCTION = {
     "REDIS_URL": "redis://redis.internal:6379/0",
     "SITE_URL": "https://elgrande.example",
 }
-
-
-def environment(**variables):
-    env = {key: value for key, value in os.environ.items() if key not in READ}
-    return {**env, "PYTHONPATH": str(ROOT), **variables}
-
-
-def run(code, **variables):
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment(**variables),
-                          capture_output=True, text=True, timeout=60)
 
 
 def settings_with(**variables):

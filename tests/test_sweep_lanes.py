@@ -2,9 +2,6 @@
 batch sent when the one before is done, the games a lane holds listed by no other sweep until it
 is done or its mark lapses, and none of them ever played twice or lost."""
 
-import os
-import subprocess
-import sys
 import time
 from datetime import timedelta
 
@@ -16,6 +13,7 @@ from django.utils import timezone
 from elgrande_site.celery import app as celery_app
 from games import deadlines, tasks
 from games.models import Game, Move
+from tests.support.settings_process import django_set_up
 
 pytestmark = pytest.mark.django_db
 
@@ -177,20 +175,12 @@ def test_a_batch_task_sent_before_the_lanes_is_still_expired(five_overdue):
     ("both", "DEADLINE_SWEEP_LANES must be a whole number, not 'both'."),
 ])
 def test_a_lanes_count_that_is_not_a_positive_whole_number_is_refused_at_start(value, message):
-    started = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "DEADLINE_SWEEP_LANES": value},
-        capture_output=True, text=True, timeout=60,
-    )
+    started = django_set_up(DEADLINE_SWEEP_LANES=value)
     assert started.returncode != 0
     assert message in started.stderr
 
 
 def test_the_lanes_are_by_default_twice_the_workers_processes():
-    started = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
-                               "print(settings.DEADLINE_SWEEP_LANES)"],
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "elgrande_site.settings", "WORKER_CONCURRENCY": "3"},
-        capture_output=True, text=True, timeout=60,
-    )
+    started = django_set_up("from django.conf import settings; print(settings.DEADLINE_SWEEP_LANES)",
+                            WORKER_CONCURRENCY="3")
     assert started.stdout.strip() == "6"

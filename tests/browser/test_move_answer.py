@@ -5,21 +5,13 @@ for every move (static/game.js `posting`). The other seat's page still fetches i
 
 import pytest
 
-from tests.support.browser import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+from tests.support.browser import act, short_game_of_two, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
 
 def test_the_movers_page_shows_the_moves_answer_and_does_not_fetch_the_same_view_again(live_site, browser):
-    isabel = sign_up(browser.new_context(), live_site, "answerisabel")
-    felipe = sign_up(browser.new_context(), live_site, "answerfelipe")
-    game_url = create_game(
-        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
-    )
-    felipe.goto(game_url)
-    felipe.get_by_role("button", name="Join").click()
-    felipe.wait_for_selector("svg.map")
-    isabel.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+    isabel, felipe, game_url = short_game_of_two(browser, live_site, "answerisabel", "answerfelipe")
     fetched = {"isabel": [], "felipe": []}
 
     def counting(urls):

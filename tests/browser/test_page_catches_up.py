@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import MOVE_TIMEOUT, act, create_game, sign_up, version, wait_for_version
+from tests.support.browser import act, short_game_of_two, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -30,15 +30,7 @@ def acting_page(pages):
 
 
 def test_a_notice_that_comes_while_the_page_is_fetching_is_not_lost(live_site, browser):
-    isabel = sign_up(browser.new_context(), live_site, "catchisabel")
-    felipe = sign_up(browser.new_context(), live_site, "catchfelipe")
-    game_url = create_game(
-        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
-    )
-    felipe.goto(game_url)
-    felipe.get_by_role("button", name="Join").click()
-    felipe.wait_for_selector("svg.map")
-    isabel.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+    isabel, felipe, game_url = short_game_of_two(browser, live_site, "catchisabel", "catchfelipe")
 
     # A spectator whose browser cannot unpack the socket's frames: it fetches its view on every
     # notice. Its first fetch is held back (answered later with what the server said at once).
@@ -79,15 +71,7 @@ def test_a_notice_that_comes_while_the_page_is_fetching_is_not_lost(live_site, b
 
 
 def test_a_page_whose_notice_was_lost_reaches_the_new_version_by_itself(live_site, browser):
-    isabel = sign_up(browser.new_context(), live_site, "lostisabel")
-    felipe = sign_up(browser.new_context(), live_site, "lostfelipe")
-    game_url = create_game(
-        isabel, live_site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"]
-    )
-    felipe.goto(game_url)
-    felipe.get_by_role("button", name="Join").click()
-    felipe.wait_for_selector("svg.map")
-    isabel.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+    isabel, felipe, game_url = short_game_of_two(browser, live_site, "lostisabel", "lostfelipe")
 
     # A spectator's page, whose clock the test moves on (its timers fire as if that time passed).
     context = browser.new_context()

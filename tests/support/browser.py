@@ -153,6 +153,20 @@ def create_game(page, site, *, check=(), uncheck=()):
     return page.url
 
 
+
+def short_game_of_two(browser, site, first, second):
+    """`first` and `second` sign up, each in a browser context of their own; `first` opens a short
+    two-player game without veto cards and `second` joins it. Returns both pages, each showing the
+    started game's map, and the game page's URL."""
+    opener = sign_up(browser.new_context(), site, first)
+    joiner = sign_up(browser.new_context(), site, second)
+    game_url = create_game(opener, site, check=["input[name=short_game][value=True]"], uncheck=["input[name=veto]"])
+    joiner.goto(game_url)
+    joiner.get_by_role("button", name="Join").click()
+    joiner.wait_for_selector("svg.map")
+    opener.wait_for_selector("svg.map", timeout=MOVE_TIMEOUT)
+    return opener, joiner, game_url
+
 def version(page):
     return int(page.locator("#play").get_attribute("data-version"))
 
