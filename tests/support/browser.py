@@ -280,7 +280,8 @@ def shoot(page, name, *, sizes=None, parts=(), full_page=True, in_view=None):
             page.locator(in_view).scroll_into_view_if_needed()
         page.screenshot(path=os.path.join(SHOTS, f"{name}-{size['width']}.png"), full_page=full_page)
         for part in parts:
-            if page.locator(part).count():
+            # A part the page has but hides (the decision panel of a finished game) has no picture.
+            if page.locator(part).count() and page.locator(part).first.is_visible():
                 label = part.lstrip(".#")
                 page.locator(part).first.screenshot(path=os.path.join(SHOTS, f"{name}-{label}-{size['width']}.png"))
     if sizes:
