@@ -1,6 +1,7 @@
 """Finding people and games from the lobby (docs/friends.md): the friends list with who is online
 and their open games, the creators' ratings beside the open games, and "quick game"."""
 
+import functools
 import zlib
 
 from django import forms
@@ -94,20 +95,16 @@ class QuickGameForm(forms.Form):
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=False)
 
 
-# The quick game's fields by language: the same for every player (an unbound form), and rendering
-# their widgets was a fifth of the lobby's CPU.
-_QUICK_FIELDS = {}
-
-
 def quick_fields():
     """The quick game form's fields (templates/games/partials/quick_game_fields.html) in the active
-    language, rendered once per language in this process."""
-    language = get_language()
-    html = _QUICK_FIELDS.get(language)
-    if html is None:
-        html = render_to_string("games/partials/quick_game_fields.html", {"quick_form": QuickGameForm()})
-        _QUICK_FIELDS[language] = html
-    return html
+    language: the same for every player (an unbound form), and rendering their widgets was a fifth
+    of the lobby's CPU, so they are rendered once per language in this process."""
+    return _quick_fields(get_language())
+
+
+@functools.cache
+def _quick_fields(language):
+    return render_to_string("games/partials/quick_game_fields.html", {"quick_form": QuickGameForm()})
 
 
 def matching(user, options):
