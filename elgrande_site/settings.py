@@ -293,9 +293,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Each stored move's log lines, as the game page says them (games/reading/log_lines.py): in this
-# process's memory, where a look-up costs microseconds (Redis would cost a round trip a page).
+# process's memory, where a look-up costs microseconds (Redis would cost a round trip a page), and
+# not pickled (elgrande_site/memory_cache.py).
 CACHES["log_lines"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "BACKEND": "elgrande_site.memory_cache.PlainMemoryCache",
     "LOCATION": "log-lines",
     "TIMEOUT": 60 * 60,
     "OPTIONS": {"MAX_ENTRIES": 20000},

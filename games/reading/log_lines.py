@@ -55,13 +55,15 @@ def moves_lines(game, moves, names, reader, since):
     for cache_key, (events, automatic, autopilot, mover, version) in zip(keys, moves, strict=True):
         lines = kept.get(cache_key)
         if lines is None:
-            lines = [
+            lines = tuple(
                 {**line, "version": version, "mover": mover}
                 for line in move_log(events, names, reader, mover=mover, automatic=automatic,
                                      autopilot=autopilot, since=since)
-            ]
+            )
             missing[cache_key] = lines
-        rendered += lines
+        # The store keeps its values as they are (not pickled) and the page marks its lines new
+        # (selectors._mark_new): each render gets lines of its own.
+        rendered += [dict(line) for line in lines]
     if missing:
         store.set_many(missing)
     return rendered

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from games.engine.board import COLOURS
 from games.words.escaping import escape
 from games.words.log_text import COLOUR_WORDS
-from games.words.texts import area_name
+from games.words.texts import area_name, said
 
 SIZE = 676  # the viewBox is SIZE x SIZE
 SPACE = 26  # one space of the scoring track, which runs around the edge
@@ -405,7 +405,7 @@ def colour_player(view, colour):
     for player in view["players"]:
         if player["colour"] == colour:
             # The colour in the reader's words, as the log says it (games/words/log_text.py).
-            word = str(COLOUR_WORDS.get(colour, colour))
+            word = str(said(COLOUR_WORDS).get(colour, colour))
             return f"{player['name']} ({word})" if player.get("name") else word.capitalize()
     return colour
 

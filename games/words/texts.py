@@ -7,11 +7,38 @@ province, Intrigo, Castillo; cour, province, Intrigue, décompte…); docs/trans
 each card text was checked.
 """
 
+from django.core.signals import setting_changed
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine.board import AREAS
 from games.engine.cards import CARDS
+
+# Each table of lazy words below, as plain text in one language: {(id(table), language): {key: text}}.
+_SAID = {}
+
+
+def said(table):
+    """`table` ({key: lazy text}, one of this room's constant tables) with every value said in the
+    active language, computed once per table and language and kept for the process: a render asks
+    for an area's or a colour's name some 170 times, and each lazy string's `str` is a gettext
+    (bench/README.md, "Speed (issue 22)": a tenth of a render's calls)."""
+    language = translation.get_language()
+    words = _SAID.get((id(table), language))
+    if words is None:
+        words = _SAID[id(table), language] = {key: str(value) for key, value in table.items()}
+    return words
+
+
+def _forget_said(setting, **kwargs):
+    # Tests that change the languages or the catalogues' paths get their new words (as Django's
+    # own translations are reloaded then).
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"):
+        _SAID.clear()
+
+
+setting_changed.connect(_forget_said)
 
 AREA_NAMES = {
     "galicia": _("Galicia"),
@@ -193,6 +220,8 @@ CARD_TEXTS = {
     ),
 }
 assert set(CARD_TEXTS) == set(CARDS)
+_CARD_TITLES = {card_id: texts[0] for card_id, texts in CARD_TEXTS.items()}
+_CARD_BODIES = {card_id: texts[1] for card_id, texts in CARD_TEXTS.items()}
 
 # Each colour's letter on the chips and pieces, in the reader's language (the engine's are English).
 COLOUR_LETTERS = {
@@ -206,8 +235,7 @@ COLOUR_LETTERS = {
 
 def colour_letter(colour):
     """A colour's letter in the active language ("?" for an unknown colour)."""
-    letter = COLOUR_LETTERS.get(colour)
-    return str(letter) if letter is not None else "?"
+    return said(COLOUR_LETTERS).get(colour, "?")
 
 
 # A computer player's name in the reader's words: its account is "Computer (greedy) 2" (games/computer.py).
@@ -235,18 +263,17 @@ def seat_name(seat):
 
 def area_name(area_id):
     """An area's name in the active language (the id itself for an unknown id)."""
-    name = AREA_NAMES.get(area_id)
-    return str(name) if name is not None else str(area_id)
+    name = said(AREA_NAMES).get(area_id)
+    return name if name is not None else str(area_id)
 
 
 def card_title(card_id):
-    texts = CARD_TEXTS.get(card_id)
-    return str(texts[0]) if texts else str(card_id)
+    title = said(_CARD_TITLES).get(card_id)
+    return title if title is not None else str(card_id)
 
 
 def card_text(card_id):
-    texts = CARD_TEXTS.get(card_id)
-    return str(texts[1]) if texts else ""
+    return said(_CARD_BODIES).get(card_id, "")
 
 
 def card_entry(card_id):
