@@ -67,6 +67,28 @@ def test_a_private_line_kept_for_its_seat_never_reaches_another_seat_nor_the_spe
     assert said == [0, 1, None]
 
 
+def test_a_reader_marking_its_lines_changes_nothing_kept_for_the_next(said):
+    # The store keeps its values unpickled (elgrande_site/memory_cache.py), and the page marks the
+    # lines it reads as new (selectors._mark_new): a mark must stay on its own render.
+    for _reading in range(2):
+        read = log_lines.moves_lines(GAME, [MOVE], NAMES, 0, 0)
+        assert read and all("new" not in line for line in read)
+        for line in read:
+            line["new"] = True
+            line["html"] = "changed"
+    assert "changed" not in lines(0) and len(said) == 1
+
+
+def test_the_kept_lines_are_stored_as_they_are_and_expire():
+    store = caches["log_lines"]
+    value = ({"html": "x"},)
+    store.set("k", value, timeout=60)
+    assert store.get("k") is value and store.get_many(["k", "other"]) == {"k": value}
+    store.set("old", value, timeout=-1)
+    assert store.get("old") is None and store.get_many(["old"]) == {}
+    assert store.add("k", ()) is False and store.add("new", ()) is True and store.get("new") == ()
+
+
 def test_the_lines_kept_in_one_language_are_not_served_in_another():
     with translation.override("en"):
         english = lines(None)
