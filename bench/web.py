@@ -312,6 +312,9 @@ def bench_moves(port, games, seconds, bare_game=None):
         cookies = {"Cookie": f"sessionid={sessions[0]}; csrftoken={players[0].csrf}"}
         seat_page = connect(address + "?play=gzip&lang=en", origin=origin, additional_headers=cookies)
         frames = fetches = 0
+        # What seat 0's page shows from its own moves' answers, and whether its move is being
+        # posted: as static/game.js, it fetches nothing for a version it has or is being answered.
+        own_answer, own_post = [0], [False]
         with seat_page as seat_socket, connect(address, origin=origin) as page:
             seat_socket.recv()
             page.recv()
@@ -334,7 +337,8 @@ def bench_moves(port, games, seconds, bare_game=None):
                             screens.setdefault(view["version"], time.perf_counter())
                             frames += 1
                             continue
-                        json.loads(message)["version"]
+                        if own_post[0] or json.loads(message)["version"] <= own_answer[0]:
+                            continue
                         status, content = watcher.request("GET", f"/games/{game_id}/partials/play/")
                         shown = re.search(rb'data-version="(\d+)"', content)
                         if status == 200 and shown:
@@ -358,9 +362,13 @@ def bench_moves(port, games, seconds, bare_game=None):
                         "csrfmiddlewaretoken": players[seat].csrf,
                     }
                 )
+                own_post[0] = seat == 0
                 started = time.perf_counter()
                 status, content = players[seat].request("POST", f"/games/{game_id}/move/", body)
                 mine.append(time.perf_counter() - started)
+                if seat == 0 and status == 200:
+                    own_answer[0] = game.version + 1
+                own_post[0] = False
                 if status != 200:
                     refused.append((status, content[:200]))
                     continue
@@ -652,6 +660,8 @@ def main():
                         help="spectators' pages of one game, one round for each number of the comma-separated "
                              "list (0: skip)")
     parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
+    parser.add_argument("--move-seconds", type=float, default=None,
+                        help="duration of the move phase (default: --seconds); at a high load few moves fit in 10 s")
     parser.add_argument("--fetch", action="store_true",
                         help="the watchers' pages take no views in frames and re-fetch on every notice")
     args = parser.parse_args()
@@ -709,7 +719,7 @@ def main():
         bare = bench_bare_send(port, spare[0], 50) if settings.REDIS_URL else []
         cpu = server_cpu(servers)
         submits, arrivals, screens, refused, elapsed, parts = bench_moves(
-            port, games, args.seconds, spare[0] if settings.REDIS_URL else None
+            port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None
         )
         # The whole move in the server: the POST, its notices and the other seats' views.
         move_cpu = (server_cpu(servers) - cpu) / max(1, len(submits))
