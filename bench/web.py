@@ -7,7 +7,10 @@ the play room (games/play/), then measures:
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
 - move to screen: from the start of a move's POST to the arrival of its version on the
-  WebSocket of a spectator's page of that game;
+  WebSocket of a spectator's page of that game, and to another seat's page having its new view
+  (from its socket's frame, or fetched after a bare notice, as static/game.js does), split at the
+  bare notice; beside the bare channel-layer group send, measured on the idle server before the
+  move phase and during it (to a game of its own: the same load);
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
   socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
