@@ -267,6 +267,32 @@ async def test_a_render_that_fails_leaves_the_page_to_fetch(clock, start_game, m
     await socket.disconnect()
 
 
+async def test_a_rendering_thread_that_fails_leaves_the_page_to_fetch_and_the_next_move_framed(
+    clock, start_game, monkeypatch, caplog
+):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    socket = await seat_page(game, seat)
+    real = own_views.frame
+
+    async def broken(*args):
+        raise RuntimeError("no thread to render in")
+
+    monkeypatch.setattr(own_views, "frame", broken)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    assert "could not be made" in caplog.text
+    monkeypatch.setattr(own_views, "frame", real)
+    next_mover = game.to_act[0]
+    await database_sync_to_async(move_now)(game, next_mover)
+    got = await heard(socket)
+    assert got["version"] == game.version
+    # Framed again, unless it was the seat's own move (then the bare version, as always).
+    assert got.get("frame", False) == (next_mover != seat)
+    await socket.disconnect()
+
+
 def test_a_made_up_request_of_a_logged_out_socket_is_nobody(db):
     """The reader is who the session says, not who the socket was opened for."""
     scope = {"type": "websocket", "path": "/ws/games/1/", "headers": [(b"host", b"testserver")], "query_string": b""}

@@ -1,4 +1,5 @@
 import asyncio
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -11,6 +12,8 @@ from games.broadcast import game_group, spectators_group, user_group
 from games.infra import presence
 from games.live import own_views, spectators
 from games.models import Game
+
+logger = logging.getLogger(__name__)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -134,7 +137,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         try:
             while self.wanted > self.version:
                 wanted = self.wanted
-                made = await own_views.frame(self.scope, *self.own_view)
+                try:
+                    made = await own_views.frame(self.scope, *self.own_view)
+                except Exception:  # the rendering thread itself: the page fetches
+                    logger.exception("the own view of a page of game %s could not be made", self.own_view[2])
+                    made = None
                 if made is None or made["version"] < wanted:
                     made = {"version": wanted}
                 self.newer(made["version"])
