@@ -7,7 +7,10 @@ the play room (games/play/), then measures:
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
 - move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
 - move to screen: from the start of a move's POST to the arrival of its version on the
-  WebSocket of a spectator's page of that game;
+  WebSocket of a spectator's page of that game, and to another seat's page having its new view
+  (from its socket's frame, or fetched after a bare notice, as static/game.js does), split at the
+  bare notice; beside the bare channel-layer group send, measured on the idle server before the
+  move phase and during it (to a game of its own: the same load);
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
   socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
@@ -240,11 +243,13 @@ def bench_get(port, pages, clients, seconds):
     return latencies, time.perf_counter() - started
 
 
-def bench_bare_send(port, game_id, count):
+def bench_bare_send(port, game_id, count, until=None):
     """The baseline of a move reaching a screen: a bare channel-layer group send from this process
     to the game's group, until it arrives on a socket of the game's page (the one hop every notice
     takes; with Redis only: the in-memory layer lives in the server's process). Its own sockets,
-    closed after: they are told of versions far ahead of the game's."""
+    closed after: they are told of versions far ahead of the game's. `count` sends, or, with
+    `until` (a time.perf_counter() value), as many as fit before it (beside the move phase, to a
+    game of its own)."""
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
     from websockets.sync.client import connect
@@ -255,8 +260,10 @@ def bench_bare_send(port, game_id, count):
     latencies = []
     with connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}") as page:
         page.recv()
-        for number in range(count):
+        number = 0
+        while number < count if until is None else time.perf_counter() < until:
             version = 10**9 + number
+            number += 1
             started = time.perf_counter()
             async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.version", "version": version})
             while json.loads(page.recv(timeout=30))["version"] != version:
@@ -266,8 +273,13 @@ def bench_bare_send(port, game_id, count):
     return latencies
 
 
-def bench_moves(port, games, seconds):
-    """One driver per game posts random legal moves; another seat's page listens."""
+def bench_moves(port, games, seconds, bare_game=None):
+    """One driver per game posts random legal moves; another seat's page listens, as static/game.js
+    does: it takes its own view from its socket's frame, or fetches its play partial when the
+    socket brings a bare version. With `bare_game` (Redis only), a thread meanwhile measures the
+    bare group send to that game's page: the baseline under the same load."""
+    import gzip
+
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
@@ -275,8 +287,17 @@ def bench_moves(port, games, seconds):
     from games.models import Game
 
     submit_latencies, arrival_latencies, screen_latencies, refused = [], [], [], []
+    # Where a screen's time went, per move seen on both sockets: POST start -> the bare notice on a
+    # plain socket (the POST until its commit, and the notice's trip), then -> the seat's view in
+    # hand (its render by the socket's process and the frame, or the page's fetch); and how the
+    # seat's page got each view (frames, fetches).
+    to_notice, notice_to_screen, ways = [], [], [0, 0]
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
+    bare = []
+    if bare_game is not None:
+        baseline = threading.Thread(target=lambda: bare.extend(bench_bare_send(port, bare_game, 0, until=stop)))
+        baseline.start()
 
     def driver(number):
         game_id, sessions = games[number]
@@ -286,10 +307,17 @@ def bench_moves(port, games, seconds):
         submitted, arrived, screens, movers, mine = {}, {}, {}, {}, []
         rng = random.Random(number)
         # The other clients: a spectator's page (a separate connection and session), and another
-        # seat's page (seat 0's, as static/game.js: on each notice it fetches its play partial).
+        # seat's page (seat 0's, as static/game.js: its socket asks for its view in frames, with
+        # the page's cookies, the CSRF one included; on a bare notice it fetches its play partial).
         watcher = Player(port, sessions[0])
+        watcher.csrf = players[0].csrf
         address, origin = f"ws://{HOST}:{port}/ws/games/{game_id}/", f"http://{HOST}:{port}"
-        seat_page = connect(address, origin=origin, additional_headers={"Cookie": f"sessionid={sessions[0]}"})
+        cookies = {"Cookie": f"sessionid={sessions[0]}; csrftoken={players[0].csrf}"}
+        seat_page = connect(address + "?play=gzip&lang=en", origin=origin, additional_headers=cookies)
+        frames = fetches = 0
+        # What seat 0's page shows from its own moves' answers, and whether its move is being
+        # posted: as static/game.js, it fetches nothing for a version it has or is being answered.
+        own_answer, own_post = [0], [False]
         with seat_page as seat_socket, connect(address, origin=origin) as page:
             seat_socket.recv()
             page.recv()
@@ -302,13 +330,23 @@ def bench_moves(port, games, seconds):
                     pass
 
             def look():
+                nonlocal frames, fetches
                 try:
                     for message in seat_socket:
-                        json.loads(message)["version"]
+                        if isinstance(message, bytes):
+                            view = json.loads(gzip.decompress(message))
+                            shown = re.search(r'data-version="(\d+)"', view["play"])
+                            assert shown and int(shown.group(1)) == view["version"], view["version"]
+                            screens.setdefault(view["version"], time.perf_counter())
+                            frames += 1
+                            continue
+                        if own_post[0] or json.loads(message)["version"] <= own_answer[0]:
+                            continue
                         status, content = watcher.request("GET", f"/games/{game_id}/partials/play/")
                         shown = re.search(rb'data-version="(\d+)"', content)
                         if status == 200 and shown:
                             screens.setdefault(int(shown.group(1)), time.perf_counter())
+                            fetches += 1
                 except (ConnectionClosed, OSError):
                     pass
 
@@ -327,9 +365,13 @@ def bench_moves(port, games, seconds):
                         "csrfmiddlewaretoken": players[seat].csrf,
                     }
                 )
+                own_post[0] = seat == 0
                 started = time.perf_counter()
                 status, content = players[seat].request("POST", f"/games/{game_id}/move/", body)
                 mine.append(time.perf_counter() - started)
+                if seat == 0 and status == 200:
+                    own_answer[0] = game.version + 1
+                own_post[0] = False
                 if status != 200:
                     refused.append((status, content[:200]))
                     continue
@@ -340,13 +382,23 @@ def bench_moves(port, games, seconds):
             submit_latencies.extend(mine)
             arrival_latencies.extend(arrived[v] - t for v, t in submitted.items() if v in arrived)
             screen_latencies.extend(screens[v] - t for v, t in submitted.items() if v in screens and movers[v] != 0)
+            for v, t in submitted.items():
+                if v in screens and v in arrived and movers[v] != 0:
+                    to_notice.append(arrived[v] - t)
+                    notice_to_screen.append(screens[v] - arrived[v])
+            ways[0] += frames
+            ways[1] += fetches
             missing = [v for v in submitted if v not in arrived]
             if missing:
                 refused.append(("no WebSocket message for versions", missing[:5]))
 
     started = time.perf_counter()
     run_threads(driver, len(games))
-    return submit_latencies, arrival_latencies, screen_latencies, refused, time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    if bare_game is not None:
+        baseline.join()
+    parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare}
+    return submit_latencies, arrival_latencies, screen_latencies, refused, elapsed, parts
 
 
 def bench_socket_burst(port, games, count):
@@ -611,6 +663,8 @@ def main():
                         help="spectators' pages of one game, one round for each number of the comma-separated "
                              "list (0: skip)")
     parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
+    parser.add_argument("--move-seconds", type=float, default=None,
+                        help="duration of the move phase (default: --seconds); at a high load few moves fit in 10 s")
     parser.add_argument("--fetch", action="store_true",
                         help="the watchers' pages take no views in frames and re-fetch on every notice")
     args = parser.parse_args()
@@ -633,7 +687,9 @@ def main():
     django.setup()
     from django.conf import settings
 
-    games = prepare(args.clients, args.players, args.warm_moves)
+    games = prepare(args.clients + 1, args.players, args.warm_moves)
+    # A game of its own for the bare sends' baseline, nobody moving in it.
+    spare = games.pop()
     if env["DEBUG"] == "0" and "STATIC_ROOT" not in os.environ:
         # DEBUG=0 pages name the static files by their hashed names (docs/operations.md).
         env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="elgrande-bench-static-")
@@ -663,17 +719,26 @@ def main():
         watched = []
         for count in args.watchers:
             watched.append((count, *bench_watchers(port, *games[-1], count, args.watch_moves, args.fetch, servers)))
-        bare = bench_bare_send(port, games[0][0], 50) if settings.REDIS_URL else []
+        bare = bench_bare_send(port, spare[0], 50) if settings.REDIS_URL else []
         cpu = server_cpu(servers)
-        submits, arrivals, screens, refused, elapsed = bench_moves(port, games, args.seconds)
-        # The whole move in the server: the POST, its notices and the other pages' fetches.
+        submits, arrivals, screens, refused, elapsed, parts = bench_moves(
+            port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None
+        )
+        # The whole move in the server: the POST, its notices and the other seats' views.
         move_cpu = (server_cpu(servers) - cpu) / max(1, len(submits))
         report("move POST", submits, elapsed, move_cpu)
         report("move -> other client's WebSocket", arrivals, elapsed)
         report("move -> another seat's screen", screens, elapsed)
+        report("  POST start -> bare notice", parts["to_notice"], elapsed)
+        report("  bare notice -> seat's view", parts["notice_to_screen"], elapsed)
+        print(f"  the seat's page took {parts['ways'][0]} views from frames and fetched {parts['ways'][1]}")
         if bare:
-            report("bare group send -> socket (baseline)", bare, elapsed)
-            ratio("another seat's screen p95 / bare send p95", screens, bare, goal=2)
+            # The baseline twice: on the idle server before the move phase, and during it (the
+            # drivers' load), to a game of its own.
+            report("bare group send -> socket, idle", bare, elapsed)
+            report("bare group send -> socket, moves", parts["bare"], elapsed)
+            ratio("another seat's screen p95 / bare send p95, idle", screens, bare, goal=2)
+            ratio("another seat's screen p95 / bare send p95, moves", screens, parts["bare"], goal=2)
         else:
             print("bare group send -> socket: with REDIS_URL only (the in-memory layer is the server's)")
         if refused:

@@ -1,9 +1,10 @@
 // Keeps a game page current: a WebSocket says which version exists, and when it is newer than
 // the one shown, the page fetches its own view (with its own session) and swaps it in. It also
 // says when the table talk has something new: the page then fetches the chat its reader may read.
-// A spectator's socket (games/live/consumers.py) may bring the spectators' view of the new version
-// itself, as a gzip frame: the page swaps that in and fetches nothing. Whatever arrives, only a
-// version newer than the one shown is applied. A page that has heard nothing for a while opens a
+// The socket (games/live/consumers.py) may bring the page's view of the new version itself, as a
+// gzip frame: the spectators' view for a spectator, the reader's own for a logged-in reader (a
+// seat's, rendered for this socket alone). The page swaps that in and fetches nothing. Whatever
+// arrives, only a version newer than the one shown is applied. A page that has heard nothing for a while opens a
 // new socket, which is told the version (a lost notice leaves it behind for a minute at most).
 (function () {
   "use strict";
@@ -57,11 +58,13 @@
   // A move posted from this page is answered with the page's new view (games/web/views.py `move`).
   // The notice of its version, sent when the move is stored, comes before that answer: fetching
   // the view then rendered the mover's view twice for one move. While the post is under way the
-  // page only notes the versions it hears of, and fetches when the answer lands if one of them is
-  // newer than the answer's. A post that never lands stops holding the fetches after MOVE_WAIT_MS.
+  // page only notes the versions it hears of, and keeps the newest frame it is brought; when the
+  // answer lands it shows that frame if it is newer than the answer's view, else fetches if a
+  // version it heard of is. A post that never lands stops holding them after MOVE_WAIT_MS.
   const MOVE_WAIT_MS = 15000;
   let movePost = null;
   let movePostedAt = 0;
+  let heldFrame = null;
 
   function posting() { return movePost !== null && Date.now() - movePostedAt < MOVE_WAIT_MS; }
 
@@ -75,6 +78,9 @@
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (movePost === null || event.detail.xhr !== movePost) return;
     movePost = null;
+    const held = heldFrame;
+    heldFrame = null;
+    if (held) show(held);
     if (announced > shownVersion()) refresh();
   });
 
@@ -113,8 +119,11 @@
     }
     announced = Math.max(announced, version);
     if (version <= shownVersion()) return;
-    if (notice.play !== undefined) show(notice);
-    else if (!posting()) refresh();
+    if (posting()) {
+      // Its answer, landing later, would swap an older view over this one.
+      if (notice.play !== undefined && (!heldFrame || heldFrame.version < version)) heldFrame = notice;
+    } else if (notice.play !== undefined) show(notice);
+    else refresh();
   }
 
   let connectedBefore = false;

@@ -1,8 +1,9 @@
 """Spectators' pages get the spectators' view of a new version over their socket, rendered once for
 them all by the spectators' hub of their process (games/live/spectators.py) when the version notice
 reaches it, so that hundreds of them fetch nothing; the notices themselves carry versions only
-(games/broadcast.py), and players' pages still hear only the version and fetch their own view.
-Against the site's own channel layer: in memory, or Redis when REDIS_URL is set."""
+(games/broadcast.py). Players' pages never join the spectators' groups: they are sent their own
+view by their own socket's process, or the version (tests/test_own_views_socket.py). Against the
+site's own channel layer: in memory, or Redis when REDIS_URL is set."""
 
 import asyncio
 import gzip
@@ -108,7 +109,11 @@ async def test_spectators_get_the_new_versions_view_itself_the_one_a_logged_out_
     assert renders == [game.pk]
 
 
-async def test_players_pages_never_get_a_view_only_the_version(start_game, renders):
+async def test_players_pages_never_get_a_view_but_their_own_here_without_the_csrf_cookie_only_the_version(
+    start_game, renders
+):
+    """Their pages ask for frames, but their sockets bring no CSRF cookie, which a seat's forms need
+    (tests/test_own_views_socket.py for those that do)."""
     game = await database_sync_to_async(start_game)(3)
     players = []
     for seat in range(3):
@@ -139,14 +144,24 @@ async def test_without_a_spectator_listening_nothing_is_rendered_for_the_sockets
     await fetching_spectator.disconnect()
 
 
-async def test_a_spectator_shown_another_time_zone_fetches_his_own_view(start_game, make_user, renders):
+async def test_a_spectator_shown_another_time_zone_gets_his_own_view_not_the_hubs(
+    clock, start_game, make_user, renders
+):
     game = await database_sync_to_async(start_game)(3)
     madrid = await database_sync_to_async(make_user)("madrid")
     await database_sync_to_async(User.objects.filter(pk=madrid.pk).update)(time_zone="Europe/Madrid")
     madrid = await database_sync_to_async(User.objects.get)(pk=madrid.pk)
     spectator = await opened(page(game, await database_sync_to_async(session_cookie)(madrid)), game.version)
     await move(game)
-    assert await heard(spectator) == {"version": game.version}
+    # Rendered by his socket's process for him alone (games/live/own_views.py), in his time zone.
+    got = await heard(spectator)
+    assert got["frame"] and got["version"] == game.version
+
+    def fetched():
+        return logged_in(madrid).get(reverse("game_partial", args=[game.pk, "play"]), **HTMX).content.decode()
+
+    assert got["play"] == await database_sync_to_async(fetched)()
+    assert got["play"] != await database_sync_to_async(logged_out_play)(game)
     assert renders == []
     await spectator.disconnect()
 

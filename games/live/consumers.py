@@ -1,4 +1,5 @@
 import asyncio
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -9,17 +10,28 @@ from django.utils import timezone
 from games.access import can_view
 from games.broadcast import game_group, spectators_group, user_group
 from games.infra import presence
-from games.live import spectators
+from games.live import own_views, spectators
 from games.models import Game
+
+logger = logging.getLogger(__name__)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """Tells an open game page which version of the game exists, and that its chat has something
-    new ({"chat": true}), nothing more, with one exception for spectators below.
+    new ({"chat": true}); a page that asks for it (?play=gzip&lang=..: static/game.js, when the
+    browser can unpack gzip) is sent the view of the new version itself instead, as below.
 
-    The page then fetches its own view over HTTP with its own session, so no seat's private
-    facts can travel over this socket. On connecting, the page is told the current version at
-    once: after a dropped connection that is how it learns what it missed.
+    A page that asks for no view fetches its own over HTTP with its own session. On connecting,
+    the page is told the current version at once: after a dropped connection that is how it
+    learns what it missed.
+
+    A logged-in reader's page that asks for it (a seat's, or a spectator's shown another time zone
+    than the site's) stays in the game's group, which hears versions only; on a notice this
+    consumer renders the page's own view, for whoever the socket's session holds now, and sends
+    it on this socket alone, a binary frame as the spectators' below (games/live/own_views.py):
+    no seat's view is ever sent to a group, and a page whose session ended or changed hands, or
+    whose view cannot travel, is sent the bare version and fetches. One render at a time per
+    page: notices that come while it runs are rendered once, at the newest.
 
     A spectator's page (a visitor without a seat in the game, shown the site's time zone) that
     asks for it (?play=gzip: static/game.js, when the browser can unpack gzip) joins the game's
@@ -54,6 +66,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.group = game_group(game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
+            if wants_play and self.scope["user"].is_authenticated:
+                # A logged-in reader's page (a seat's, or a spectator's in his own time zone) is
+                # sent its own view, rendered here for this socket alone (games/live/own_views.py).
+                self.own_view = (self.scope["user"].pk, language, game_id)
+                self.rendering = None
+                self.wanted = 0
         await self.accept()
         if self.scope["user"].is_authenticated:
             if not spectator:
@@ -79,6 +97,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "heartbeat"):
             self.heartbeat.cancel()
+        if getattr(self, "rendering", None) is not None:
+            self.rendering.cancel()
         if hasattr(self, "presence"):
             # From now the grace period runs.
             await presence.aseen(*self.presence, open=False)
@@ -98,8 +118,39 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def game_version(self, event):
-        if self.newer(event["version"]):
-            await self.send_json({"version": event["version"]})
+        if not hasattr(self, "own_view"):
+            if self.newer(event["version"]):
+                await self.send_json({"version": event["version"]})
+            return
+        # Checked against what the page was sent, not told: a render under way may bring the view
+        # of a newer version than its notice's, and then later notices are dropped here.
+        if event["version"] <= max(self.version, self.wanted):
+            return
+        self.wanted = event["version"]
+        if self.rendering is None:
+            self.rendering = asyncio.create_task(self.send_own_views())
+
+    async def send_own_views(self):
+        """Render and send this page's own view of the newest version wanted, until no newer one
+        waits (notices that come meanwhile are rendered once, at the newest); the bare version
+        when the view cannot be sent (games/live/own_views.py)."""
+        try:
+            while self.wanted > self.version:
+                wanted = self.wanted
+                try:
+                    made = await own_views.frame(self.scope, *self.own_view)
+                except Exception:  # the rendering thread itself: the page fetches
+                    logger.exception("the own view of a page of game %s could not be made", self.own_view[2])
+                    made = None
+                if made is None or made["version"] < wanted:
+                    made = {"version": wanted}
+                self.newer(made["version"])
+                if "frame" in made:
+                    await self.send(bytes_data=made["frame"])
+                else:
+                    await self.send_json({"version": made["version"]})
+        finally:
+            self.rendering = None
 
     async def game_play(self, event):
         if self.newer(event["version"]):
@@ -113,7 +164,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         """(The game's version, whether the spectators' view is the visitor's): what the page may
         hear; None when it may not look at the game. It is not for a seat's player, nor for a
         visitor shown another time zone than the site's (the view sent to the spectators' group
-        writes the deadline in the site's): their pages fetch their own."""
+        writes the deadline in the site's): their pages get their own (games/live/own_views.py)."""
         game = Game.objects.filter(pk=game_id).only("pk", "private", "creator", "version").first()
         user = self.scope["user"]
         if game is None or not can_view(game, user, self.scope["session"]):

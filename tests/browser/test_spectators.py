@@ -1,6 +1,7 @@
 """A spectator's page in a real browser takes each new version's view from its socket (a gzip frame
-that static/game.js unpacks and swaps in), without fetching anything, while the players' pages
-fetch their own."""
+that static/game.js unpacks and swaps in), without fetching anything; so do the players' pages,
+each brought its own view by its own socket (games/live/own_views.py), the mover's by his move's
+answer."""
 
 import pytest
 
@@ -45,8 +46,8 @@ def test_a_spectators_page_shows_each_move_from_its_socket_alone(live_site, brow
     assert asked == []
     assert watcher.evaluate("window.stillTheSamePage") is True
     assert watcher.locator("#decision-panel").count() == 0
-    # The players' pages fetched their own views (the one that did not move, at least).
-    assert any("/partials/play/" in url for url in fetched_by_players)
+    # Nor did the players' pages fetch their views: each came in its own socket's frame.
+    assert not [url for url in fetched_by_players if "/partials/play/" in url]
     # The clock of a view from a frame runs as a fetched one's does (static/clocks.js).
     clock = watcher.locator("p.clock time.countdown")
     first = clock.get_attribute("data-left")

@@ -1,0 +1,111 @@
+"""CPU in one process of a seat's new view reaching its page: fetched over HTTP (the play partial
+through Django's test client: session, middleware, view) against made by the socket's process
+(games/live/own_views.py `make_frame`: the reader authenticated from the socket's session, the
+same view from the same cache entry, gzipped into a frame).
+
+Plays a 4-player game 60 moves on a scratch SQLite file (never db.sqlite3), then times this
+process's CPU (time.process_time) for seat 0's view: rendered (the view cache cleared and the
+seat's seen version put back before each, as after another seat's move) and from the cache. Prints
+the mean of each, min / median / max over `--runs` rounds. Run from the repository root:
+.venv/bin/python bench/own_view_cpu.py
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=30, help="views per figure and round")
+    parser.add_argument("--runs", type=int, default=3, help="rounds")
+    args = parser.parse_args()
+    scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False).name
+    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.middleware.csrf import _get_new_csrf_string
+    from django.test import Client
+    from django.urls import reverse
+
+    from accounts.models import User
+    from games.engine import GameState, random_move, to_act
+    from games.live import own_views
+    from games.models import Seat
+    from games.play import lifecycle, moving
+
+    try:
+        call_command("migrate", verbosity=0)
+        users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
+        game = lifecycle.create_game(users[0], num_players=4, time_per_move=604800)
+        for user in users[1:]:
+            game = lifecycle.join_game(game, user=user)
+        rng = random.Random(1)
+        for _ in range(60):
+            state = GameState.from_json(game.state)
+            seat = to_act(state)[0]
+            game = moving.submit_move(
+                game, user=game.seats.get(index=seat).user, move=random_move(state, seat, rng),
+                expected_version=game.version)
+        reader = game.seats.get(index=0)
+        client = Client()
+        client.force_login(reader.user)
+        secret = _get_new_csrf_string()
+        client.cookies["csrftoken"] = secret
+        cookie = f"sessionid={client.cookies['sessionid'].value}; csrftoken={secret}".encode()
+        scope = {"type": "websocket", "path": f"/ws/games/{game.pk}/", "query_string": b"play=gzip&lang=en",
+                 "headers": [(b"host", b"testserver"), (b"cookie", cookie)]}
+        path = reverse("game_partial", args=[game.pk, "play"])
+        seen = reader.seen_version
+
+        def fetch():
+            response = client.get(path, HTTP_HX_REQUEST="true")
+            assert response.status_code == 200
+
+        def frame():
+            made = own_views.make_frame(scope, reader.user_id, "en", game.pk)
+            assert made is not None and "frame" in made, made
+
+        def cpu(make, rendered):
+            total = 0.0
+            for _ in range(args.requests):
+                if rendered:
+                    cache.clear()
+                Seat.objects.filter(pk=reader.pk).update(seen_version=seen)
+                started = time.process_time()
+                make()
+                total += time.process_time() - started
+            return total / args.requests
+
+        figures = {}
+        for _ in range(args.runs):
+            for name, make in (("fetched", fetch), ("frame", frame)):
+                for rendered in (True, False):
+                    make()  # warm
+                    figures.setdefault((name, rendered), []).append(cpu(make, rendered))
+        print(f"seat 0's view, 4 players, 60 moves in; CPU ms, min / median / max of {args.runs} rounds "
+              f"of {args.requests}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        for (name, rendered), values in figures.items():
+            label = f"{'fetched over HTTP' if name == 'fetched' else 'frame by the socket'}, " + (
+                "rendered" if rendered else "from the cache")
+            spread = (min(values), statistics.median(values), max(values))
+            print(f"{label:<42} " + " / ".join(f"{v * 1000:.1f}" for v in spread))
+    finally:
+        os.unlink(scratch)
+
+
+if __name__ == "__main__":
+    main()

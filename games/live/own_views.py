@@ -1,0 +1,83 @@
+"""A logged-in reader's own view of a game, rendered by the process that holds his page's socket and
+sent over that socket alone (games/live/consumers.py), so that a move reaches another seat's screen
+without the page's HTTP request (its session load, middleware, view): issue 22.
+
+The view is the one the page would fetch (games/reading/play_view.py `readers_play`, the same code
+and cache entry as games/web/views.py `_play`), for a request made up from the socket's handshake:
+its host and cookies. The reader is who the socket's session says *now* (authenticated as
+AuthenticationMiddleware would, session hash included), and must be the user the socket was opened
+for: a page whose session ended or changed hands (logged out, logged in as another) is sent the
+bare version, and fetches with whatever cookies its browser now has. The forms of a seat's view
+carry the reader's CSRF token, masked from the CSRF cookie the handshake brought; with none (or a
+bad one) the view is not sent: a token minted here would be one the browser never gets. The time
+zone is the reader's; the language his setting's, else the page's (what LocaleMiddleware chose
+for it). Nothing of this goes through the channel layer: notices there carry versions only."""
+
+import gzip
+import io
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from importlib import import_module
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib import auth
+from django.core.handlers.asgi import ASGIRequest
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils import timezone, translation
+
+from games.live.spectators import MAX_FRAME
+from games.reading import play_view
+
+logger = logging.getLogger(__name__)
+
+# The threads the readers' views are rendered in: their own, so that neither a consumer's database
+# look-up, a request, nor the spectators' hub waits behind them. A page has one render at a time.
+_RENDERING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="own-views")
+
+
+async def frame(scope, user_id, language, game_id):
+    """`make_frame` in a rendering thread, its database connection closed when unusable."""
+    return await database_sync_to_async(make_frame, thread_sensitive=False, executor=_RENDERING)(
+        scope, user_id, language, game_id
+    )
+
+
+def reader_request(scope):
+    """A GET as the socket's handshake would make it (host, scheme, cookies), with the session its
+    cookie names, the user that session holds now, and the CSRF cookie read as CsrfViewMiddleware
+    reads it."""
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    request = ASGIRequest({**scope, "type": "http", "method": "GET", "scheme": scheme}, io.BytesIO())
+    engine = import_module(settings.SESSION_ENGINE)
+    request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    request.user = auth.get_user(request)
+    CsrfViewMiddleware(lambda request: None).process_request(request)
+    return request
+
+
+def make_frame(scope, user_id, language, game_id):
+    """What the page of user `user_id` (written in `language`) is sent for the game as it stands:
+    {"version", "frame": gzip of {"version", "play": the reader's view}}, or {"version"} alone
+    (the page fetches, or, its own move, has it already), or None (nothing to send but the version
+    the notice told of)."""
+    try:
+        request = reader_request(scope)
+        if not request.user.is_authenticated or request.user.pk != user_id:
+            return None
+        had_token = "CSRF_COOKIE" in request.META
+        with translation.override(request.user.language or language), timezone.override(request.user.zone):
+            found = play_view.readers_play(request, game_id)
+    except Exception:
+        logger.exception("the own view of game %s could not be rendered for user %s", game_id, user_id)
+        return None
+    if found is None:
+        return None
+    version, body = found
+    if body is None or (not had_token and "CSRF_COOKIE" in request.META):
+        return {"version": version}
+    packed = gzip.compress(json.dumps({"version": version, "play": body}).encode(), mtime=0)
+    if len(packed) > MAX_FRAME:
+        return {"version": version}
+    return {"version": version, "frame": packed}

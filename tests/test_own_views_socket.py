@@ -1,0 +1,301 @@
+"""A logged-in reader's page (a seat's, or a spectator's in his own time zone) that asks for frames
+is sent its own view over its own socket, rendered by the process holding the socket
+(games/live/own_views.py): the view its fetch would bring, never another reader's, and only while
+the socket's session still holds the user it was opened for; else the bare version, and the page
+fetches. Against the site's own channel layer: in memory, or Redis when REDIS_URL is set."""
+
+import re
+from importlib import import_module
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.middleware.csrf import _get_new_csrf_string, _unmask_cipher_token
+from django.urls import reverse
+
+from accounts.models import User
+from games import broadcast
+from games.live import own_views
+from games.models import Seat
+from games.play import lifecycle, moving
+from games.reading import play_view
+from tests.support.helpers import HTMX, logged_in, user_at
+from tests.support.sockets import listen, move_now, session_cookie
+from tests.test_spectators_socket import heard, logged_out_play, opened, page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The CSRF cookie a page's browser holds (set by the game page's first load).
+SECRET = _get_new_csrf_string()
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def rendered(monkeypatch):
+    """(user id, what readers_play gave) for every own view asked for, in order."""
+    made = []
+    real = play_view.readers_play
+
+    def counted(request, game_id):
+        found = real(request, game_id)
+        made.append((request.user.pk, found))
+        return found
+
+    monkeypatch.setattr(play_view, "readers_play", counted)
+    return made
+
+
+def cookie(user, csrf=True):
+    _name, value = session_cookie(user)
+    return (b"cookie", value + (f"; csrftoken={SECRET}".encode() if csrf else b""))
+
+
+async def reader_page(game, user, csrf=True, language="en"):
+    header = await database_sync_to_async(cookie)(user, csrf)
+    return await opened(page(game, header, language=language), game.version)
+
+
+async def seat_page(game, seat, csrf=True):
+    return await reader_page(game, await database_sync_to_async(user_at)(game, seat), csrf)
+
+
+def seen_versions(game):
+    return dict(Seat.objects.filter(game=game).values_list("index", "seen_version"))
+
+
+def fetched(user, game, seen=None):
+    """The play partial `user` fetches, with his seat's seen version first put back to `seen` (as
+    it stood before a frame's render moved it on: the fetch then finds the same view), its CSRF
+    token written out."""
+    if seen is not None:
+        Seat.objects.filter(game=game, user=user).update(seen_version=seen)
+    response = logged_in(user).get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def untokened(body):
+    return TOKEN.sub('name="csrfmiddlewaretoken" value="-"', body)
+
+
+def token_is_the_pages(body):
+    """Every form's token is a masking of the CSRF cookie the page's browser holds."""
+    tokens = TOKEN.findall(body)
+    return bool(tokens) and all(_unmask_cipher_token(token) == SECRET for token in tokens)
+
+
+async def test_each_seat_gets_its_own_view_the_one_it_would_fetch_and_the_mover_the_bare_version(
+    clock, start_game, rendered
+):
+    game = await database_sync_to_async(start_game)(3)
+    seats = [await seat_page(game, seat) for seat in range(3)]
+    users = [await database_sync_to_async(user_at)(game, seat) for seat in range(3)]
+    mover = game.to_act[0]
+    seen = await database_sync_to_async(seen_versions)(game)
+    await database_sync_to_async(move_now)(game, mover)
+    views = {}
+    for index, socket in enumerate(seats):
+        got = await heard(socket)
+        if index == mover:
+            # His page has the view from his move's answer: nothing is rendered for it.
+            assert got == {"version": game.version}
+            continue
+        assert got["frame"] and got["version"] == game.version
+        assert f'data-version="{game.version}"' in got["play"]
+        assert token_is_the_pages(got["play"])
+        views[index] = got["play"]
+        assert await socket.receive_nothing()
+    assert sorted(found[1] is None for _user, found in rendered) == [False, False, True]
+    assert (users[mover].pk, (game.version, None)) in rendered
+    for index, body in views.items():
+        own = await database_sync_to_async(fetched)(users[index], game, seen[index])
+        assert untokened(body) == untokened(own)
+    # Never another seat's, nor the spectators'.
+    [first, second] = views
+    assert untokened(views[first]) != untokened(views[second])
+    spectators = await database_sync_to_async(logged_out_play)(game)
+    assert all(body != spectators for body in views.values())
+    for socket in seats:
+        await socket.disconnect()
+
+
+async def test_a_seats_view_never_reaches_another_seats_a_spectators_or_a_logged_out_socket(
+    clock, start_game, make_user
+):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    watched = next(index for index in range(3) if index != mover)
+    other = next(index for index in range(3) if index not in (mover, watched))
+    watched_page = await seat_page(game, watched)
+    other_page = await seat_page(game, other)
+    spectator = await opened(page(game), game.version)
+    logged_out_fetching = await opened(page(game, frames=False), game.version)
+    stranger = await database_sync_to_async(make_user)("stranger")
+    logged_in_spectator = await reader_page(game, stranger)
+    # What the channel layer carries to the game's group: versions only.
+    group = await database_sync_to_async(listen)(broadcast.game_group(game.pk))
+    await database_sync_to_async(move_now)(game, mover)
+    own = (await heard(watched_page))["play"]
+    others = {
+        "another seat": await heard(other_page),
+        "a spectator": await heard(spectator),
+        "a logged-out page": await heard(logged_out_fetching),
+        "a logged-in spectator": await heard(logged_in_spectator),
+    }
+    assert others["a logged-out page"] == {"version": game.version}
+    for who, got in others.items():
+        assert got["version"] == game.version, who
+        assert untokened(got.get("play", "")) != untokened(own), who
+    spectators = await database_sync_to_async(logged_out_play)(game)
+    assert others["a spectator"]["play"] == spectators
+    assert others["a logged-in spectator"]["play"] == spectators
+    assert await database_sync_to_async(group)() == [{"type": "game.version", "version": game.version}]
+    for socket in (watched_page, other_page, spectator, logged_out_fetching, logged_in_spectator):
+        assert await socket.receive_nothing()
+        await socket.disconnect()
+
+
+def end_session(header, to=None):
+    """End the session of the cookie `header` (logged out), or, with `to`, make it `to`'s (the
+    browser logged in as another)."""
+    key = re.search(rb"sessionid=([a-z0-9]+)", header[1]).group(1).decode()
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    if to is None:
+        store.delete()
+        return
+    store["_auth_user_id"] = str(to.pk)
+    store["_auth_user_hash"] = to.get_session_auth_hash()
+    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    store.save()
+
+
+@pytest.mark.parametrize("ending", ["logged out", "another user"])
+async def test_a_socket_whose_session_ended_or_changed_hands_gets_the_bare_version(
+    clock, start_game, make_user, ending, rendered
+):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    user = await database_sync_to_async(user_at)(game, seat)
+    header = await database_sync_to_async(cookie)(user)
+    socket = await opened(page(game, header), game.version)
+    someone = await database_sync_to_async(make_user)("someone") if ending == "another user" else None
+    await database_sync_to_async(end_session)(header, someone)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    # Nothing was even looked up for whoever holds the session now.
+    assert rendered == []
+    await socket.disconnect()
+
+
+async def test_a_seat_page_without_the_csrf_cookie_gets_the_bare_version(clock, start_game):
+    """A token minted by the socket's process would be one the browser never gets: its forms
+    would fail. The page fetches its view, and the fetch sets the cookie."""
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    socket = await seat_page(game, seat, csrf=False)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    await socket.disconnect()
+
+
+async def test_two_pages_of_one_player_each_get_his_view_and_his_other_games_nothing(clock, start_game):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    user = await database_sync_to_async(user_at)(game, seat)
+    tabs = [await reader_page(game, user), await reader_page(game, user)]
+    elsewhere = await database_sync_to_async(lifecycle.create_game)(user, num_players=3)
+    other_game = await opened(page(elsewhere, await database_sync_to_async(cookie)(user)), elsewhere.version)
+    await database_sync_to_async(move_now)(game, mover)
+    first, second = [await heard(tab) for tab in tabs]
+    assert first["frame"] and second["frame"] and first["version"] == second["version"] == game.version
+    # The second render found the seat's seen version moved on by the first: the same lines, only
+    # no longer marked new. Either way the player's own view, never anybody else's.
+    assert token_is_the_pages(first["play"]) and token_is_the_pages(second["play"])
+    assert await other_game.receive_nothing()
+    for socket in (*tabs, other_game):
+        await socket.disconnect()
+
+
+async def test_a_seat_handed_to_the_computer_gets_its_own_view_with_the_take_back(clock, start_game):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    user = await database_sync_to_async(user_at)(game, seat)
+    socket = await seat_page(game, seat)
+    seen = await database_sync_to_async(seen_versions)(game)
+    game = await database_sync_to_async(moving.hand_seat_to_computer)(
+        game, user=user, expected_version=game.version
+    )
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    assert "autopilot-note" in got["play"]
+    own = await database_sync_to_async(fetched)(user, game, seen[seat])
+    assert untokened(got["play"]) == untokened(own)
+    await socket.disconnect()
+
+
+async def test_a_spectator_in_his_own_time_zone_gets_his_view_in_it(clock, start_game, make_user):
+    game = await database_sync_to_async(start_game)(3)
+    madrid = await database_sync_to_async(make_user)("madrid")
+    await database_sync_to_async(User.objects.filter(pk=madrid.pk).update)(time_zone="Europe/Madrid")
+    madrid = await database_sync_to_async(User.objects.get)(pk=madrid.pk)
+    socket = await reader_page(game, madrid)
+    await database_sync_to_async(move_now)(game)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    assert got["play"] == await database_sync_to_async(fetched)(madrid, game)
+    assert got["play"] != await database_sync_to_async(logged_out_play)(game)
+    await socket.disconnect()
+
+
+async def test_a_render_that_fails_leaves_the_page_to_fetch(clock, start_game, monkeypatch, caplog):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    socket = await seat_page(game, seat)
+
+    def broken(request, game_id):
+        raise RuntimeError("the view could not be rendered")
+
+    monkeypatch.setattr(play_view, "readers_play", broken)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    assert "could not be rendered" in caplog.text
+    await socket.disconnect()
+
+
+async def test_a_rendering_thread_that_fails_leaves_the_page_to_fetch_and_the_next_move_framed(
+    clock, start_game, monkeypatch, caplog
+):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    socket = await seat_page(game, seat)
+    real = own_views.frame
+
+    async def broken(*args):
+        raise RuntimeError("no thread to render in")
+
+    monkeypatch.setattr(own_views, "frame", broken)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    assert "could not be made" in caplog.text
+    monkeypatch.setattr(own_views, "frame", real)
+    next_mover = game.to_act[0]
+    await database_sync_to_async(move_now)(game, next_mover)
+    got = await heard(socket)
+    assert got["version"] == game.version
+    # Framed again, unless it was the seat's own move (then the bare version, as always).
+    assert got.get("frame", False) == (next_mover != seat)
+    await socket.disconnect()
+
+
+def test_a_made_up_request_of_a_logged_out_socket_is_nobody(db):
+    """The reader is who the session says, not who the socket was opened for."""
+    scope = {"type": "websocket", "path": "/ws/games/1/", "headers": [(b"host", b"testserver")], "query_string": b""}
+    request = own_views.reader_request(scope)
+    assert not request.user.is_authenticated
+    assert own_views.make_frame(scope, 1, "en", 1) is None
