@@ -148,6 +148,10 @@
     let opened = false;
     own.onopen = function () {
       opened = true;
+      if (own === socket) {
+        toldReplay = false;
+        tellWhatIsShown();
+      }
       paused(false);
       retryDelay = 500;
       lastHeard = Date.now();
@@ -172,6 +176,18 @@
       retryDelay = Math.min(retryDelay * 2, 10000);
     };
   }
+
+  // While the page shows a past position it tells its socket so ("replay"; "live" once it is back):
+  // the server then sends it bare versions instead of its reader's own view, whose render would
+  // mark as seen the moves he has not looked at yet.
+  let toldReplay = false;
+  function tellWhatIsShown() {
+    const inReplay = document.getElementById("replay") !== null;
+    if (!socket || socket.readyState !== WebSocket.OPEN || inReplay === toldReplay) return;
+    socket.send(inReplay ? "replay" : "live");
+    toldReplay = inReplay;
+  }
+  document.body.addEventListener("htmx:afterSettle", tellWhatIsShown);
 
   // A notice can be lost (the server failed to send it, Redis away), and the page would stay a
   // version behind until the next one. A page that has heard nothing for QUIET_MS while it is

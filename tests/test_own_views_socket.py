@@ -20,8 +20,7 @@ from games.models import Seat
 from games.play import lifecycle, moving
 from games.reading import play_view
 from tests.support.helpers import HTMX, logged_in, user_at
-from tests.support.sockets import listen, move_now, session_cookie
-from tests.test_spectators_socket import heard, logged_out_play, opened, page
+from tests.support.sockets import frames_page, heard, listen, logged_out_play, move_now, opened, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +51,7 @@ def cookie(user, csrf=True):
 
 async def reader_page(game, user, csrf=True, language="en"):
     header = await database_sync_to_async(cookie)(user, csrf)
-    return await opened(page(game, header, language=language), game.version)
+    return await opened(frames_page(game, header, language=language), game.version)
 
 
 async def seat_page(game, seat, csrf=True):
@@ -128,8 +127,8 @@ async def test_a_seats_view_never_reaches_another_seats_a_spectators_or_a_logged
     other = next(index for index in range(3) if index not in (mover, watched))
     watched_page = await seat_page(game, watched)
     other_page = await seat_page(game, other)
-    spectator = await opened(page(game), game.version)
-    logged_out_fetching = await opened(page(game, frames=False), game.version)
+    spectator = await opened(frames_page(game), game.version)
+    logged_out_fetching = await opened(frames_page(game, frames=False), game.version)
     stranger = await database_sync_to_async(make_user)("stranger")
     logged_in_spectator = await reader_page(game, stranger)
     # What the channel layer carries to the game's group: versions only.
@@ -178,7 +177,7 @@ async def test_a_socket_whose_session_ended_or_changed_hands_gets_the_bare_versi
     seat = next(index for index in range(3) if index != mover)
     user = await database_sync_to_async(user_at)(game, seat)
     header = await database_sync_to_async(cookie)(user)
-    socket = await opened(page(game, header), game.version)
+    socket = await opened(frames_page(game, header), game.version)
     someone = await database_sync_to_async(make_user)("someone") if ending == "another user" else None
     await database_sync_to_async(end_session)(header, someone)
     await database_sync_to_async(move_now)(game, mover)
@@ -207,7 +206,7 @@ async def test_two_pages_of_one_player_each_get_his_view_and_his_other_games_not
     user = await database_sync_to_async(user_at)(game, seat)
     tabs = [await reader_page(game, user), await reader_page(game, user)]
     elsewhere = await database_sync_to_async(lifecycle.create_game)(user, num_players=3)
-    other_game = await opened(page(elsewhere, await database_sync_to_async(cookie)(user)), elsewhere.version)
+    other_game = await opened(frames_page(elsewhere, await database_sync_to_async(cookie)(user)), elsewhere.version)
     await database_sync_to_async(move_now)(game, mover)
     first, second = [await heard(tab) for tab in tabs]
     assert first["frame"] and second["frame"] and first["version"] == second["version"] == game.version
@@ -299,3 +298,32 @@ def test_a_made_up_request_of_a_logged_out_socket_is_nobody(db):
     request = own_views.reader_request(scope)
     assert not request.user.is_authenticated
     assert own_views.make_frame(scope, 1, "en", 1) is None
+
+
+async def test_a_page_showing_a_past_position_gets_bare_versions_and_its_seat_sees_nothing_new(
+    clock, start_game, rendered
+):
+    """A page that says it shows a past position ("replay": static/game.js) is sent bare versions,
+    nothing rendered for it: a render of its reader's view would mark as seen the moves he has not
+    looked at. Back live ("live"), it is sent its own view again."""
+    game = await database_sync_to_async(start_game)(3)
+    sockets = [await seat_page(game, seat) for seat in range(3)]
+    for socket in sockets:
+        await socket.send_to(text_data="replay")
+    seen = await database_sync_to_async(seen_versions)(game)
+    await database_sync_to_async(move_now)(game)
+    for socket in sockets:
+        assert await heard(socket) == {"version": game.version}
+    assert rendered == []
+    assert await database_sync_to_async(seen_versions)(game) == seen
+    following = game.to_act[0]
+    reader = next(seat for seat in range(3) if seat != following)
+    await sockets[reader].send_to(text_data="live")
+    await database_sync_to_async(move_now)(game, following)
+    got = await heard(sockets[reader])
+    assert got["frame"] and got["version"] == game.version
+    assert [user for user, _found in rendered] == [await database_sync_to_async(lambda: user_at(game, reader).pk)()]
+    for seat, socket in enumerate(sockets):
+        if seat != reader:
+            assert await heard(socket) == {"version": game.version}
+        await socket.disconnect()

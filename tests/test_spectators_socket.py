@@ -6,15 +6,12 @@ view by their own socket's process, or the version (tests/test_own_views_socket.
 site's own channel layer: in memory, or Redis when REDIS_URL is set."""
 
 import asyncio
-import gzip
-import json
 import logging
 import threading
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -22,16 +19,15 @@ from django.utils import translation
 from django.utils.html import strip_tags
 
 from accounts.models import User
-from elgrande_site.asgi import application
 from games import broadcast
 from games.live import spectators as hub_module
 from games.models import Game
 from games.play import after_save, lifecycle
 from games.reading import play_view
-from tests.support.helpers import HOST, HTMX, ORIGIN, find_position, logged_in, state_of, user_at
+from tests.support.helpers import HTMX, find_position, logged_in, state_of, user_at
 from tests.support.page_positions import hidden_retake_in_question
 from tests.support.redis_relay import layer_through, relayed_redis
-from tests.support.sockets import move_now, session_cookie
+from tests.support.sockets import frames_page, heard, logged_out_play, move_now, opened, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,35 +46,6 @@ def renders(monkeypatch):
     return games
 
 
-def page(game, *headers, frames=True, language="en"):
-    path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "")
-    return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, *headers])
-
-
-async def opened(communicator, version):
-    connected, _ = await communicator.connect()
-    assert connected
-    assert await communicator.receive_json_from() == {"version": version}
-    return communicator
-
-
-async def heard(communicator, timeout=3):
-    """What a page hears next: a notice (a dict) or a frame unpacked ({"version", "play"}, marked)."""
-    output = await communicator.receive_output(timeout)
-    assert output["type"] == "websocket.send"
-    if output.get("bytes") is not None:
-        return {"frame": True, **json.loads(gzip.decompress(output["bytes"]))}
-    return json.loads(output["text"])
-
-
-def logged_out_play(game, language="en"):
-    response = Client(headers={"accept-language": language}).get(
-        reverse("game_partial", args=[game.pk, "play"]), **HTMX
-    )
-    assert response.status_code == 200
-    return response.content.decode()
-
-
 def seat_play(game, seat):
     response = logged_in(user_at(game, seat)).get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
     return response.content.decode()
@@ -94,9 +61,9 @@ async def test_spectators_get_the_new_versions_view_itself_the_one_a_logged_out_
     game = await database_sync_to_async(start_game)(3)
     stranger = await database_sync_to_async(make_user)("stranger")
     spectators = [
-        await opened(page(game), game.version),
-        await opened(page(game), game.version),
-        await opened(page(game, await database_sync_to_async(session_cookie)(stranger)), game.version),
+        await opened(frames_page(game), game.version),
+        await opened(frames_page(game), game.version),
+        await opened(frames_page(game, await database_sync_to_async(session_cookie)(stranger)), game.version),
     ]
     await move(game)
     fetched = await database_sync_to_async(logged_out_play)(game)
@@ -118,8 +85,9 @@ async def test_players_pages_never_get_a_view_but_their_own_here_without_the_csr
     players = []
     for seat in range(3):
         user = await database_sync_to_async(user_at)(game, seat)
-        players.append(await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version))
-    spectator = await opened(page(game), game.version)
+        header = await database_sync_to_async(session_cookie)(user)
+        players.append(await opened(frames_page(game, header), game.version))
+    spectator = await opened(frames_page(game), game.version)
     for _ in range(2):
         await move(game)
         for player in players:
@@ -134,8 +102,8 @@ async def test_players_pages_never_get_a_view_but_their_own_here_without_the_csr
 async def test_without_a_spectator_listening_nothing_is_rendered_for_the_sockets(start_game, renders):
     game = await database_sync_to_async(start_game)(3)
     user = await database_sync_to_async(user_at)(game, 0)
-    player = await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version)
-    fetching_spectator = await opened(page(game, frames=False), game.version)
+    player = await opened(frames_page(game, await database_sync_to_async(session_cookie)(user)), game.version)
+    fetching_spectator = await opened(frames_page(game, frames=False), game.version)
     await move(game)
     assert await heard(player) == {"version": game.version}
     assert await heard(fetching_spectator) == {"version": game.version}
@@ -151,7 +119,7 @@ async def test_a_spectator_shown_another_time_zone_gets_his_own_view_not_the_hub
     madrid = await database_sync_to_async(make_user)("madrid")
     await database_sync_to_async(User.objects.filter(pk=madrid.pk).update)(time_zone="Europe/Madrid")
     madrid = await database_sync_to_async(User.objects.get)(pk=madrid.pk)
-    spectator = await opened(page(game, await database_sync_to_async(session_cookie)(madrid)), game.version)
+    spectator = await opened(frames_page(game, await database_sync_to_async(session_cookie)(madrid)), game.version)
     await move(game)
     # Rendered by his socket's process for him alone (games/live/own_views.py), in his time zone.
     got = await heard(spectator)
@@ -172,7 +140,7 @@ async def test_a_spectators_view_tells_no_secret_a_retaken_hidden_card(clock, st
     *before, (last_seat, last_move) = history
     for seat, choice in before:
         await move(game, seat, choice)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     await move(game, last_seat, last_move)
     state = await database_sync_to_async(state_of)(game)
     [(_, taker, card)] = [step for step in state.action["steps"] if step[0] == "retake"]
@@ -191,9 +159,9 @@ async def test_a_spectators_view_tells_no_secret_a_retaken_hidden_card(clock, st
 
 async def test_older_and_repeated_notices_are_dropped(start_game, renders):
     game = await database_sync_to_async(start_game)(3)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     user = await database_sync_to_async(user_at)(game, 0)
-    player = await opened(page(game, await database_sync_to_async(session_cookie)(user)), game.version)
+    player = await opened(frames_page(game, await database_sync_to_async(session_cookie)(user)), game.version)
     await move(game)
     assert (await heard(spectator))["version"] == game.version
     assert await heard(player) == {"version": game.version}
@@ -219,7 +187,7 @@ async def test_older_and_repeated_notices_are_dropped(start_game, renders):
 async def test_a_view_too_large_to_send_leaves_the_spectators_to_fetch_it(start_game, monkeypatch):
     game = await database_sync_to_async(start_game)(3)
     monkeypatch.setattr(hub_module, "MAX_FRAME", 100)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     await move(game)
     assert await heard(spectator) == {"version": game.version}
     await spectator.disconnect()
@@ -232,7 +200,7 @@ async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(sta
         raise RuntimeError("no template today")
 
     monkeypatch.setattr(play_view, "spectators_play", broken)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     with caplog.at_level(logging.ERROR, logger="games.live.spectators"):
         await move(game)
         assert await heard(spectator) == {"version": game.version}
@@ -271,7 +239,7 @@ async def test_the_notices_carry_versions_only_and_the_spectators_hub_renders_th
     start_game, sent_notices, renders
 ):
     game = await database_sync_to_async(start_game)(3)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     sent_notices.clear()  # the game's start
     await move(game)
     assert (await heard(spectator))["frame"]
@@ -307,7 +275,7 @@ async def test_the_hub_renders_once_per_game_version_and_language_however_many_p
 ):
     game = await database_sync_to_async(start_game)(3)
     languages = ["en"] * 4 + ["fr"] * 3 + ["it"]
-    pages = [await opened(page(game, language=language), game.version) for language in languages]
+    pages = [await opened(frames_page(game, language=language), game.version) for language in languages]
     for _ in range(2):
         await move(game)
         for each, language in zip(pages, languages):
@@ -338,7 +306,7 @@ async def test_versions_that_come_while_a_render_runs_are_rendered_once_at_the_n
         return found
 
     monkeypatch.setattr(play_view, "spectators_play", slow_first)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     await move(game)
     first = game.version
     assert await asyncio.to_thread(held.wait, 30)
@@ -370,8 +338,8 @@ async def test_a_render_held_up_keeps_nothing_else_waiting(start_game, monkeypat
         return real(game_id)
 
     monkeypatch.setattr(play_view, "spectators_play", hanging)
-    watching_stuck = await opened(page(stuck), stuck.version)
-    watching_other = await opened(page(other), other.version)
+    watching_stuck = await opened(frames_page(stuck), stuck.version)
+    watching_other = await opened(frames_page(other), other.version)
     try:
         await move(stuck)
         assert await asyncio.to_thread(held.wait, 30)
@@ -393,8 +361,8 @@ async def test_a_spectators_frame_is_only_ever_the_spectators_view(clock, start_
     hub hands frames to spectators only, and renders them with no reader (no seat, no user)."""
     game = await database_sync_to_async(start_game)(3)
     seated = await database_sync_to_async(user_at)(game, 0)
-    player = await opened(page(game, await database_sync_to_async(session_cookie)(seated)), game.version)
-    spectator = await opened(page(game), game.version)
+    player = await opened(frames_page(game, await database_sync_to_async(session_cookie)(seated)), game.version)
+    spectator = await opened(frames_page(game), game.version)
     hub = hub_module.hub()
     [group] = hub.members
     assert group == broadcast.spectators_group(game.pk, "en")
@@ -411,7 +379,7 @@ async def test_a_spectators_frame_is_only_ever_the_spectators_view(clock, start_
 async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, renders):
     creator = await database_sync_to_async(make_user)()
     game = await database_sync_to_async(lifecycle.create_game)(creator, num_players=3)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     joiner = await database_sync_to_async(make_user)()
     await database_sync_to_async(lifecycle.join_game)(game, user=joiner)
     await database_sync_to_async(game.refresh_from_db)()
@@ -427,7 +395,7 @@ async def test_a_cancelled_or_open_games_spectators_fetch_their_view(make_user, 
 
 async def test_spectators_taking_views_still_hear_the_table_talk(start_game):
     game = await database_sync_to_async(start_game)(3)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     await database_sync_to_async(broadcast.send_chat)(game.pk)
     assert await heard(spectator) == {"chat": True}
     await spectator.disconnect()
@@ -436,7 +404,7 @@ async def test_spectators_taking_views_still_hear_the_table_talk(start_game):
 async def test_two_versions_announced_together_send_one_view_of_the_latest_version(start_game, renders, monkeypatch):
     """As the deadline sweep announces its batch's commits together (games/play/after_save.py)."""
     game = await database_sync_to_async(start_game)(3)
-    spectator = await opened(page(game), game.version)
+    spectator = await opened(frames_page(game), game.version)
     held = []
     monkeypatch.setattr(after_save, "announce_on_commit", held.extend)
 
@@ -462,8 +430,8 @@ def invited_cookie(game):
 
 async def test_a_private_games_invited_spectator_gets_its_spectators_view_and_a_stranger_no_socket(clock, start_game):
     game = await database_sync_to_async(start_game)(3, private=True)
-    spectator = await opened(page(game, await database_sync_to_async(invited_cookie)(game)), game.version)
-    stranger = page(game)
+    spectator = await opened(frames_page(game, await database_sync_to_async(invited_cookie)(game)), game.version)
+    stranger = frames_page(game)
     connected, _ = await stranger.connect()
     assert not connected
     await move(game)
@@ -479,12 +447,12 @@ async def test_a_private_games_invited_spectator_gets_its_spectators_view_and_a_
 
 async def test_each_spectator_gets_the_view_in_the_language_of_his_page(clock, start_game, renders):
     game = await database_sync_to_async(start_game)(3)
-    english = await opened(page(game, language="en"), game.version)
-    french = await opened(page(game, language="fr"), game.version)
-    italian = await opened(page(game, language="it"), game.version)
+    english = await opened(frames_page(game, language="en"), game.version)
+    french = await opened(frames_page(game, language="fr"), game.version)
+    italian = await opened(frames_page(game, language="it"), game.version)
     # A page that names no language of the site, or a made-up one, fetches its own view.
-    unnamed = await opened(page(game, language=""), game.version)
-    forged = await opened(page(game, language="xx"), game.version)
+    unnamed = await opened(frames_page(game, language=""), game.version)
+    forged = await opened(frames_page(game, language="xx"), game.version)
     await move(game)
     for communicator, language in ((english, "en"), (french, "fr"), (italian, "it")):
         got = await heard(communicator)
@@ -509,7 +477,7 @@ async def group_members(group):
 async def test_a_process_is_one_member_of_a_spectators_group_whatever_its_spectators(start_game, renders):
     game = await database_sync_to_async(start_game)(3)
     group = broadcast.spectators_group(game.pk, "en")
-    pages = [await opened(page(game), game.version) for _ in range(3)]
+    pages = [await opened(frames_page(game), game.version) for _ in range(3)]
     assert await group_members(group) == 1
     await move(game)
     for each in pages:

@@ -108,8 +108,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        """Pages only listen; moves go through the HTTP endpoint with its CSRF check. Whatever
-        arrives, JSON or not, is ignored rather than decoded."""
+        """Pages only listen; moves go through the HTTP endpoint with its CSRF check. The one thing a
+        page says (static/game.js): "replay" while it shows a past position, "live" when it is back;
+        meanwhile a page sent its own view gets bare versions, since rendering its reader's view
+        would mark as seen the moves he has not looked at. Anything else, JSON or not, is ignored
+        rather than decoded."""
+        if text_data in ("replay", "live"):
+            self.in_replay = text_data == "replay"
 
     def newer(self, version):
         if version <= self.version:
@@ -118,7 +123,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def game_version(self, event):
-        if not hasattr(self, "own_view"):
+        if not hasattr(self, "own_view") or getattr(self, "in_replay", False):
             if self.newer(event["version"]):
                 await self.send_json({"version": event["version"]})
             return

@@ -14,7 +14,7 @@ from elgrande_site.asgi import application
 from games.infra import presence
 from games.play import lifecycle
 from tests.support.helpers import HOST, ORIGIN, logged_in
-from tests.test_websocket import session_cookie
+from tests.support.sockets import session_cookie
 
 
 def friends_in(user):

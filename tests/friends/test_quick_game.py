@@ -12,8 +12,8 @@ from games.play import lifecycle
 from games.web import finding
 from ratings.models import Ladder, Rating
 from ratings.rating import shown
+from tests.support.games import race
 from tests.support.helpers import logged_in
-from tests.test_concurrency import race
 
 OPTIONS = {"num_players": "3", "short_game": "False", "veto": "on", "time_per_move": "86400"}
 STORED = {"num_players": 3, "short_game": False, "veto": True, "show_castillo": False, "time_per_move": 86400,

@@ -2,17 +2,20 @@
 channel that hears what groups are sent."""
 
 import asyncio
+import gzip
+import json
 import random
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.urls import reverse
 
 from elgrande_site.asgi import application
 from games.engine import random_move
 from games.play import moving
-from tests.support.helpers import HOST, ORIGIN, state_of, user_at
+from tests.support.helpers import HOST, HTMX, ORIGIN, state_of, user_at
 
 
 def session_cookie(user):
@@ -49,3 +52,33 @@ def listen(*groups):
                 return heard
 
     return async_to_sync(drain)
+
+
+def frames_page(game, *headers, frames=True, language="en"):
+    """A game page's socket that asks for frames (`frames`) in `language`, as static/game.js opens it."""
+    path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "")
+    return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, *headers])
+
+
+async def opened(communicator, version):
+    connected, _ = await communicator.connect()
+    assert connected
+    assert await communicator.receive_json_from() == {"version": version}
+    return communicator
+
+
+async def heard(communicator, timeout=3):
+    """What a page hears next: a notice (a dict) or a frame unpacked ({"version", "play"}, marked)."""
+    output = await communicator.receive_output(timeout)
+    assert output["type"] == "websocket.send"
+    if output.get("bytes") is not None:
+        return {"frame": True, **json.loads(gzip.decompress(output["bytes"]))}
+    return json.loads(output["text"])
+
+
+def logged_out_play(game, language="en"):
+    response = Client(headers={"accept-language": language}).get(
+        reverse("game_partial", args=[game.pk, "play"]), **HTMX
+    )
+    assert response.status_code == 200
+    return response.content.decode()
