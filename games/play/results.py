@@ -2,6 +2,7 @@
 transaction that finishes it (read by games/reading/archive.py)."""
 
 from games import signals
+from games.infra import finished_generation
 from games.models import Move, Result, Seat
 
 
@@ -47,6 +48,8 @@ def record_results(game, seats=None):
         for summary in summaries
     ])
     signals.finished_on_commit(game.pk)
+    # The lists of finished games kept in the cache show it as soon as this commits.
+    finished_generation.changed()
 
 
 def copied_from(game):

@@ -5,14 +5,15 @@ import html
 from urllib.parse import urlencode
 
 from django import forms
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.reading import archive, statistics
+from games.reading import archive, list_cache, statistics
 
 
 class ArchiveJSONForm(archive.ArchiveForm):
@@ -23,6 +24,21 @@ class ArchiveJSONForm(archive.ArchiveForm):
 
 @require_GET
 def archive_page(request):
+    """The archive's page; all of it but the site's header from the cache while no finished game
+    changed (games/reading/list_cache.py)."""
+    cache_key = list_cache.key(request, "archive-page")
+    content = list_cache.get(cache_key)
+    status = 200
+    if content is None:
+        context, status = _archive_context(request)
+        content = render_to_string("games/partials/archive_content.html", context, request)
+        if status == 200:
+            list_cache.keep(cache_key, content)
+    return render(request, "games/archive.html", {"content": mark_safe(content)}, status=status)
+
+
+def _archive_context(request):
+    """The context of the archive page's content, and its status (400: a filter it cannot read)."""
     form = archive.ArchiveForm(request.GET)
     choices = [
         {"name": name, "label": form.fields[name].label, "choices": form.fields[name].choices,
@@ -30,8 +46,7 @@ def archive_page(request):
         for name in ("players", "rounds", "veto", "rated", "practice")
     ]
     if not form.is_valid():
-        context = {"form": form, "choice_fields": choices, "error": form.error_text()}
-        return render(request, "games/archive.html", context, status=400)
+        return {"form": form, "choice_fields": choices, "error": form.error_text()}, 400
     filters = form.filters()
     page = archive.page(request.user, filters, form.cursor(), listed=True)
     base = reverse("archive")
@@ -45,35 +60,38 @@ def archive_page(request):
                 urls[key] = _player_url(base, user, filters)
             player["archive_url"] = urls[key]
         row["link_text"], row["note"], row["ranking_html"] = _row_html(row, memo)
-    return render(
-        request,
-        "games/archive.html",
-        {
-            "form": form,
-            "choice_fields": choices,
-            "filters": filters,
-            "filtered": any(value for key, value in request.GET.items() if key not in ("after", "before")),
-            "page": page,
-            "newer_url": _page_url(request, page.newer),
-            "older_url": _page_url(request, page.older),
-            "json_url": reverse("archive_json") + (f"?{request.GET.urlencode()}" if request.GET else ""),
-        },
-    )
+    return {
+        "form": form,
+        "choice_fields": choices,
+        "filters": filters,
+        "filtered": any(value for key, value in request.GET.items() if key not in ("after", "before")),
+        "page": page,
+        "newer_url": _page_url(request, page.newer),
+        "older_url": _page_url(request, page.older),
+        "json_url": reverse("archive_json") + (f"?{request.GET.urlencode()}" if request.GET else ""),
+    }, 200
 
 
 @require_GET
 def archive_json(request):
     """The archive for programs: the same filters and cursors as the page, `limit` games a page
-    (at most 100), and the URLs of the next and previous pages."""
+    (at most 100), and the URLs of the next and previous pages. From the cache while no finished
+    game changed (games/reading/list_cache.py)."""
+    cache_key = list_cache.key(request, "archive-json")
+    body = list_cache.get(cache_key)
+    if body is not None:
+        return HttpResponse(body, content_type="application/json")
     form = ArchiveJSONForm(request.GET)
     if not form.is_valid():
         return JsonResponse({"error": form.error_text(), "errors": form.errors.get_json_data()}, status=400)
     page = archive.page(request.user, form.filters(), form.cursor(), size=form.cleaned_data["limit"], listed=True)
-    return JsonResponse({
+    response = JsonResponse({
         "games": [_game_json(request, row) for row in page.rows],
         "newer": _page_url(request, page.newer, "archive_json", absolute=True),
         "older": _page_url(request, page.older, "archive_json", absolute=True),
     })
+    list_cache.keep(cache_key, response.content)
+    return response
 
 
 @require_GET

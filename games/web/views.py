@@ -26,7 +26,7 @@ from games.models import Game
 from games.moves.moves_forms import UnreadableFields, read_move
 from games.play import chat, lifecycle, moving
 from games.play.errors import GameError
-from games.reading import keyset, play_view, selectors, view_cache
+from games.reading import keyset, list_cache, play_view, selectors, view_cache
 from games.reading.selectors import (
     LARGE,
     game_context,
@@ -66,11 +66,23 @@ def lobby(request):
             "waiting": mine.waiting,
             "open_games": rows.compose(finding.with_creator_ratings(open_page.rows)),
             "open_page": open_page,
-            "finished": rows.compose(selectors.finished_games(user), players=None, ranking="ranking"),
+            "finished_html": _recently_finished(request),
             "friends": finding.friends_of(user),
             "quick_fields": finding.quick_fields(),
         },
     )
+
+
+def _recently_finished(request):
+    """The lobby's recently finished games, from the cache while no finished game changed
+    (games/reading/list_cache.py)."""
+    cache_key = list_cache.key(request, "lobby-finished", query=False)
+    html = list_cache.get(cache_key)
+    if html is None:
+        finished = rows.compose(selectors.finished_games(request.user), players=None, ranking="ranking")
+        html = render_to_string("games/partials/recently_finished.html", {"finished": finished}, request)
+        list_cache.keep(cache_key, html)
+    return mark_safe(html)
 
 
 @require_GET

@@ -1,0 +1,58 @@
+"""The lists of finished games kept in Django's cache: the archive's page (all but the site's
+header) and its JSON, and the lobby's recently finished games, each rendered once per finished
+games' generation and reader (games/infra/finished_generation.py), so that a request is one or two
+cache reads instead of the form's, the keys' and the rows' queries and their rendering.
+
+An entry's key names everything that makes two answers differ:
+
+- the generation, raised once any change to the finished games or their players has committed: an
+  entry from before a game finished is never read after it;
+- the reader: a logged-in reader by id, since the viewer's own private games are in their lists
+  (never anyone else's); every logged-out visitor shares one entry;
+- the language and time zone (every word and date; the date filters are days in the reader's zone);
+- the scheme and host (the JSON's links are absolute) and the query string, its parameters sorted.
+
+Only answers that are lists are kept: a refused filter (a 400) is rendered each time.
+"""
+
+import hashlib
+from urllib.parse import urlencode
+
+from django.core.cache import cache
+from django.utils import timezone, translation
+
+from games.infra import finished_generation
+
+# How long an entry is kept at most: the generation usually retires it sooner.
+TIMEOUT = 15 * 60
+
+
+def key(request, kind, query=True):
+    """The cache key of the list `kind` as `request`'s reader gets it now (with its query string
+    unless `query` is false), or None when the cache cannot be reached (then nothing is kept)."""
+    generation = finished_generation.current()
+    if generation is None:
+        return None
+    user = request.user
+    varying = repr(
+        (
+            user.pk if user.is_authenticated else None,
+            translation.get_language(),
+            timezone.get_current_timezone_name(),
+            request.scheme,
+            request.get_host(),
+            urlencode(sorted(request.GET.lists()), doseq=True) if query else "",
+        )
+    )
+    digest = hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()
+    return f"finished-list:{generation}:{kind}:{digest}"
+
+
+def get(cache_key):
+    return None if cache_key is None else cache.get(cache_key)
+
+
+def keep(cache_key, value):
+    if cache_key is not None:
+        cache.set(cache_key, value, TIMEOUT)
+    return value
