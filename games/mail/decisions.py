@@ -40,11 +40,18 @@ def games_saved(saved):
             to_decide.append((game, state, started, newly_acting))
     if not to_decide:
         return set()
+    # The games where no player concerned may get mail are decided from plain rows, with nothing
+    # to record; only the others' seats and players are read whole (for the mails).
+    concerned = _seats_concerned(to_decide)
     seats_of = defaultdict(dict)
-    for seat in kinds.seats_with_mail().filter(game_id__in=[decided[0].pk for decided in to_decide]):
-        seats_of[seat.game_id][seat.index] = seat
+    if concerned:
+        for seat in kinds.seats_with_mail().filter(game_id__in=concerned):
+            seats_of[seat.game_id][seat.index] = seat
     decided, waiting = [], []
     for game, state, started, newly_acting in to_decide:
+        if game.pk not in concerned:
+            decided.append((game.pk, game.version))
+            continue
         seats = seats_of[game.pk]
         deferred = {}
         try:
@@ -74,6 +81,29 @@ def games_saved(saved):
         except Exception:
             logger.exception("the waiting mails of game %s at version %s were not recorded", game.pk, game.version)
     return {game_id for game_id, _ in decided} | {game.pk for game, _ in waiting}
+
+
+def _seats_concerned(to_decide):
+    """The ids of the games of `to_decide` [(game, state, started, newly acting)] whose mails
+    `decide` must look at with their seats and players: a game's start (whose mails also depend on
+    who has it open); else one where a seat it may mail (every seat at the end, else those newly
+    acting) has a player with a verified address and an active account (`kinds.verified_users`),
+    or no player. For any other game `decide` records nothing and defers nothing, whatever the
+    players' settings: one query of plain rows tells them apart."""
+    may_mail = defaultdict(dict)
+    found = (
+        kinds.seats_with_mail()
+        .filter(game_id__in=[game.pk for game, *_ in to_decide])
+        .values_list("game_id", "index", "user_id", "verified", "user__is_active", "user__email")
+    )
+    for game_id, index, user_id, verified, active, email in found:
+        may_mail[game_id][index] = user_id is None or bool(verified and active and email)
+    concerned = set()
+    for game, state, started, newly_acting in to_decide:
+        seats = may_mail[game.pk]
+        if started or any(seats.get(index) for index in (seats if state.is_over else newly_acting)):
+            concerned.add(game.pk)
+    return concerned
 
 
 def _what_is_new(state, previous_to_act):
