@@ -116,7 +116,7 @@ def claim_and_store_each(claims, done):
                         (f"SAVEPOINT sweep_{index}", f"RELEASE SAVEPOINT sweep_{index}") if inside
                         else ("BEGIN", "COMMIT")
                     )
-                    cursors = [db._prepare_cursor(psycopg_cursor(raw)) for _ in range(3)]
+                    cursors = [db._prepare_cursor(psycopg_raw_cursor(raw)) for _ in range(3)]
                     cursors[0].execute(opening)
                     cursors[1].execute(*statements[index])
                     cursors[2].execute(closing)
@@ -151,32 +151,81 @@ def claim_and_store_each(claims, done):
 
 
 def _claim_and_store_sql(db, obj, names, conditions, inserts=(), updates=()):
-    quote = db.ops.quote_name
-    claim_sql, params = _claim_sql(obj, names, conditions)
-    parts = [f"claimed AS ({claim_sql} RETURNING 1)"]
+    """(statement, values) of one claim of `claim_and_store_each`, its placeholders numbered ($1,
+    $2 ...) for a raw cursor: psycopg then sends the statement as it is, where it would search a
+    statement of this length for its placeholders on every execution (its own cache leaves out
+    statements over 4 KB), a fifth of the sweep's CPU (bench/README.md). The text depends only on
+    the statement's shape (the model and fields of the claim, how many rows of each model it
+    inserts, which updates of how many rows): the games of a batch share a few, each built once."""
     of_model = {}
     for each in inserts:
         of_model.setdefault(type(each), []).append(each)
-    for number, objs in enumerate(of_model.values()):
-        meta = objs[0]._meta
-        fields = _insert_fields(meta)
+    shape = (
+        type(obj), tuple(names), tuple((name, operator) for name, operator, _ in conditions),
+        tuple((model, len(objs)) for model, objs in of_model.items()),
+        tuple((model, tuple(values), len(pks)) for model, pks, values in updates),
+    )
+    sql = _SHAPES.get(shape)
+    if sql is None:
+        if len(_SHAPES) >= _MOST_SHAPES:
+            _SHAPES.clear()
+        sql = _SHAPES[shape] = _numbered(_claim_and_store_text(db, *shape))
+    params = _claim_params(db, obj, names, conditions)
+    for model, objs in of_model.items():
+        prepare = _insert_preparers(model, db)
+        params += [prepared for each in objs for prepared in prepare(each)]
+    for model, pks, values in updates:
+        meta = model._meta
+        params += [meta.get_field(name).get_db_prep_save(value, db) for name, value in values.items()]
+        params += pks
+    return sql, params
+
+
+# The statements of `_claim_and_store_sql` by shape; emptied should some odd use make many.
+_SHAPES = {}
+_MOST_SHAPES = 1000
+
+
+def _claim_and_store_text(db, model, names, conditions, inserts, updates):
+    """The statement of a shape of `_claim_and_store_sql`, with %s placeholders."""
+    quote = db.ops.quote_name
+    parts = [f"claimed AS ({_claim_text(db, model, names, conditions)} RETURNING 1)"]
+    for number, (inserted, count) in enumerate(inserts):
+        fields = _insert_fields(inserted._meta)
         row = "(" + ", ".join(_select_placeholder(field, db) for field in fields) + ")"
         parts.append(
-            f"inserted_{number} AS (INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
-            f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * len(objs))}) AS row)"
+            f"inserted_{number} AS (INSERT INTO {quote(inserted._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"SELECT row.* FROM claimed, (VALUES {', '.join([row] * count)}) AS row)"
         )
-        params += [_insert_value(field, each, db) for each in objs for field in fields]
-    for number, (model, pks, values) in enumerate(updates):
-        meta = model._meta
-        fields = [meta.get_field(name) for name in values]
+    for number, (updated, names_set, count) in enumerate(updates):
+        meta = updated._meta
+        fields = [meta.get_field(name) for name in names_set]
         table = quote(meta.db_table)
         parts.append(
             f"updated_{number} AS (UPDATE {table} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
-            f"FROM claimed WHERE {table}.{quote(meta.pk.column)} IN ({', '.join(['%s'] * len(pks))}))"
+            f"FROM claimed WHERE {table}.{quote(meta.pk.column)} IN ({', '.join(['%s'] * count)}))"
         )
-        params += [field.get_db_prep_save(value, db) for field, value in zip(fields, values.values())]
-        params += list(pks)
-    return f"WITH {', '.join(parts)} SELECT count(*) FROM claimed", params
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM claimed"
+
+
+def _numbered(sql):
+    """`sql`'s %s placeholders as PostgreSQL's own $1, $2 ... (the statements made here hold no
+    other %)."""
+    pieces = sql.split("%s")
+    return "".join(piece + (f"${number}" if number < len(pieces) else "")
+                   for number, piece in enumerate(pieces, 1))
+
+
+def _insert_preparers(model, db):
+    """A function that gives the values of an instance of `model` for `insert`'s columns
+    (`_insert_fields`), as `_insert_value` does, with the fields looked up once."""
+    fields = _insert_fields(model._meta)
+
+    def prepare(obj):
+        return [field.get_db_prep_save(field.pre_save(obj, True), db) for field in fields]
+
+    return prepare
 
 
 def _first_error(db, error):
@@ -216,24 +265,39 @@ def delete_each(model, names, rows):
 
 def _claim_sql(obj, names, conditions):
     db = _db()
-    meta = obj._meta
+    return (
+        _claim_text(db, type(obj), tuple(names), tuple((name, operator) for name, operator, _ in conditions)),
+        _claim_params(db, obj, names, conditions),
+    )
+
+
+def _claim_text(db, model, names, conditions):
+    """The UPDATE of `claim` for `model`'s fields `names`, under `conditions` [(name, operator)]."""
+    meta = model._meta
     quote = db.ops.quote_name
     table, pk = quote(meta.db_table), quote(meta.pk.column)
-    fields = [meta.get_field(name) for name in names]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    params = [field.get_db_prep_save(getattr(obj, field.attname), db) for field in fields]
+    assignments = ", ".join(f"{quote(meta.get_field(name).column)} = %s" for name in names)
     where = [f"{pk} = %s"]
-    where_params = [obj.pk]
-    for name, operator, value in conditions:
+    for name, operator in conditions:
         if operator not in ("=", "<="):
             raise ValueError(f"unknown operator {operator!r}")
-        field = meta.get_field(name)
-        where.append(f"{quote(field.column)} {operator} %s")
-        where_params.append(field.get_db_prep_value(value, db))
+        where.append(f"{quote(meta.get_field(name).column)} {operator} %s")
     where = " AND ".join(where)
     if db.vendor == "postgresql":
         where = f"{pk} = (SELECT {pk} FROM {table} WHERE {where} FOR UPDATE SKIP LOCKED)"
-    return f"UPDATE {table} SET {assignments} WHERE {where}", [*params, *where_params]
+    return f"UPDATE {table} SET {assignments} WHERE {where}"
+
+
+def _claim_params(db, obj, names, conditions):
+    """The values of `_claim_text`'s placeholders for `obj`."""
+    meta = obj._meta
+    params = []
+    for name in names:
+        field = meta.get_field(name)
+        params.append(field.get_db_prep_save(getattr(obj, field.attname), db))
+    params.append(obj.pk)
+    params += [meta.get_field(name).get_db_prep_value(value, db) for name, _, value in conditions]
+    return params
 
 
 def _insert_fields(meta):
@@ -332,6 +396,13 @@ def psycopg_cursor(raw):
     import psycopg
 
     return psycopg.Cursor(raw)
+
+
+def psycopg_raw_cursor(raw):
+    """A cursor that takes PostgreSQL's own numbered placeholders ($1), sent as they are."""
+    import psycopg
+
+    return psycopg.RawCursor(raw)
 
 
 def psycopg_status():

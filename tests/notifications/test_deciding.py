@@ -532,3 +532,28 @@ def test_a_timeout_mails_the_players_whose_decision_comes_next_and_says_nothing_
     assert [(m.to, m.subject) for m in mailoutbox] == [
         ([users[next_seat].email], f"[El Grande] Game {game.pk}, round 1: your bid")
     ]
+
+
+def test_a_sweeps_batch_mails_the_verified_player_and_decides_the_game_of_players_without_an_address_alike(
+    started, committed, mailoutbox
+):
+    from allauth.account.models import EmailAddress
+
+    from games import deadlines
+    from games.models import Game, MailToDecide
+
+    unverified, _ = started(3)
+    mailed, users = started(3)
+    for game in (unverified, mailed):
+        Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    # Nobody in the first game has a verified address: its mails are decided from plain rows.
+    EmailAddress.objects.filter(user__seats__game=unverified).update(verified=False)
+    mailoutbox.clear()
+    assert committed(deadlines.sweep) == 2
+    mailed.refresh_from_db()
+    (next_seat,) = mailed.to_act
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        ([users[next_seat].email], f"[El Grande] Game {mailed.pk}, round 1: your bid")
+    ]
+    assert not MailToDecide.objects.filter(game__in=[unverified, mailed]).exists()
+    assert not Notification.objects.filter(game=unverified).exclude(kind="game_started").exists()
