@@ -23,6 +23,10 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
+# The address, on the browser modules' shared site alone, that puts it back to the migrated database
+# (tests/support/shared_site_urls.py).
+RESET = "__tests__/reset/"
+
 
 def site_environment(database, extra=()):
     """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL and
