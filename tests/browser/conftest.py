@@ -6,7 +6,16 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, MANAGE, RESET, ROOT, copy_of_migrated, site_environment
+from tests.support.browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MANAGE,
+    RESET,
+    ROOT,
+    SHARED_SITES,
+    copy_of_migrated,
+    site_environment,
+)
 from tests.support.helpers import serving
 
 
@@ -37,7 +46,9 @@ def shared_site(tmp_path_factory, migrated_database):
         {"DJANGO_SETTINGS_MODULE": "tests.support.shared_site", "SITE_TEMPLATE_DATABASE": str(migrated_database)},
     )
     with running_site(database, env) as site:
+        SHARED_SITES.add(site)
         yield database, site
+        SHARED_SITES.discard(site)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The site's URLs plus `RESET`, for the live site the browser modules of one test process share
+"""The site's URLs plus `RESET` and `SESSION`, for the live site the browser modules of one test process share
 (tests/support/shared_site.py names this URLconf; never the site's own settings). Between two
 modules the tests post to it, and the server puts itself back as a server just started on a copy of
 the migrated database would be: what the previous module left must not show in the next."""
@@ -9,6 +9,7 @@ import sqlite3
 from contextlib import closing
 
 from django.conf import settings
+from django.contrib.auth import get_user_model, login
 from django.core.cache import caches
 from django.db import connections
 from django.http import HttpResponse, HttpResponseNotAllowed
@@ -19,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from elgrande_site.urls import handler429  # noqa: F401
 from elgrande_site.urls import urlpatterns as site_urlpatterns
 from games.infra import work
-from tests.support.browser import RESET
+from tests.support.browser import RESET, SESSION
 
 
 @csrf_exempt
@@ -55,4 +56,16 @@ def reset(request):
     return HttpResponse(status=204)
 
 
-urlpatterns = [path(RESET, reset), *site_urlpatterns]
+@csrf_exempt
+def session(request):
+    """Log the player named in the posted `username` in, as the log-in form would once the password
+    is checked, and answer the new session's key: a test that is not about logging in sets it as the
+    browser's cookie instead of filling the form (two pages and a password hash fewer)."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    user = get_user_model().objects.get(username=request.POST["username"])
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    return HttpResponse(request.session.session_key, content_type="text/plain")
+
+
+urlpatterns = [path(RESET, reset), path(SESSION, session), *site_urlpatterns]
