@@ -1,10 +1,21 @@
 import asyncio
 import shutil
 import subprocess
+import urllib.request
+from contextlib import contextmanager
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, MANAGE, ROOT, copy_of_migrated, site_environment
+from tests.support.browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    MANAGE,
+    RESET,
+    ROOT,
+    SHARED_SITES,
+    copy_of_migrated,
+    site_environment,
+)
 from tests.support.helpers import serving
 
 
@@ -23,13 +34,35 @@ def migrated_database(tmp_path_factory):
     return database
 
 
+@pytest.fixture(scope="session")
+def shared_site(tmp_path_factory, migrated_database):
+    """The live site that the modules of this process without a `SITE_ENV` share: (its database,
+    its address). Starting a server per module cost Django's start (seconds of processor) and the
+    copy each time; `site_database` puts this one back to the migrated database before each module
+    (tests/support/shared_site_urls.py: `reset`), caches and ids included."""
+    database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("shared-site") / "db.sqlite3")
+    env = site_environment(
+        database,
+        {"DJANGO_SETTINGS_MODULE": "tests.support.shared_site", "SITE_TEMPLATE_DATABASE": str(migrated_database)},
+    )
+    with running_site(database, env) as site:
+        SHARED_SITES.add(site)
+        yield database, site
+        SHARED_SITES.discard(site)
+
+
 @pytest.fixture(scope="module")
 def site_database(request, tmp_path_factory, migrated_database):
     """The live site's database, migrated: (its path, the environment that points at it). A test
     may fill it with `manage.py shell` under that environment before or while the site runs. A
-    test module's `SITE_ENV` (a dict) adds to the site's environment."""
-    database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("site") / "db.sqlite3")
-    return database, site_environment(database, getattr(request.module, "SITE_ENV", {}))
+    test module's `SITE_ENV` (a dict) adds to the site's environment; such a module's site and
+    database are its own, the others' are the process's `shared_site`, reset for the module."""
+    if hasattr(request.module, "SITE_ENV"):
+        database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("site") / "db.sqlite3")
+        return database, site_environment(database, request.module.SITE_ENV)
+    database, site = request.getfixturevalue("shared_site")
+    urllib.request.urlopen(urllib.request.Request(f"{site}/{RESET}", method="POST"), timeout=60).close()
+    return database, site_environment(database)
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +71,11 @@ def live_site_env(site_database):
     return site_database[1]
 
 
-@pytest.fixture(scope="module")
-def live_site(site_database):
-    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port, with a
-    database of its own: pytest-django's live_server speaks no WebSocket, and the server runs in
-    another process, which cannot see the tests' in-memory database."""
-    database, env = site_database
+@contextmanager
+def running_site(database, env):
+    """The whole site (HTTP and WebSocket, daphne's runserver) on a free loopback port: yields its
+    address. pytest-django's live_server speaks no WebSocket, and the server runs in another
+    process, which cannot see the tests' in-memory database."""
     runserver = [*MANAGE, "runserver", "--noreload"]
     with serving(
         lambda port: [*runserver, f"127.0.0.1:{port}"],
@@ -52,6 +84,17 @@ def live_site(site_database):
         log_path=database.parent / "server.log",
     ) as port:
         yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def live_site(request, site_database):
+    """The live site of the module, with the database of `site_database`: a server of the module's
+    own for a module with a `SITE_ENV`, else the process's `shared_site`."""
+    if not hasattr(request.module, "SITE_ENV"):
+        yield request.getfixturevalue("shared_site")[1]
+        return
+    with running_site(*site_database) as site:
+        yield site
 
 
 @pytest.fixture(scope="session")

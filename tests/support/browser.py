@@ -8,6 +8,8 @@ import re
 import sqlite3
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -22,6 +24,13 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
+
+# The addresses, on the browser modules' shared site alone (tests/support/shared_site_urls.py), that
+# put it back to the migrated database and that log a player in without the form; that site's
+# address is added to SHARED_SITES when it starts (tests/browser/conftest.py).
+RESET = "__tests__/reset/"
+SESSION = "__tests__/session/"
+SHARED_SITES = set()
 
 
 def site_environment(database, extra=()):
@@ -243,8 +252,17 @@ OVERFLOWING = """() => Array.from(document.querySelectorAll('body *'))
 
 
 def log_in(context, site, name):
-    """A new page of `context` where `name` (password PASSWORD) has logged in; it is on the lobby."""
+    """A new page of `context` where `name` (password PASSWORD) has logged in; it is on the lobby.
+    On the shared site the session is made by the site (`SESSION`) and set as the context's cookie;
+    elsewhere the page fills the log-in form."""
     page = context.new_page()
+    if site in SHARED_SITES:
+        asked = urllib.request.Request(f"{site}/{SESSION}", data=urllib.parse.urlencode({"username": name}).encode())
+        with urllib.request.urlopen(asked, timeout=60) as answer:
+            key = answer.read().decode()
+        context.add_cookies([{"name": "sessionid", "value": key, "url": site}])
+        page.goto(f"{site}/")
+        return page
     page.goto(f"{site}/accounts/login/")
     page.fill("input[name=login]", name)
     page.fill("input[name=password]", PASSWORD)
