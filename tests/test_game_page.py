@@ -145,9 +145,10 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     # Both rendered once more, unmarked (the seen version is in their keys), then served from the cache.
     assert queries() == at_start + 3
     assert queries() == at_start
-    # From the cache: the session's user, the game, its seats, their players (games/web/page_game.py)
-    # and the chat's messages; no vacations, as no player may be away (the seats' `maybe_away`).
-    assert at_start == 5
+    # From the cache: the session's user, the game with its seats and their players in one SELECT
+    # (games/web/page_game.py) and the chat's messages; no vacations, as no player may be away (the
+    # seats' `maybe_away`).
+    assert at_start == 3
 
 
 # Seed 41's move opens a veto question (the seats' answers given ahead are read again), seed 1's

@@ -16,13 +16,22 @@ from games.reading.selectors import LARGE, game_context, game_for_play, own_seat
 PLAY_PARTIAL = "games/partials/play.html"
 
 
-def cached_play(request, game):
-    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
-    `LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet."""
+def play_key(request, game):
+    """The view cache's key of the play partial of `game` for `request`'s reader (None: the
+    spectators), and the vacations under way that it names: the game page reads the entry in one
+    trip to the cache with its frame (games/web/views.py `_cached_page`)."""
     seats = list(game.seats.all())
     spans = vacation_spans(game, seats)
-    key = view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone())
-    entry = view_cache.get(key)
+    return view_cache.key(game, own_seat(request, seats), seats, spans, timezone.get_current_timezone()), spans
+
+
+def cached_play(request, game, keyed=None, entry=None):
+    """The view cache's entry of the play partial of `game` (a cacheable one, loaded without
+    `LARGE`) for `request`'s reader (None: the spectators), rendered if it is not kept yet.
+    `keyed`: `play_key`'s answer and `entry` what the cache held under it, when the caller read it."""
+    key, spans = keyed or play_key(request, game)
+    if keyed is None:
+        entry = view_cache.get(key)
     if entry is None:
         if game.get_deferred_fields():
             game.refresh_from_db(fields=LARGE)

@@ -1,12 +1,15 @@
-"""A running game's page reads its game, seats and their players by three SELECTs written once per
-process from the models' fields, rather than by the ORM's querysets built and compiled on every
-GET: in one process these took 2.3-2.9 ms of CPU of a page served from the view cache, the
-SELECTs written out 0.5 (bench/README.md, "The cached game page"). What comes back is what
-`selectors.viewable_game(request, pk, defer=LARGE)` gives: the game without its large columns,
-its seats (prefetched, in their model's order) each with its user and the reader's chat marks
-(`muted`, `blocked`: games/play/chat.py) and whether its player may be on vacation (`maybe_away`,
-as clocks.with_vacation_hint: the others' vacations are not read), and the same 404 for a game
-the reader may not see."""
+"""A running game's page reads its game, its seats and their players in one SELECT written once
+per process from the models' fields, and builds the model instances from its rows itself: the
+ORM's querysets, built and compiled on every GET, took 2.3-2.9 ms of CPU of a page served from the
+view cache, three SELECTs written out 0.5 ms in one process (bench/README.md, "The cached game
+page"), and on PostgreSQL each is a round trip more (bench/README.md, "The game page in two web
+processes"). What comes back is what `selectors.viewable_game(request, pk, defer=LARGE)` gives:
+the game without its large columns, its seats (prefetched, in their model's order) each with its
+user and the reader's chat marks (`muted`, `blocked`: games/play/chat.py) and whether its player
+may be on vacation (`maybe_away`, as clocks.with_vacation_hint: the others' vacations are not
+read), and the same 404 for a game the reader may not see."""
+
+from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -23,11 +26,13 @@ from games.play import chat
 from games.reading.selectors import LARGE
 
 
-def _columns(model, leave_out=()):
+def _fields(model, leave_out=()):
+    return [field for field in model._meta.concrete_fields if field.name not in leave_out]
+
+
+def _columns(model, fields):
     table = model._meta.db_table
-    return ", ".join(
-        f'"{table}"."{field.column}"' for field in model._meta.concrete_fields if field.name not in leave_out
-    )
+    return ", ".join(f'"{table}"."{field.column}"' for field in fields)
 
 
 def _order(model):
@@ -37,27 +42,49 @@ def _order(model):
     )
 
 
-_GAME = f'SELECT {_columns(Game, LARGE)} FROM "{Game._meta.db_table}" WHERE "{Game._meta.db_table}"."id" = %s'
+_GAME_FIELDS = _fields(Game, LARGE)
+_SEAT_FIELDS = _fields(Seat)
+_USER_FIELDS = _fields(get_user_model())
+_GAME_TABLE, _SEAT_TABLE, _USER_TABLE = Game._meta.db_table, Seat._meta.db_table, get_user_model()._meta.db_table
+_SEAT_GAME, _SEAT_USER = Seat._meta.get_field("game").column, Seat._meta.get_field("user").column
 # Whether the seat's player has a vacation around today in any time zone (clocks.with_vacation_hint,
 # between the days of clocks.vacation_hint_days): only those are asked about their vacations (selectors.vacation_spans).
 _AWAY = (
     f'EXISTS (SELECT 1 FROM "{Vacation._meta.db_table}" WHERE "{Vacation._meta.db_table}"."user_id"'
-    f' = "{Seat._meta.db_table}"."user_id" AND "{Vacation._meta.db_table}"."start" <= %s'
+    f' = "{_SEAT_TABLE}"."user_id" AND "{Vacation._meta.db_table}"."start" <= %s'
     f' AND "{Vacation._meta.db_table}"."end" >= %s)'
 )
-_SEATS = (
-    f'SELECT {_columns(Seat)}, {{muted}} AS "muted", {{blocked}} AS "blocked", {_AWAY} AS "maybe_away"'
-    f' FROM "{Seat._meta.db_table}"'
-    f' WHERE "{Seat._meta.db_table}"."{Seat._meta.get_field("game").column}" = %s ORDER BY {_order(Seat)}'
+# The game's row once per seat (a game has at most five), or once with NULL seats: a game of none.
+_PAGE = (
+    f"SELECT {_columns(Game, _GAME_FIELDS)}, {_columns(Seat, _SEAT_FIELDS)},"
+    f' {{muted}} AS "muted", {{blocked}} AS "blocked", {_AWAY} AS "maybe_away",'
+    f" {_columns(get_user_model(), _USER_FIELDS)}"
+    f' FROM "{_GAME_TABLE}"'
+    f' LEFT OUTER JOIN "{_SEAT_TABLE}" ON "{_SEAT_TABLE}"."{_SEAT_GAME}" = "{_GAME_TABLE}"."id"'
+    f' LEFT OUTER JOIN "{_USER_TABLE}" ON "{_USER_TABLE}"."id" = "{_SEAT_TABLE}"."{_SEAT_USER}"'
+    f' WHERE "{_GAME_TABLE}"."id" = %s ORDER BY {_order(Seat)}'
 )
-_SEATS_OF_READER = _SEATS.format(muted=chat.MUTED_SQL, blocked=chat.BLOCKED_SQL)
-_SEATS_OF_VISITOR = _SEATS.format(muted="FALSE", blocked="FALSE")
+_PAGE_OF_READER = _PAGE.format(muted=chat.MUTED_SQL, blocked=chat.BLOCKED_SQL)
+_PAGE_OF_VISITOR = _PAGE.format(muted="FALSE", blocked="FALSE")
 
 
-def _users_sql(count):
-    User = get_user_model()
-    table = User._meta.db_table
-    return f'SELECT {_columns(User)} FROM "{table}" WHERE "{table}"."id" IN ({", ".join(["%s"] * count)})'
+@cache
+def _converters(vendor, model, fields):
+    """Per field, the functions that turn its database value into the Python value, as the ORM's
+    compiler applies them (SQLite's booleans and dates come as numbers and text)."""
+    converters = []
+    for field in fields:
+        column = field.get_col(model._meta.db_table)
+        converters.append((column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)))
+    return converters
+
+
+def _instance(model, fields, values):
+    converters = _converters(connection.vendor, model, tuple(fields))
+    for position, (column, functions) in enumerate(converters):
+        for function in functions:
+            values[position] = function(values[position], column, connection)
+    return model.from_db(connection.alias, [field.attname for field in fields], values)
 
 
 def viewable_page_game(request, pk):
@@ -65,23 +92,31 @@ def viewable_page_game(request, pk):
     low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
     if not low <= pk <= high:
         raise Http404(_("No such game."))
-    game = next(iter(Game.objects.raw(_GAME, [pk])), None)
-    if game is None:
-        raise Http404(_("No such game."))
     user = request.user
     earliest_end, latest_start = clocks.vacation_hint_days(timezone.now())
-    around = [latest_start, earliest_end, game.pk]
-    if user.is_authenticated:
-        seats = list(Seat.objects.raw(_SEATS_OF_READER, [user.pk, user.pk, *around]))
-    else:
-        seats = list(Seat.objects.raw(_SEATS_OF_VISITOR, around))
-    ids = sorted({seat.user_id for seat in seats if seat.user_id is not None})
-    users = {u.pk: u for u in get_user_model().objects.raw(_users_sql(len(ids)), ids)} if ids else {}
-    for seat in seats:
+    around = [latest_start, earliest_end, pk]
+    with connection.cursor() as cursor:
+        if user.is_authenticated:
+            cursor.execute(_PAGE_OF_READER, [user.pk, user.pk, *around])
+        else:
+            cursor.execute(_PAGE_OF_VISITOR, around)
+        rows = cursor.fetchall()
+    if not rows:
+        raise Http404(_("No such game."))
+    games, seats_at, users_at = len(_GAME_FIELDS), len(_GAME_FIELDS), len(_GAME_FIELDS) + len(_SEAT_FIELDS) + 3
+    game = _instance(Game, _GAME_FIELDS, list(rows[0][:games]))
+    seats, users = [], {}
+    for row in rows:
+        if row[seats_at] is None:  # a game without seats: its one row has none
+            continue
+        seat = _instance(Seat, _SEAT_FIELDS, list(row[seats_at:users_at - 3]))
         # SQLite gives its booleans as 0 and 1.
-        seat.muted, seat.blocked, seat.maybe_away = bool(seat.muted), bool(seat.blocked), bool(seat.maybe_away)
+        seat.muted, seat.blocked, seat.maybe_away = (bool(mark) for mark in row[users_at - 3:users_at])
+        if seat.user_id is not None and seat.user_id not in users:
+            users[seat.user_id] = _instance(get_user_model(), _USER_FIELDS, list(row[users_at:]))
         Seat.game.field.set_cached_value(seat, game)
         Seat.user.field.set_cached_value(seat, users.get(seat.user_id))
+        seats.append(seat)
     # As prefetch_related leaves them: game.seats.all() answers from these, with no query.
     prefetched = QuerySet(Seat).filter(game=game)
     prefetched._result_cache, prefetched._prefetch_done = seats, True

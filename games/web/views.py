@@ -310,9 +310,14 @@ def _cached_page(request, game):
     header and the chat are rendered per request. Measured in bench/README.md, "Speed"."""
     seats = list(game.seats.all())
     own = own_seat(request, seats)
-    # Read before a render marks this version seen: the turn report opens on what is new to them.
-    frame = _frame(game, own, seats)
-    body = view_cache.body_for_reader(request, play_view.cached_play(request, game))
+    frame_key = _frame_key(game, own, seats)
+    keyed = play_view.play_key(request, game)
+    # Both entries in one trip to the cache (Redis in production).
+    found = cache.get_many([frame_key, keyed[0]])
+    # Rendered before the play partial, whose render marks this version seen: the turn report
+    # opens on what is new to them.
+    frame = found.get(frame_key) or _frame(game, own, seats, frame_key)
+    body = view_cache.body_for_reader(request, play_view.cached_play(request, game, keyed, found.get(keyed[0])))
     context = {
         "game": game,
         "frame": frame,
@@ -324,12 +329,9 @@ def _cached_page(request, game):
     return render(request, "games/game.html", context)
 
 
-def _frame(game, own, seats):
-    """The page's head above the play partial (its title, options and the seat's turn report) and
-    the map's words below it, rendered once per (game, version, reader, language) and kept in the
-    view cache beside the play partial. Rendered without the request: nothing of the reader's
-    own but their seat's report, which the key names (its index, user and the version it had
-    seen before this visit, which opens the report)."""
+def _frame_key(game, own, seats):
+    """The view cache's key of the page's frame (`_frame`) for the reader seated at `own` (None: a
+    spectator): per game, version, reader and language."""
     varying = repr((
         game.seed,
         game.status,
@@ -337,15 +339,21 @@ def _frame(game, own, seats):
         translation.get_language(),
     ))
     reader = "spectator" if own is None else f"seat-{own.index}-user-{own.user_id}-seen-{own.seen_version}"
-    key = f"page:{game.pk}:{game.version}:{reader}:{hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()}"
-    frame = view_cache.get(key)
-    if frame is None:
-        context = {"game": game, **turn_report_context(game, own, seats, own.seen_version if own else None)}
-        frame = (
-            mark_safe(render_to_string("games/partials/page_top.html", context)),
-            mark_safe(render_to_string("games/partials/map_texts.html")),
-        )
-        cache.set(key, frame, view_cache.TIMEOUT)
+    return f"page:{game.pk}:{game.version}:{reader}:{hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()}"
+
+
+def _frame(game, own, seats, key):
+    """The page's head above the play partial (its title, options and the seat's turn report) and
+    the map's words below it, rendered once per (game, version, reader, language) and kept in the
+    view cache under `key` (`_frame_key`) beside the play partial. Rendered without the request:
+    nothing of the reader's own but their seat's report, which the key names (its index, user and
+    the version it had seen before this visit, which opens the report)."""
+    context = {"game": game, **turn_report_context(game, own, seats, own.seen_version if own else None)}
+    frame = (
+        mark_safe(render_to_string("games/partials/page_top.html", context)),
+        mark_safe(render_to_string("games/partials/map_texts.html")),
+    )
+    cache.set(key, frame, view_cache.TIMEOUT)
     return frame
 
 
