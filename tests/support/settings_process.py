@@ -45,6 +45,8 @@ import atexit, json, os, sys, threading
 for name in WARM:
     __import__(name)
 answers = os.fdopen(os.dup(1), "w")
+answers.write("ready\n")
+answers.flush()
 for line in sys.stdin:
     request = json.loads(line)
     answers.flush(); sys.stdout.flush(); sys.stderr.flush()
@@ -90,6 +92,10 @@ def environment(**variables):
     return {**env, "PYTHONPATH": str(ROOT), **variables}
 
 
+# How long the warm Python may take to import WARM (its first start, on a loaded machine).
+STARTING = 600
+
+
 class _Warm:
     """The warm Python of this test process, started on its first run."""
 
@@ -104,6 +110,8 @@ class _Warm:
                     [sys.executable, "-c", f"WARM = {WARM!r}\n{SERVER}"], cwd=ROOT, env=environment(),
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
                 )
+                # Its imports are not the run's: a loaded machine may take longer than a run's limit.
+                cls.answer(STARTING, "the warm Python's imports")
             with tempfile.TemporaryDirectory() as folder:
                 out, err = Path(folder, "stdout"), Path(folder, "stderr")
                 out.touch()
@@ -111,14 +119,22 @@ class _Warm:
                 request = {"code": code, "env": env, "stdout": str(out), "stderr": str(err)}
                 cls.process.stdin.write(json.dumps(request) + "\n")
                 cls.process.stdin.flush()
-                ready, _, _ = select.select([cls.process.stdout], [], [], timeout)
-                answer = cls.process.stdout.readline() if ready else ""
-                if not answer:
-                    cls.stop()
-                    raise subprocess.TimeoutExpired([sys.executable, "-c", code], timeout, out.read_text(),
-                                                    err.read_text())
+                answer = cls.answer(timeout, [sys.executable, "-c", code])
                 return subprocess.CompletedProcess([sys.executable, "-c", code], json.loads(answer),
                                                    out.read_text(errors="replace"), err.read_text(errors="replace"))
+
+    @classmethod
+    def answer(cls, timeout, what):
+        """The warm Python's next line, or TimeoutExpired (and the warm Python stopped)."""
+        ready, _, _ = select.select([cls.process.stdout], [], [], timeout)
+        line = cls.process.stdout.readline() if ready else ""
+        if not line:
+            ended = cls.process.poll() is not None
+            cls.stop()
+            if ended:
+                raise RuntimeError("the warm Python ended (its error is in the test's output above)")
+            raise subprocess.TimeoutExpired(what, timeout)
+        return line
 
     @classmethod
     def stop(cls):
