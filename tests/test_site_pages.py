@@ -1,8 +1,6 @@
 """The site's own pages around the game: who to write to, and its own error pages even where
 DEBUG is on (`make run`), never Django's technical ones."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.deletion import delete_account
+from tests.support.settings_process import python
 
 pytestmark = pytest.mark.django_db
 
@@ -20,10 +19,8 @@ TECHNICAL = (b"Django tried these URL patterns", b"Traceback", b"technical_404",
 def contact_email_with(**variables):
     names = ("CONTACT_EMAIL", "DEFAULT_FROM_EMAIL")
     env = {key: value for key, value in __import__("os").environ.items() if key not in names}
-    result = subprocess.run(
-        [sys.executable, "-c", "from elgrande_site import settings; print(settings.CONTACT_EMAIL)"],
-        cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT), **variables}, capture_output=True, text=True, timeout=60,
-    )
+    result = python("from elgrande_site import settings; print(settings.CONTACT_EMAIL)",
+                    {**env, "PYTHONPATH": str(ROOT), **variables})
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 

@@ -1,14 +1,13 @@
 """EMAIL_URL: one variable for the SMTP server, as DATABASE_URL is for the database."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from elgrande_site.email_url import email_settings
+from tests.support.settings_process import python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,11 +64,8 @@ def site_mail_settings(**env):
         "getattr(s, 'EMAIL_HOST', None), s.DEFAULT_FROM_EMAIL)"
     )
     environment = {key: value for key, value in os.environ.items() if key not in ("EMAIL_URL", "DEFAULT_FROM_EMAIL")}
-    environment.update(DJANGO_SETTINGS_MODULE="elgrande_site.settings", **env)
-    result = subprocess.run(
-        [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, check=True,
-    )
+    environment.update(DJANGO_SETTINGS_MODULE="elgrande_site.settings", PYTHONPATH=str(ROOT), **env)
+    result = python(f"import django; django.setup(); {code}", environment, check=True)
     return result.stdout.split(" ", 3)
 
 

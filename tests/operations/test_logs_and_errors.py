@@ -3,8 +3,6 @@
 import json
 import logging
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from django.urls import reverse
 from elgrande_site.errors import start_sentry
 from games import deadlines
 from tests.support.helpers import logged_in, user_at
+from tests.support.settings_process import python
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,8 +64,7 @@ def test_a_sweep_is_logged_when_it_finds_something_overdue_else_once_a_minute(st
 def run(code, **variables):
     names = ("LOG_FORMAT", "LOG_LEVEL", "BEAT_SCHEDULE_FILE", "DEBUG")
     env = {key: value for key, value in os.environ.items() if key not in names}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT), **variables},
-                          capture_output=True, text=True, timeout=60)
+    return python(code, {**env, "PYTHONPATH": str(ROOT), **variables})
 
 
 def test_log_format_json_writes_one_json_object_per_record():

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.examples import examples
 from tournaments import pairing
 from tournaments.pairing import GameResult
 
@@ -158,7 +159,7 @@ def test_groups_are_dealt_by_rating_and_the_best_of_each_meet_at_the_final():
     assert pairing.finalists([[1, 2, 3], [4, 5, 6], [7, 8, 9]], 4) == [1, 4, 7, 2]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     count=st.integers(min_value=3, max_value=9),
     size=st.sampled_from([3, 4, 5]),
