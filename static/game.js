@@ -52,7 +52,9 @@
   function show(notice) {
     const current = play();
     if (!current || notice.version <= shownVersion()) return;
-    htmx.swap(current, notice.play, { swapStyle: "outerHTML" }, { eventInfo: { target: current, elt: current } });
+    // The settling's delay as a fetched swap's: htmx.swap leaves it at none unless told.
+    const spec = { swapStyle: "outerHTML", swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay };
+    htmx.swap(current, notice.play, spec, { eventInfo: { target: current, elt: current } });
   }
 
   // A move posted from this page is answered with the page's new view (games/web/views.py `move`).
