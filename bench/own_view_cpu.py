@@ -12,15 +12,15 @@ the mean of each, min / median / max over `--runs` rounds. Run from the reposito
 
 import argparse
 import os
-import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.scratch_game import played_game, set_up_scratch  # noqa: E402
 
 
 def main():
@@ -28,38 +28,17 @@ def main():
     parser.add_argument("--requests", type=int, default=30, help="views per figure and round")
     parser.add_argument("--runs", type=int, default=3, help="rounds")
     args = parser.parse_args()
-    scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False).name
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
-    import django
-
-    django.setup()
+    scratch = set_up_scratch()
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.middleware.csrf import _get_new_csrf_string
     from django.test import Client
     from django.urls import reverse
 
-    from accounts.models import User
-    from games.engine import GameState, random_move, to_act
     from games.live import own_views
     from games.models import Seat
-    from games.play import lifecycle, moving
 
     try:
-        call_command("migrate", verbosity=0)
-        users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
-        game = lifecycle.create_game(users[0], num_players=4, time_per_move=604800)
-        for user in users[1:]:
-            game = lifecycle.join_game(game, user=user)
-        rng = random.Random(1)
-        for _ in range(60):
-            state = GameState.from_json(game.state)
-            seat = to_act(state)[0]
-            game = moving.submit_move(
-                game, user=game.seats.get(index=seat).user, move=random_move(state, seat, rng),
-                expected_version=game.version)
+        users, game, rng = played_game(60)
         reader = game.seats.get(index=0)
         client = Client()
         client.force_login(reader.user)

@@ -11,15 +11,15 @@ over `--runs` rounds. Run from the repository root: .venv/bin/python bench/page_
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.scratch_game import played_game, set_up_scratch  # noqa: E402
 
 
 def main():
@@ -28,36 +28,15 @@ def main():
     parser.add_argument("--moves", type=int, default=20, help="move POSTs per round")
     parser.add_argument("--runs", type=int, default=3, help="rounds")
     args = parser.parse_args()
-    scratch = tempfile.NamedTemporaryFile(prefix="elgrande-bench-", suffix=".sqlite3", delete=False).name
-    os.environ["DATABASE_URL"] = f"sqlite:///{scratch}"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
-    import django
-
-    django.setup()
+    scratch = set_up_scratch()
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.test import Client
     from django.urls import reverse
 
-    from accounts.models import User
     from games.engine import GameState, random_move, to_act
-    from games.play import lifecycle, moving
 
     try:
-        call_command("migrate", verbosity=0)
-        users = [User.objects.create_user(f"bench-{n}", password=None) for n in range(4)]
-        game = lifecycle.create_game(users[0], num_players=4, time_per_move=604800)
-        for user in users[1:]:
-            game = lifecycle.join_game(game, user=user)
-        rng = random.Random(1)
-        for _ in range(60):
-            state = GameState.from_json(game.state)
-            seat = to_act(state)[0]
-            user = game.seats.get(index=seat).user
-            game = moving.submit_move(
-                game, user=user, move=random_move(state, seat, rng),
-                expected_version=game.version)
+        users, game, rng = played_game(60)
         reader, anonymous, movers = Client(), Client(), {}
         reader.force_login(users[0])
         page = reverse("game", args=[game.pk])
