@@ -59,7 +59,14 @@ def daphne_serving(log_path, static_root, **overrides):
         PYTHONUNBUFFERED="1",
         **overrides,
     )
-    daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "--access-log", os.devnull]
+    # Daphne drops a socket whose handshake is not done within --websocket_connect_timeout
+    # (5 s by default): 500 pages arriving at once on a loaded 2-core CI machine took longer
+    # for some, which then saw no HTTP response at all. The tests bound a handshake by their
+    # own open_timeout (60 s), a bound for a loaded machine, not a speed.
+    daphne = [
+        *[sys.executable, "-m", "daphne", "-b", "127.0.0.1", "--access-log", os.devnull],
+        *["--websocket_connect_timeout", "60"],
+    ]
     return serving(
         lambda port: [*daphne, "-p", str(port), "elgrande_site.asgi:application"], env=env, cwd=ROOT, log_path=log_path
     )
