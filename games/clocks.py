@@ -33,7 +33,7 @@ def with_vacation_hint(seats, now):
 def vacation_hint_days(now):
     """(earliest end, latest start) of a vacation that makes its player `maybe_away` at `now`: one
     day either side of the day of `now` in UTC, as the player's own day may be a day ahead or
-    behind. The page's own read of the seats (games/web/page_game.py) asks the same."""
+    behind. The page's own read of the seats (games/reading/page_game.py) asks the same."""
     today = now.astimezone(UTC).date()
     return today - timedelta(days=1), today + timedelta(days=1)
 

@@ -146,7 +146,7 @@ def test_the_game_page_query_count_does_not_grow_with_the_moves(start_game):
     assert queries() == at_start + 3
     assert queries() == at_start
     # From the cache: the session's user, the game with its seats and their players in one SELECT
-    # (games/web/page_game.py) and the chat's messages; no vacations, as no player may be away (the
+    # (games/reading/page_game.py) and the chat's messages; no vacations, as no player may be away (the
     # seats' `maybe_away`).
     assert at_start == 3
 

@@ -1,12 +1,14 @@
 """The running game's page reads its game, seats and players by SELECTs written out
-(games/web/page_game.py): it must give what `selectors.viewable_game(request, pk, defer=LARGE)`
-gives, the reader's chat marks and the 404 of a game the reader may not see included."""
+(games/reading/page_game.py): it must give what `selectors.viewable_game(request, pk, defer=LARGE)`
+gives, the reader's chat marks and the 404 of a game the reader may not see included; and the play
+partial's `selectors.game_for_play` what the ORM's query of it gave, without the chat marks."""
 
 from datetime import UTC, timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from django.db.models import Prefetch
 from django.http import Http404
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
@@ -15,9 +17,10 @@ from django.utils import timezone
 
 from accounts.models import Block, Vacation
 from games import clocks
-from games.models import ChatMute, Seat
-from games.reading.selectors import LARGE, vacation_spans, viewable_game
-from games.web.page_game import viewable_page_game
+from games.access import game_or_404
+from games.models import ChatMute, Game, Seat
+from games.reading.page_game import LARGE, viewable_page_game
+from games.reading.selectors import game_for_play, vacation_spans, viewable_game
 from tests.support.helpers import logged_in, user_at
 
 pytestmark = pytest.mark.django_db
@@ -29,16 +32,22 @@ def request_of(user):
     return request
 
 
-def seen(game):
+def seen(game, marks=("muted", "blocked")):
     fields = {field.attname: getattr(game, field.attname) for field in game._meta.concrete_fields
               if field.name not in LARGE}
     seats = [
         ({field.attname: getattr(seat, field.attname) for field in seat._meta.concrete_fields},
          seat.user.pk if seat.user else None, seat.user.username if seat.user else None,
-         seat.muted, seat.blocked, seat.game is game)
+         *(getattr(seat, mark) for mark in marks), seat.game is game)
         for seat in game.seats.all()
     ]
     return fields, seats, sorted(game.get_deferred_fields())
+
+
+def orm_game_for_play(request, pk):
+    """The play partial's game as the ORM read it before the SELECT was written out."""
+    seats = clocks.with_vacation_hint(Seat.objects.select_related("user"), timezone.now())
+    return game_or_404(request, Game.objects.defer(*LARGE).prefetch_related(Prefetch("seats", queryset=seats)), pk)
 
 
 def test_the_page_reads_what_viewable_game_reads(start_game, make_user):
@@ -90,3 +99,28 @@ def test_only_a_player_who_may_be_away_is_asked_about_vacations(clock, start_gam
     assert game.clocks_stop_for_vacations
     everyone = clocks.vacation_spans([seat.user for seat in seats], timezone.now())
     assert vacation_spans(page_game, seats) == everyone and away.pk in everyone
+
+
+def test_the_play_partial_reads_what_the_orm_read(clock, start_game, make_user):
+    """`game_for_play`: the same game, seats, players and `maybe_away` as the ORM's query, no chat
+    marks (only the chat reads them), no query to list the seats, and the same 404s."""
+    game = start_game(3, time_per_move=3 * 86400)
+    today = timezone.now().astimezone(UTC).date()
+    Vacation.objects.create(user=user_at(game, 1), start=today, end=today + timedelta(days=2))
+    ChatMute.objects.create(user=user_at(game, 0), muted_user=user_at(game, 2))
+    for user in (user_at(game, 0), user_at(game, 1), make_user(), AnonymousUser()):
+        request = request_of(user)
+        read = game_for_play(request, game.pk)
+        assert seen(read, marks=("maybe_away",)) == seen(orm_game_for_play(request, game.pk), marks=("maybe_away",))
+        assert [seat.maybe_away for seat in read.seats.all()] == [False, True, False]
+        assert not any(hasattr(seat, "muted") or hasattr(seat, "blocked") for seat in read.seats.all())
+        with CaptureQueriesContext(connection) as captured:
+            [seat.user.username for seat in read.seats.all()]
+        assert len(captured) == 0
+    private = start_game(3, private=True)
+    for user in (make_user(), AnonymousUser()):
+        with pytest.raises(Http404):
+            game_for_play(request_of(user), private.pk)
+    assert game_for_play(request_of(user_at(private, 2)), private.pk).pk == private.pk
+    with pytest.raises(Http404):
+        game_for_play(request_of(user_at(game, 0)), game.pk + 1000)

@@ -11,7 +11,8 @@ from games import clocks
 from games.models import Game, Move
 from games.play import chat
 from games.reading import view_cache
-from games.reading.selectors import LARGE, game_context, game_for_play, own_seat, vacation_spans
+from games.reading.page_game import LARGE
+from games.reading.selectors import game_context, game_for_play, own_seat, vacation_spans
 
 PLAY_PARTIAL = "games/partials/play.html"
 

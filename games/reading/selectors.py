@@ -33,14 +33,11 @@ from games.engine import GameState, view_for, visible_events
 from games.models import Game, Seat
 from games.moves.moves_forms import DecisionPanel
 from games.play import chat
-from games.reading import archive, keyset, listing, log_lines, since_visit
+from games.reading import archive, keyset, listing, log_lines, page_game, since_visit
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view, seat_name
 
 # --- the game page ----------------------------------------------------------------------------------
-
-# The game's columns that only a render needs, not a look in the cache: left for later there.
-LARGE = ("state", "first_events")
 
 
 def viewable_game(request, pk, defer=()):
@@ -61,8 +58,8 @@ def game_for_move(request, pk):
 def game_for_play(request, pk):
     """The game without `LARGE` for the play partial alone, its seats as `game_for_move` has them:
     the play partial's `vacation_spans` then asks about the players who may be away only, which
-    most of the time is nobody and no query."""
-    return game_or_404(request, Game.objects.defer(*LARGE).prefetch_related(_play_seats()), pk)
+    most of the time is nobody and no query. One SELECT written out (games/reading/page_game.py)."""
+    return page_game.play_game(request, pk)
 
 
 def _play_seats():

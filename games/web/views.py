@@ -26,9 +26,9 @@ from games.models import Game
 from games.moves.moves_forms import UnreadableFields, read_move
 from games.play import chat, lifecycle, moving
 from games.play.errors import GameError
-from games.reading import keyset, list_cache, play_view, selectors, view_cache
+from games.reading import keyset, list_cache, page_game, play_view, selectors, view_cache
+from games.reading.page_game import LARGE
 from games.reading.selectors import (
-    LARGE,
     game_context,
     game_for_move,
     game_for_play,
@@ -36,7 +36,7 @@ from games.reading.selectors import (
     seat_view,
     viewable_game,
 )
-from games.web import finding, page_game, replay_views, rows
+from games.web import finding, replay_views, rows
 from games.web.forms import NewGameForm
 
 PARTIALS = {

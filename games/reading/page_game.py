@@ -1,13 +1,16 @@
-"""A running game's page reads its game, its seats and their players in one SELECT written once
-per process from the models' fields, and builds the model instances from its rows itself: the
-ORM's querysets, built and compiled on every GET, took 2.3-2.9 ms of CPU of a page served from the
-view cache, three SELECTs written out 0.5 ms in one process (bench/README.md, "The cached game
-page"), and on PostgreSQL each is a round trip more (bench/README.md, "The game page in two web
-processes"). What comes back is what `selectors.viewable_game(request, pk, defer=LARGE)` gives:
-the game without its large columns, its seats (prefetched, in their model's order) each with its
-user and the reader's chat marks (`muted`, `blocked`: games/play/chat.py) and whether its player
-may be on vacation (`maybe_away`, as clocks.with_vacation_hint: the others' vacations are not
-read), and the same 404 for a game the reader may not see."""
+"""A running game's page, and its play partial, read their game, its seats and their players in one
+SELECT written once per process from the models' fields, and build the model instances from its
+rows themselves: the ORM's querysets, built and compiled on every GET, took 2.3-2.9 ms of CPU of a
+page served from the view cache, three SELECTs written out 0.5 ms in one process (bench/README.md,
+"The cached game page"), and on PostgreSQL each is a round trip more (bench/README.md, "The game
+page in two web processes"); a fifth of a play partial's render was its ORM load (bench/README.md,
+"The play partial's render halved"). What `viewable_page_game` gives is what
+`selectors.viewable_game(request, pk, defer=LARGE)` gives: the game without its large columns,
+its seats (prefetched, in their model's order) each with its user and the reader's chat marks
+(`muted`, `blocked`: games/play/chat.py) and whether its player may be on vacation (`maybe_away`,
+as clocks.with_vacation_hint: the others' vacations are not read), and the same 404 for a game the
+reader may not see; `play_game` the same without the chat marks, which only the chat reads (as
+`selectors.game_for_play` had it from the ORM)."""
 
 from functools import cache
 
@@ -23,7 +26,9 @@ from games import clocks
 from games.access import can_view
 from games.models import Game, Seat
 from games.play import chat
-from games.reading.selectors import LARGE
+
+# The game's columns that only a render needs, not a look in the cache: left for later there.
+LARGE = ("state", "first_events")
 
 
 def _fields(model, leave_out=()):
@@ -88,6 +93,16 @@ def _instance(model, fields, values):
 
 
 def viewable_page_game(request, pk):
+    """The game page's game, its seats with the reader's chat marks."""
+    return _viewable(request, pk, chat_marks=True)
+
+
+def play_game(request, pk):
+    """The play partial's game (`selectors.game_for_play`): its seats without chat marks."""
+    return _viewable(request, pk, chat_marks=False)
+
+
+def _viewable(request, pk, chat_marks):
     # An id past what the column holds is no game, as the ORM has it (tests/test_bad_input.py).
     low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
     if not low <= pk <= high:
@@ -96,7 +111,7 @@ def viewable_page_game(request, pk):
     earliest_end, latest_start = clocks.vacation_hint_days(timezone.now())
     around = [latest_start, earliest_end, pk]
     with connection.cursor() as cursor:
-        if user.is_authenticated:
+        if chat_marks and user.is_authenticated:
             cursor.execute(_PAGE_OF_READER, [user.pk, user.pk, *around])
         else:
             cursor.execute(_PAGE_OF_VISITOR, around)
@@ -111,7 +126,9 @@ def viewable_page_game(request, pk):
             continue
         seat = _instance(Seat, _SEAT_FIELDS, list(row[seats_at:users_at - 3]))
         # SQLite gives its booleans as 0 and 1.
-        seat.muted, seat.blocked, seat.maybe_away = (bool(mark) for mark in row[users_at - 3:users_at])
+        muted, blocked, seat.maybe_away = (bool(mark) for mark in row[users_at - 3:users_at])
+        if chat_marks:
+            seat.muted, seat.blocked = muted, blocked
         if seat.user_id is not None and seat.user_id not in users:
             users[seat.user_id] = _instance(get_user_model(), _USER_FIELDS, list(row[users_at:]))
         Seat.game.field.set_cached_value(seat, game)
