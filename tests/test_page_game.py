@@ -19,7 +19,7 @@ from accounts.models import Block, Vacation
 from games import clocks
 from games.access import game_or_404
 from games.models import ChatMute, Game, Seat
-from games.reading.page_game import LARGE, viewable_page_game
+from games.reading.page_game import LARGE, load_large, viewable_page_game
 from games.reading.selectors import game_for_play, vacation_spans, viewable_game
 from tests.support.helpers import logged_in, user_at
 
@@ -124,3 +124,21 @@ def test_the_play_partial_reads_what_the_orm_read(clock, start_game, make_user):
     assert game_for_play(request_of(user_at(private, 2)), private.pk).pk == private.pk
     with pytest.raises(Http404):
         game_for_play(request_of(user_at(game, 0)), game.pk + 1000)
+
+
+def test_the_large_columns_read_later_are_what_the_orm_reads(start_game, make_user):
+    """`load_large`: a game read without its state and first events gets them as
+    refresh_from_db(fields=LARGE) does, with nothing left deferred; a game gone since is no game."""
+    game = start_game(3)
+    for user in (user_at(game, 0), AnonymousUser()):
+        read, orm = game_for_play(request_of(user), game.pk), game_for_play(request_of(user), game.pk)
+        assert sorted(read.get_deferred_fields()) == sorted(LARGE)
+        load_large(read)
+        orm.refresh_from_db(fields=LARGE)
+        assert read.get_deferred_fields() == set() == orm.get_deferred_fields()
+        assert (read.state, read.first_events) == (orm.state, orm.first_events)
+        assert isinstance(read.state, dict) and read.state and isinstance(read.first_events, list)
+    gone = game_for_play(request_of(user_at(game, 0)), game.pk)
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(Game.DoesNotExist):
+        load_large(gone)

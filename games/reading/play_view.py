@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import clocks
 from games.models import Game, Move
 from games.play import chat
-from games.reading import view_cache
+from games.reading import page_game, view_cache
 from games.reading.page_game import LARGE
 from games.reading.selectors import game_context, game_for_play, own_seat, vacation_spans
 
@@ -35,7 +35,7 @@ def cached_play(request, game, keyed=None, entry=None):
         entry = view_cache.get(key)
     if entry is None:
         if game.get_deferred_fields():
-            game.refresh_from_db(fields=LARGE)
+            page_game.load_large(game)
         context = {**game_context(request, game, spans=spans), "partial": PLAY_PARTIAL}
         entry = view_cache.render("games/partials/unlocalized.html", context, key)
     return entry

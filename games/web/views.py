@@ -27,7 +27,6 @@ from games.moves.moves_forms import UnreadableFields, read_move
 from games.play import chat, lifecycle, moving
 from games.play.errors import GameError
 from games.reading import keyset, list_cache, page_game, play_view, selectors, view_cache
-from games.reading.page_game import LARGE
 from games.reading.selectors import (
     game_context,
     game_for_move,
@@ -133,7 +132,7 @@ def game_page(request, pk):
     if game.status == Game.Status.ACTIVE and not position:
         return _cached_page(request, game)
     if game.get_deferred_fields():
-        game.refresh_from_db(fields=LARGE)
+        page_game.load_large(game)
     if replay_views.wanted(game, request.GET):
         return replay_views.page(request, game)
     own = own_seat(request, list(game.seats.all()))
