@@ -301,6 +301,15 @@ CACHES["log_lines"] = {
     "TIMEOUT": 60 * 60,
     "OPTIONS": {"MAX_ENTRIES": 20000},
 }
+# What each seat's render saw of the map's areas, per game, version and seat, for the seat's next
+# render to mark what changed since without replaying the game (games/reading/since_visit.py): in
+# this process's memory, as the log's lines, some 1.5 KB an entry.
+CACHES["seat_areas"] = {
+    "BACKEND": "elgrande_site.memory_cache.PlainMemoryCache",
+    "LOCATION": "seat-areas",
+    "TIMEOUT": 60 * 60,
+    "OPTIONS": {"MAX_ENTRIES": 20000},
+}
 # Sessions are read on every page and rarely written: keep them in the cache, backed by the database
 # (Django's cached_db, refusing forged keys that PostgreSQL cannot look up: elgrande_site/sessions.py).
 SESSION_ENGINE = "elgrande_site.sessions"

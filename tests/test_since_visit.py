@@ -6,11 +6,13 @@ import random
 import re
 
 import pytest
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 
 from games.engine import view_for
-from games.reading.since_visit import _caballeros
+from games.reading import since_visit
+from games.reading.since_visit import _caballeros, _key
 from tests.support.helpers import logged_in, play, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +45,55 @@ def test_the_areas_others_changed_since_her_last_look_are_hatched_and_no_others(
     assert html.count('class="changed-since"') == len(expected)
     # Once seen, no longer new.
     assert changed(alice, game)[0] == set()
+
+
+def test_her_next_look_compares_with_what_her_last_look_kept_or_else_replays(start_game, monkeypatch):
+    """The areas her render kept are what the next one compares with, without replaying the game;
+    when they are not kept (another process rendered it, or they were dropped), the replay gives
+    the same marks."""
+    game = start_game(3, seed=4)
+    alice = logged_in(user_at(game, 0))
+    play(game, until=lambda state: state.round == 1 and state.phase == "action")
+    game.refresh_from_db()
+    changed(alice, game)
+    seen_version = game.seats.get(index=0).seen_version
+    kept = caches["seat_areas"].get(_key(game, seen_version, 0))
+    assert kept == seen_by(game, 0)
+    before = kept
+    play(game, moves=12)
+    game.refresh_from_db()
+    after = seen_by(game, 0)
+    expected = {area for area in after if after[area] != before[area]}
+    assert expected
+    replayed = []
+    real = since_visit.state_after
+    monkeypatch.setattr(since_visit, "state_after", lambda *args: replayed.append(args) or real(*args))
+    game.seats.filter(index=0).update(seen_version=seen_version)
+    assert changed(alice, game)[0] == expected
+    assert replayed == []
+    caches["seat_areas"].clear()
+    caches["default"].clear()  # the page of this version and last look, kept by the view cache
+    game.seats.filter(index=0).update(seen_version=seen_version)
+    assert changed(alice, game)[0] == expected
+    assert len(replayed) == 1
+
+
+def test_each_seat_reads_back_only_the_areas_its_own_render_kept(start_game):
+    """Kept per seat: with caballeros in the closed Castillo, each seat's kept areas are its own
+    view of them (its own count there), never another seat's."""
+    game = start_game(3, seed=4)
+
+    def castillo_seen_apart(state):
+        seen = [_caballeros(view_for(state, seat))["castillo"] for seat in range(3)]
+        return len(set(seen)) > 1
+
+    play(game, until=castillo_seen_apart)
+    game.refresh_from_db()
+    for seat in range(3):
+        changed(logged_in(user_at(game, seat)), game)
+    kept = [caches["seat_areas"].get(_key(game, game.version, seat)) for seat in range(3)]
+    assert kept == [seen_by(game, seat) for seat in range(3)]
+    assert len({areas["castillo"] for areas in kept}) > 1
 
 
 def test_her_own_move_marks_nothing_and_a_spectator_sees_no_marks(start_game):
@@ -103,4 +154,4 @@ def test_a_stored_move_that_no_longer_replays_is_said_so_and_marks_nothing(start
     own = seats[0]
     own.seen_version = versions[-2]
     others_moved = [{"version": versions[-1], "mover": 1}]
-    assert changed_areas(game, seats, own, None, others_moved) == set()
+    assert changed_areas(game, seats, own, view_for(state_of(game), own.index), others_moved) == set()
