@@ -19,9 +19,9 @@ from accounts.models import Block, Vacation
 from games import clocks
 from games.access import game_or_404
 from games.models import ChatMute, Game, Seat
-from games.reading.page_game import LARGE, load_large, viewable_page_game
+from games.reading.page_game import LARGE, load_large, log_moves, viewable_page_game
 from games.reading.selectors import game_for_play, vacation_spans, viewable_game
-from tests.support.helpers import logged_in, user_at
+from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +142,20 @@ def test_the_large_columns_read_later_are_what_the_orm_reads(start_game, make_us
     Game.objects.filter(pk=game.pk).delete()
     with pytest.raises(Game.DoesNotExist):
         load_large(gone)
+
+
+def test_the_logs_moves_are_what_the_orm_reads(start_game):
+    """`log_moves`: the moves from a round on, oldest first, with their events, flags (booleans,
+    which SQLite stores as numbers), seat and version, as the ORM's `values_list` gave them."""
+    game = start_game(3, seed=4)
+    play(game, until=lambda state: state.round == 3)
+    game.moves.filter(version=game.moves.order_by("version")[3].version).update(automatic=True, autopilot=True)
+    for since in (0, 2, 3, 4):
+        orm = list(
+            game.moves.filter(round__gte=since).order_by("version")
+            .values_list("events", "automatic", "autopilot", "seat_id", "version")
+        )
+        assert log_moves(game, since) == orm
+        assert all(type(automatic) is bool and type(autopilot) is bool for _, automatic, autopilot, *_ in log_moves(game, since))
+    assert any(automatic for _, automatic, *_ in log_moves(game, 0))
+    assert log_moves(game, 4) == [] and log_moves(game, 0)

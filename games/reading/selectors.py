@@ -171,14 +171,9 @@ def _log(game, seats, seat, names, since):
     index_of = {s.pk: s.index for s in seats}
     entries = [event for event in visible_events(game.first_events, seat) if event["round"] >= since]
     rendered = [{"round": event["round"], "html": event_html(event, names), "version": 0} for event in entries]
-    moves = (
-        game.moves.filter(round__gte=since)
-        .order_by("version")
-        .values_list("events", "automatic", "autopilot", "seat_id", "version")
-    )
     moves = [
         (events, automatic, autopilot, index_of[seat_id], version)
-        for events, automatic, autopilot, seat_id, version in moves
+        for events, automatic, autopilot, seat_id, version in page_game.log_moves(game, since)
     ]
     # Each move's lines are said once per reader and language, and kept (games/reading/log_lines.py).
     return rendered + log_lines.moves_lines(game, moves, names, seat, since)
