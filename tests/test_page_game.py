@@ -156,6 +156,7 @@ def test_the_logs_moves_are_what_the_orm_reads(start_game):
             .values_list("events", "automatic", "autopilot", "seat_id", "version")
         )
         assert log_moves(game, since) == orm
-        assert all(type(automatic) is bool and type(autopilot) is bool for _, automatic, autopilot, *_ in log_moves(game, since))
+        read = log_moves(game, since)
+        assert all(type(automatic) is bool and type(autopilot) is bool for _, automatic, autopilot, *_ in read)
     assert any(automatic for _, automatic, *_ in log_moves(game, 0))
     assert log_moves(game, 4) == [] and log_moves(game, 0)

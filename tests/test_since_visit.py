@@ -155,3 +155,24 @@ def test_a_stored_move_that_no_longer_replays_is_said_so_and_marks_nothing(start
     own.seen_version = versions[-2]
     others_moved = [{"version": versions[-1], "mover": 1}]
     assert changed_areas(game, seats, own, view_for(state_of(game), own.index), others_moved) == set()
+
+
+def test_a_look_moves_the_seen_version_on_and_never_back(start_game):
+    """`_mark_new` (its UPDATE written out) stores the newest version a look showed, unless a later
+    look, by another request, stored a newer one already."""
+    from games.models import Seat
+    from games.reading.selectors import _mark_new
+
+    game = start_game(3, seed=4)
+    play(game, moves=6)
+    game.refresh_from_db()
+    own = game.seats.get(index=0)
+    Seat.objects.filter(pk=own.pk).update(seen_version=game.version + 5)
+    _mark_new([{"version": game.version, "mover": 1}], own)
+    assert Seat.objects.get(pk=own.pk).seen_version == game.version + 5
+    Seat.objects.filter(pk=own.pk).update(seen_version=0)
+    own.seen_version = 0
+    entries = [{"version": game.version - 1, "mover": 0}, {"version": game.version, "mover": 1}]
+    _mark_new(entries, own)
+    assert Seat.objects.get(pk=own.pk).seen_version == game.version == own.seen_version
+    assert [entry["new"] for entry in entries] == [False, True]
