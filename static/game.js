@@ -67,6 +67,7 @@
   let movePost = null;
   let movePostedAt = 0;
   let heldFrame = null;
+  let bareHeard = -1;  // the newest version told without its view while the post is under way
 
   function posting() { return movePost !== null && Date.now() - movePostedAt < MOVE_WAIT_MS; }
 
@@ -75,6 +76,23 @@
     if (!detail.requestConfig || detail.requestConfig.verb !== "post" || !detail.target || detail.target.id !== "play") return;
     movePost = detail.xhr;
     movePostedAt = Date.now();
+    bareHeard = -1;
+  });
+
+  // A page whose socket is open and brings its views in frames asks for no view in its move's
+  // answer: a 204 with the new version, the view coming from the socket, rendered once by the
+  // process holding it rather than by the POST (games/web/views.py `move`). Should it not come
+  // within VIEW_WAIT_MS (a socket lost meanwhile, a render that failed), the page fetches it.
+  const VIEW_WAIT_MS = 5000;
+
+  function framesBySocket() {
+    return takesFrames && socket !== null && socket.readyState === WebSocket.OPEN && !toldReplay;
+  }
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    const detail = event.detail;
+    if (detail.verb !== "post" || !detail.target || detail.target.id !== "play" || !framesBySocket()) return;
+    detail.headers["X-View-By-Socket"] = "1";
   });
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
@@ -83,6 +101,15 @@
     const held = heldFrame;
     heldFrame = null;
     if (held) show(held);
+    const moved = event.detail.xhr.status === 204
+      ? parseInt(event.detail.xhr.getResponseHeader("X-Game-Version"), 10) : NaN;
+    if (!isNaN(moved)) {
+      announced = Math.max(announced, moved);
+      // A bare version of it (or newer) heard meanwhile: the socket brings no view of it.
+      if (bareHeard >= moved && shownVersion() < bareHeard) refresh();
+      else setTimeout(function () { if (!posting() && shownVersion() < moved) refresh(); }, VIEW_WAIT_MS);
+      return;
+    }
     if (announced > shownVersion()) refresh();
   });
 
@@ -124,6 +151,7 @@
     if (posting()) {
       // Its answer, landing later, would swap an older view over this one.
       if (notice.play !== undefined && (!heldFrame || heldFrame.version < version)) heldFrame = notice;
+      if (notice.play === undefined) bareHeard = Math.max(bareHeard, version);
     } else if (notice.play !== undefined) show(notice);
     else refresh();
   }

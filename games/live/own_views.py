@@ -60,7 +60,7 @@ def reader_request(scope):
 def make_frame(scope, user_id, language, game_id):
     """What the page of user `user_id` (written in `language`) is sent for the game as it stands:
     {"version", "frame": gzip of {"version", "play": the reader's view}}, or {"version"} alone
-    (the page fetches, or, its own move, has it already), or None (nothing to send but the version
+    (the page fetches), or None (nothing to send but the version
     the notice told of)."""
     try:
         request = reader_request(scope)

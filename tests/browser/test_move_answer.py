@@ -1,7 +1,7 @@
-"""A move posted from a game page is answered with the page's new view (games/web/views.py `move`),
-and the socket's notice of the same version comes before that answer (it is sent when the move is
-stored): the mover's page must not fetch that view again, which rendered the mover's view twice
-for every move (static/game.js `posting`). The other seat's page fetches nothing either: its socket
+"""A move posted from a game page whose socket takes frames asks for no view in its answer (a 204
+with the new version, games/web/views.py `move`): the mover's socket brings that view, rendered
+once, and the mover's page fetches nothing, nor does it fetch on the notice of its own move's
+version (static/game.js `posting`). The other seat's page fetches nothing either: its socket
 brings its own view in a frame (games/live/own_views.py)."""
 
 import pytest
@@ -48,3 +48,6 @@ def test_the_movers_page_shows_the_moves_answer_and_does_not_fetch_the_same_view
         other_name = "felipe" if mover_name == "isabel" else "isabel"
         assert len(fetched[other_name]) == before[other_name], fetched[other_name]
         assert len(framed[other_name]) > frames_before[other_name]
+        # The mover's page asked for no view in its move's answer (its socket takes frames): its
+        # socket brought it.
+        assert len(framed[mover_name]) > frames_before[mover_name]
