@@ -4,6 +4,8 @@ once, and the mover's page fetches nothing, nor does it fetch on the notice of i
 version (static/game.js `posting`). The other seat's page fetches nothing either: its socket
 brings its own view in a frame (games/live/own_views.py)."""
 
+import re
+
 import pytest
 
 from tests.support.browser import act, short_game_of_two, version, wait_for_version
@@ -51,3 +53,23 @@ def test_the_movers_page_shows_the_moves_answer_and_does_not_fetch_the_same_view
         # The mover's page asked for no view in its move's answer (its socket takes frames): its
         # socket brought it.
         assert len(framed[mover_name]) > frames_before[mover_name]
+
+
+def test_a_movers_page_whose_view_does_not_come_by_its_socket_fetches_it(live_site, browser):
+    isabel, felipe, _game_url = short_game_of_two(browser, live_site, "lostisabel", "lostfelipe")
+    mover = isabel if isabel.locator("#decision-panel").count() else felipe
+    fetched = []
+    mover.on("request", lambda request: "/partials/play/" in request.url and fetched.append(request.url))
+
+    def without_frames(route):
+        # The server's binary frames (views) never reach the page; its notices do.
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if isinstance(message, bytes) else route.send(message))
+
+    mover.route_web_socket(re.compile(r"/ws/games/"), without_frames)
+    mover.reload()
+    start = version(mover)
+    act(mover)
+    # The answer (a 204) brought no view and the frame does not come: the page fetches it.
+    wait_for_version(mover, start + 1)
+    assert len(fetched) == 1, fetched
