@@ -57,7 +57,8 @@
     htmx.swap(current, notice.play, spec, { eventInfo: { target: current, elt: current } });
   }
 
-  // A move posted from this page is answered with the page's new view (games/web/views.py `move`).
+  // A move posted from this page without asking its socket for the view (below) is answered with
+  // the page's new view (games/web/views.py `move`).
   // The notice of its version, sent when the move is stored, comes before that answer: fetching
   // the view then rendered the mover's view twice for one move. While the post is under way the
   // page only notes the versions it hears of, and keeps the newest frame it is brought; when the

@@ -249,6 +249,10 @@ def _act(request, change, game):
     return redirect(game)
 
 
+# The header of a move's post from a page whose socket brings its reader's views in frames.
+VIEW_BY_SOCKET = "X-View-By-Socket"
+
+
 @require_POST
 def move(request, pk):
     """Accept one move, in a straight line (games/moves/moves_forms.py): the game is loaded once, the
@@ -297,10 +301,6 @@ def move(request, pk):
     if request.htmx:
         return _play(request, game)
     return redirect(game)
-
-
-# The header of a move's post from a page whose socket brings its reader's views in frames.
-VIEW_BY_SOCKET = "X-View-By-Socket"
 
 
 def _render_partial(request, name, context):
