@@ -4,8 +4,10 @@ Plays a 4-player game 60 moves on a scratch SQLite file (never db.sqlite3), then
 Django's test client, timing this process's CPU (time.process_time): the log-in page (the
 baseline), the game page of a seat at one version (from the view cache after the first) and
 rendered (the cache cleared before each), the play partial rendered, and `--moves` move POSTs as
-htmx sends them (each renders the mover's new view). Prints the mean of each, min / median / max
-over `--runs` rounds. Run from the repository root: .venv/bin/python bench/page_cpu.py
+htmx sends them: answered with the mover's new view (a page without a socket taking frames), and
+answered with a 204, the view coming from the page's socket (static/game.js, games/web/views.py
+`move`; that render is the socket's process's, measured by bench/own_view_cpu.py). Prints the
+mean of each, min / median / max over `--runs` rounds. Run from the repository root: .venv/bin/python bench/page_cpu.py
 """
 
 import argparse
@@ -51,7 +53,7 @@ def main():
                 assert client.get(path).status_code == 200
             return (time.process_time() - started) / args.requests
 
-        def moves():
+        def moves(headers):
             total = 0.0
             for _ in range(args.moves):
                 game.refresh_from_db()
@@ -61,18 +63,19 @@ def main():
                 client.force_login(game.seats.get(index=seat).user)
                 body = {"move": json.dumps(random_move(state, seat, rng)), "expected_version": game.version}
                 started = time.process_time()
-                response = client.post(reverse("move", args=[game.pk]), body, HTTP_HX_REQUEST="true")
+                response = client.post(reverse("move", args=[game.pk]), body, **headers)
                 total += time.process_time() - started
-                assert response.status_code == 200, response.content[:200]
+                assert response.status_code in (200, 204), response.content[:200]
             return total / args.moves
 
-        figures = {name: [] for name in ("login", "page", "page rendered", "play rendered", "move")}
+        figures = {name: [] for name in ("login", "page", "page rendered", "play rendered", "move", "move by socket")}
         for _ in range(args.runs):
             figures["login"].append(cpu(anonymous, "/accounts/login/"))
             figures["page"].append(cpu(reader, page))
             figures["page rendered"].append(cpu(reader, page, clear=True))
             figures["play rendered"].append(cpu(reader, play, clear=True))
-            figures["move"].append(moves())
+            figures["move"].append(moves({"HTTP_HX_REQUEST": "true"}))
+            figures["move by socket"].append(moves({"HTTP_HX_REQUEST": "true", "HTTP_X_VIEW_BY_SOCKET": "1"}))
 
         def spread(values, scale=1000):
             values = [value * scale for value in values]
@@ -84,7 +87,8 @@ def main():
         print(f"game page of a seat           {spread(figures['page'])}")
         print(f"game page, rendered each time {spread(figures['page rendered'])}")
         print(f"play partial, rendered        {spread(figures['play rendered'])}")
-        print(f"move POST (htmx)              {spread(figures['move'])} (goal <= 10 ms)")
+        print(f"move POST (htmx)              {spread(figures['move'])} (answered with the view)")
+        print(f"move POST, view by its socket {spread(figures['move by socket'])} (goal <= 10 ms)")
         ratios = [page / login for page, login in zip(figures["page"], figures["login"], strict=True)]
         print(f"game page / log-in page       {spread(ratios, 1)} x (goal <= 1.5x)")
     finally:

@@ -5,7 +5,9 @@ DATABASE_URL a scratch SQLite file is used, never db.sqlite3), prepares users an
 the play room (games/play/), then measures:
 
 - the game page: GET /games/<id>/ by logged-in players of games in progress;
-- move submission: POST /games/<id>/move/ of random legal moves, one driver per game;
+- move submission: POST /games/<id>/move/ of random legal moves, one driver per game, each seat's
+  page holding its socket as static/game.js does, so each POST asks for no view in its answer (the
+  mover's page takes it from its socket's frame) and is timed to the mover's own view in hand too;
 - move to screen: from the start of a move's POST to the arrival of its version on the
   WebSocket of a spectator's page of that game, and to another seat's page having its new view
   (from its socket's frame, or fetched after a bare notice, as static/game.js does), split at the
@@ -23,6 +25,7 @@ Prints requests per second and p50/p95 latencies. Run from the repository root:
 """
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -142,9 +145,9 @@ class Player:
         self.connection = http.client.HTTPConnection(HOST, port, timeout=30)
         self.csrf = None
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, extra=None):
         cookie = f"sessionid={self.session_key}" + (f"; csrftoken={self.csrf}" if self.csrf else "")
-        headers = {"Cookie": cookie, "Host": f"{HOST}:{self.port}"}
+        headers = {"Cookie": cookie, "Host": f"{HOST}:{self.port}", **(extra or {})}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["HX-Request"] = "true"
@@ -287,6 +290,9 @@ def bench_moves(port, games, seconds, bare_game=None):
     from games.models import Game
 
     submit_latencies, arrival_latencies, screen_latencies, refused = [], [], [], []
+    # POST start -> the mover's own new view in hand: the answer's end when it brought the view,
+    # else the frame of that version on the mover's page's socket.
+    own_latencies = []
     # Where a screen's time went, per move seen on both sockets: POST start -> the bare notice on a
     # plain socket (the POST until its commit, and the notice's trip), then -> the seat's view in
     # hand (its render by the socket's process and the frame, or the page's fetch); and how the
@@ -314,6 +320,28 @@ def bench_moves(port, games, seconds, bare_game=None):
         address, origin = f"ws://{HOST}:{port}/ws/games/{game_id}/", f"http://{HOST}:{port}"
         cookies = {"Cookie": f"sessionid={sessions[0]}; csrftoken={players[0].csrf}"}
         seat_page = connect(address + "?play=gzip&lang=en", origin=origin, additional_headers=cookies)
+        # The other seats' pages' sockets, as static/game.js opens them (each mover's page posts
+        # asking for no view in the answer, games/web/views.py `move`, and takes it from there):
+        # they record when each page has the view of its own move in hand.
+        own_views, own_sockets, opened = {}, {}, contextlib.ExitStack()
+        for seat in sessions:
+            if seat != 0:
+                own_sockets[seat] = opened.enter_context(connect(
+                    address + "?play=gzip&lang=en", origin=origin,
+                    additional_headers={"Cookie": f"sessionid={sessions[seat]}; csrftoken={players[seat].csrf}"}))
+                own_sockets[seat].recv()
+
+        def drain(seat, own_socket):
+            try:
+                for message in own_socket:
+                    if isinstance(message, bytes):
+                        version = json.loads(gzip.decompress(message))["version"]
+                        own_views.setdefault((seat, version), time.perf_counter())
+            except (ConnectionClosed, OSError):
+                pass
+
+        for seat, own_socket in own_sockets.items():
+            threading.Thread(target=drain, args=(seat, own_socket), daemon=True).start()
         frames = fetches = 0
         # What seat 0's page shows from its own moves' answers, and whether its move is being
         # posted: as static/game.js, it fetches nothing for a version it has or is being answered.
@@ -338,6 +366,7 @@ def bench_moves(port, games, seconds, bare_game=None):
                             shown = re.search(r'data-version="(\d+)"', view["play"])
                             assert shown and int(shown.group(1)) == view["version"], view["version"]
                             screens.setdefault(view["version"], time.perf_counter())
+                            own_views.setdefault((0, view["version"]), screens[view["version"]])
                             frames += 1
                             continue
                         if own_post[0] or json.loads(message)["version"] <= own_answer[0]:
@@ -367,18 +396,25 @@ def bench_moves(port, games, seconds, bare_game=None):
                 )
                 own_post[0] = seat == 0
                 started = time.perf_counter()
-                status, content = players[seat].request("POST", f"/games/{game_id}/move/", body)
+                status, content = players[seat].request(
+                    "POST", f"/games/{game_id}/move/", body, extra={"X-View-By-Socket": "1"})
                 mine.append(time.perf_counter() - started)
-                if seat == 0 and status == 200:
+                if seat == 0 and status in (200, 204):
                     own_answer[0] = game.version + 1
                 own_post[0] = False
-                if status != 200:
+                if status not in (200, 204):
                     refused.append((status, content[:200]))
                     continue
+                if status == 200:
+                    # The answer brought the mover's view (a site that ignores the header).
+                    own_views.setdefault((seat, game.version + 1), time.perf_counter())
                 submitted[game.version + 1] = started
                 movers[game.version + 1] = seat
             time.sleep(0.5)
+            opened.close()
         with lock:
+            own_latencies.extend(
+                own_views[(movers[v], v)] - t for v, t in submitted.items() if (movers[v], v) in own_views)
             submit_latencies.extend(mine)
             arrival_latencies.extend(arrived[v] - t for v, t in submitted.items() if v in arrived)
             screen_latencies.extend(screens[v] - t for v, t in submitted.items() if v in screens and movers[v] != 0)
@@ -397,7 +433,8 @@ def bench_moves(port, games, seconds, bare_game=None):
     elapsed = time.perf_counter() - started
     if bare_game is not None:
         baseline.join()
-    parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare}
+    parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare,
+             "own": own_latencies}
     return submit_latencies, arrival_latencies, screen_latencies, refused, elapsed, parts
 
 
@@ -729,6 +766,7 @@ def main():
         report("move POST", submits, elapsed, move_cpu)
         report("move -> other client's WebSocket", arrivals, elapsed)
         report("move -> another seat's screen", screens, elapsed)
+        report("move -> the mover's own screen", parts["own"], elapsed)
         report("  POST start -> bare notice", parts["to_notice"], elapsed)
         report("  bare notice -> seat's view", parts["notice_to_screen"], elapsed)
         print(f"  the seat's page took {parts['ways'][0]} views from frames and fetched {parts['ways'][1]}")

@@ -57,7 +57,8 @@
     htmx.swap(current, notice.play, spec, { eventInfo: { target: current, elt: current } });
   }
 
-  // A move posted from this page is answered with the page's new view (games/web/views.py `move`).
+  // A move posted from this page without asking its socket for the view (below) is answered with
+  // the page's new view (games/web/views.py `move`).
   // The notice of its version, sent when the move is stored, comes before that answer: fetching
   // the view then rendered the mover's view twice for one move. While the post is under way the
   // page only notes the versions it hears of, and keeps the newest frame it is brought; when the
@@ -67,6 +68,7 @@
   let movePost = null;
   let movePostedAt = 0;
   let heldFrame = null;
+  let bareHeard = -1;  // the newest version told without its view while the post is under way
 
   function posting() { return movePost !== null && Date.now() - movePostedAt < MOVE_WAIT_MS; }
 
@@ -75,6 +77,23 @@
     if (!detail.requestConfig || detail.requestConfig.verb !== "post" || !detail.target || detail.target.id !== "play") return;
     movePost = detail.xhr;
     movePostedAt = Date.now();
+    bareHeard = -1;
+  });
+
+  // A page whose socket is open and brings its views in frames asks for no view in its move's
+  // answer: a 204 with the new version, the view coming from the socket, rendered once by the
+  // process holding it rather than by the POST (games/web/views.py `move`). Should it not come
+  // within VIEW_WAIT_MS (a socket lost meanwhile, a render that failed), the page fetches it.
+  const VIEW_WAIT_MS = 5000;
+
+  function framesBySocket() {
+    return takesFrames && socket !== null && socket.readyState === WebSocket.OPEN && !toldReplay;
+  }
+
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    const detail = event.detail;
+    if (detail.verb !== "post" || !detail.target || detail.target.id !== "play" || !framesBySocket()) return;
+    detail.headers["X-View-By-Socket"] = "1";
   });
 
   document.body.addEventListener("htmx:afterRequest", function (event) {
@@ -83,6 +102,18 @@
     const held = heldFrame;
     heldFrame = null;
     if (held) show(held);
+    const moved = event.detail.xhr.status === 204
+      ? parseInt(event.detail.xhr.getResponseHeader("X-Game-Version"), 10) : NaN;
+    if (!isNaN(moved)) {
+      announced = Math.max(announced, moved);
+      // The panel answered stays until the view comes: shown busy, it takes no second click.
+      const current = play();
+      if (current && shownVersion() < moved) current.setAttribute("aria-busy", "true");
+      // A bare version of it (or newer) heard meanwhile: the socket brings no view of it.
+      if (bareHeard >= moved && shownVersion() < bareHeard) refresh();
+      else setTimeout(function () { if (!posting() && shownVersion() < moved) refresh(); }, VIEW_WAIT_MS);
+      return;
+    }
     if (announced > shownVersion()) refresh();
   });
 
@@ -124,6 +155,7 @@
     if (posting()) {
       // Its answer, landing later, would swap an older view over this one.
       if (notice.play !== undefined && (!heldFrame || heldFrame.version < version)) heldFrame = notice;
+      if (notice.play === undefined) bareHeard = Math.max(bareHeard, version);
     } else if (notice.play !== undefined) show(notice);
     else refresh();
   }

@@ -4,6 +4,8 @@ is sent its own view over its own socket, rendered by the process holding the so
 the socket's session still holds the user it was opened for; else the bare version, and the page
 fetches. Against the site's own channel layer: in memory, or Redis when REDIS_URL is set."""
 
+import json
+import random
 import re
 from importlib import import_module
 
@@ -15,11 +17,12 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import broadcast
+from games.engine import random_move
 from games.live import own_views
 from games.models import Seat
 from games.play import lifecycle, moving
-from games.reading import play_view
-from tests.support.helpers import HTMX, logged_in, user_at
+from games.reading import play_view, view_cache
+from tests.support.helpers import HTMX, logged_in, state_of, user_at
 from tests.support.sockets import frames_page, heard, listen, logged_out_play, move_now, opened, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,9 +86,9 @@ def token_is_the_pages(body):
     return bool(tokens) and all(_unmask_cipher_token(token) == SECRET for token in tokens)
 
 
-async def test_each_seat_gets_its_own_view_the_one_it_would_fetch_and_the_mover_the_bare_version(
-    clock, start_game, rendered
-):
+async def test_each_seat_gets_its_own_view_the_one_it_would_fetch_the_mover_too(clock, start_game, rendered):
+    # The mover's too: his page posts its moves asking for no view in the answer
+    # (games/web/views.py `move`, tests/test_move_view_by_socket.py), and gets it here.
     game = await database_sync_to_async(start_game)(3)
     seats = [await seat_page(game, seat) for seat in range(3)]
     users = [await database_sync_to_async(user_at)(game, seat) for seat in range(3)]
@@ -95,23 +98,18 @@ async def test_each_seat_gets_its_own_view_the_one_it_would_fetch_and_the_mover_
     views = {}
     for index, socket in enumerate(seats):
         got = await heard(socket)
-        if index == mover:
-            # His page has the view from his move's answer: nothing is rendered for it.
-            assert got == {"version": game.version}
-            continue
         assert got["frame"] and got["version"] == game.version
         assert f'data-version="{game.version}"' in got["play"]
         assert token_is_the_pages(got["play"])
         views[index] = got["play"]
         assert await socket.receive_nothing()
-    assert sorted(found[1] is None for _user, found in rendered) == [False, False, True]
-    assert (users[mover].pk, (game.version, None)) in rendered
+    assert sorted(user_id for user_id, _found in rendered) == sorted(user.pk for user in users)
+    assert all(found[1] is not None for _user, found in rendered)
     for index, body in views.items():
         own = await database_sync_to_async(fetched)(users[index], game, seen[index])
         assert untokened(body) == untokened(own)
     # Never another seat's, nor the spectators'.
-    [first, second] = views
-    assert untokened(views[first]) != untokened(views[second])
+    assert len({untokened(body) for body in views.values()}) == 3
     spectators = await database_sync_to_async(logged_out_play)(game)
     assert all(body != spectators for body in views.values())
     for socket in seats:
@@ -287,8 +285,8 @@ async def test_a_rendering_thread_that_fails_leaves_the_page_to_fetch_and_the_ne
     await database_sync_to_async(move_now)(game, next_mover)
     got = await heard(socket)
     assert got["version"] == game.version
-    # Framed again, unless it was the seat's own move (then the bare version, as always).
-    assert got.get("frame", False) == (next_mover != seat)
+    # Framed again, whoever moved (the seat's own move too: its page asks for no view in the answer).
+    assert got["frame"]
     await socket.disconnect()
 
 
@@ -327,3 +325,33 @@ async def test_a_page_showing_a_past_position_gets_bare_versions_and_its_seat_se
         if seat != reader:
             assert await heard(socket) == {"version": game.version}
         await socket.disconnect()
+
+
+def post_asking_no_view(user, game, seat):
+    """The mover's page posting its move as static/game.js does when its socket takes frames."""
+    data = {"move": json.dumps(random_move(state_of(game), seat, random.Random(3))), "expected_version": game.version}
+    response = logged_in(user).post(reverse("move", args=[game.pk]), data, **HTMX, HTTP_X_VIEW_BY_SOCKET="1")
+    game.refresh_from_db()
+    return response
+
+
+async def test_the_movers_page_asking_no_view_in_the_answer_gets_it_from_its_socket_rendered_once(
+    clock, start_game, monkeypatch
+):
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    user = await database_sync_to_async(user_at)(game, mover)
+    socket = await seat_page(game, mover)
+    renders = []
+    real = view_cache.render
+    monkeypatch.setattr(view_cache, "render", lambda *args: renders.append(args[2]) or real(*args))
+    response = await database_sync_to_async(post_asking_no_view)(user, game, mover)
+    assert response.status_code == 204 and response["X-Game-Version"] == str(game.version)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    assert f'data-version="{game.version}"' in got["play"]
+    assert token_is_the_pages(got["play"])
+    assert await socket.receive_nothing()
+    # Rendered once, by the socket's process, and as the mover's seat.
+    assert len(renders) == 1 and f":seat-{mover}-user-{user.pk}-" in renders[0]
+    await socket.disconnect()

@@ -60,8 +60,8 @@ def reader_request(scope):
 def make_frame(scope, user_id, language, game_id):
     """What the page of user `user_id` (written in `language`) is sent for the game as it stands:
     {"version", "frame": gzip of {"version", "play": the reader's view}}, or {"version"} alone
-    (the page fetches, or, its own move, has it already), or None (nothing to send but the version
-    the notice told of)."""
+    (the page fetches), or None (nothing to send but the version the notice told of). The mover's
+    page too is sent his view of his own move: it posts asking for none in the answer."""
     try:
         request = reader_request(scope)
         if not request.user.is_authenticated or request.user.pk != user_id:

@@ -8,7 +8,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from games import clocks
-from games.models import Game, Move
+from games.models import Game
 from games.play import chat
 from games.reading import page_game, view_cache
 from games.reading.page_game import LARGE
@@ -60,19 +60,14 @@ def spectators_play(game_id):
 def readers_play(request, game_id):
     """The play partial of the game as `request`'s reader would fetch it now (games/web/views.py
     `_play`, from the same `game_for_play` and cache entry), for the socket of that reader's own
-    page (games/live/consumers.py): (version, body), or (version, None) when the newest version is
-    the reader's own move, posted by him (his page has it from the move's answer: rendering it
-    again would be a cache miss, the seat having seen it); None when he may not see the game, or
-    its view is not kept in the view cache (an open or cancelled game: his page fetches it)."""
+    page (games/live/consumers.py): (version, body); None when he may not see the game, or its view
+    is not kept in the view cache (an open or cancelled game: his page fetches it). Also after the
+    reader's own move: a page whose socket takes frames posts its moves asking for no view in the
+    answer (games/web/views.py `move`), and gets it here, rendered once."""
     try:
         game = game_for_play(request, game_id)
     except Http404:
         return None
     if not view_cache.cacheable(game):
         return None
-    own = own_seat(request, list(game.seats.all()))
-    if own is not None and Move.objects.filter(
-        game=game, version=game.version, seat__user_id=own.user_id, automatic=False
-    ).exists():
-        return game.version, None
     return game.version, view_cache.body_for_reader(request, cached_play(request, game))

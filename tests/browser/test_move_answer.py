@@ -1,8 +1,10 @@
-"""A move posted from a game page is answered with the page's new view (games/web/views.py `move`),
-and the socket's notice of the same version comes before that answer (it is sent when the move is
-stored): the mover's page must not fetch that view again, which rendered the mover's view twice
-for every move (static/game.js `posting`). The other seat's page fetches nothing either: its socket
+"""A move posted from a game page whose socket takes frames asks for no view in its answer (a 204
+with the new version, games/web/views.py `move`): the mover's socket brings that view, rendered
+once, and the mover's page fetches nothing, nor does it fetch on the notice of its own move's
+version (static/game.js `posting`). The other seat's page fetches nothing either: its socket
 brings its own view in a frame (games/live/own_views.py)."""
+
+import re
 
 import pytest
 
@@ -48,3 +50,31 @@ def test_the_movers_page_shows_the_moves_answer_and_does_not_fetch_the_same_view
         other_name = "felipe" if mover_name == "isabel" else "isabel"
         assert len(fetched[other_name]) == before[other_name], fetched[other_name]
         assert len(framed[other_name]) > frames_before[other_name]
+        # The mover's page asked for no view in its move's answer (its socket takes frames): its
+        # socket brought it.
+        assert len(framed[mover_name]) > frames_before[mover_name]
+
+
+def test_a_movers_page_whose_view_does_not_come_by_its_socket_fetches_it(live_site, browser):
+    isabel, felipe, _game_url = short_game_of_two(browser, live_site, "lostisabel", "lostfelipe")
+    mover = isabel if isabel.locator("#decision-panel").count() else felipe
+    fetched = []
+    mover.on("request", lambda request: "/partials/play/" in request.url and fetched.append(request.url))
+
+    def without_frames(route):
+        # The server's binary frames (views) never reach the page; its notices do.
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if isinstance(message, bytes) else route.send(message))
+
+    mover.route_web_socket(re.compile(r"/ws/games/"), without_frames)
+    mover.reload()
+    start = version(mover)
+    act(mover)
+    # Until the view comes, the answered panel is shown busy and takes no click.
+    mover.wait_for_selector('#play[aria-busy="true"]')
+    form = mover.locator("#decision-panel form").first
+    assert form.evaluate("form => getComputedStyle(form).pointerEvents") == "none"
+    # The answer (a 204) brought no view and the frame does not come: the page fetches it.
+    wait_for_version(mover, start + 1)
+    assert len(fetched) == 1, fetched
+    assert mover.locator("#play").get_attribute("aria-busy") is None
