@@ -68,12 +68,14 @@ def profile_page(request, username):
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
     in_play = profile.in_play(player, request.user, playing_cursor)
     finished = profile.finished(player, request.user, finished_cursor)
+    playing = rows.compose([profile.row(row, player) for row in in_play.rows])
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
-            "in_play": rows.compose([profile.row(row, player) for row in in_play.rows]),
+            "in_play": playing,
+            "in_play_rows": rows.in_play_html(playing),
             "in_play_page": in_play,
             "finished": finished,
             "finished_rows": rows.compose(
