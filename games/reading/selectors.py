@@ -33,7 +33,7 @@ from games.engine import GameState, view_for, visible_events
 from games.models import Game, Seat
 from games.moves.moves_forms import DecisionPanel
 from games.play import chat
-from games.reading import archive, keyset, listing, log_lines, since_visit
+from games.reading import archive, keyset, list_cache, listing, log_lines, since_visit
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view, seat_name
 
@@ -233,17 +233,20 @@ def my_games(user, number=1):
     if number < 1:
         raise NoSuchPage(_("That is not a page number of your games."))
     playing = Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-    seats = [
-        (index is not None and index in to_act, created_at, game_id)
-        for game_id, index, to_act, created_at in playing.values_list(
-            "game_id", "index", "game__to_act", "game__created_at"
-        )
-    ]
+    versions = {}
+    seats = []
+    for game_id, index, to_act, created_at, version in playing.values_list(
+        "game_id", "index", "game__to_act", "game__created_at", "game__version"
+    ):
+        seats.append((index is not None and index in to_act, created_at, game_id))
+        versions[game_id] = version
     seats.sort(key=lambda seat: (not seat[0], -seat[1].timestamp(), -seat[2]))
     paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
-    by_id = listing.rows_of(ids, user)
+    by_id = list_cache.rows_by_version(
+        user, {game_id: versions[game_id] for game_id in ids}, lambda missing: listing.rows_of(missing, user)
+    )
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
