@@ -28,6 +28,8 @@ from games.infra import finished_generation
 
 # How long an entry is kept at most: the generation usually retires it sooner.
 TIMEOUT = 15 * 60
+# Raised whenever the rows kept by `rows_by_version` hold something else (a key, a type).
+ROW_FORMAT = 2
 
 
 def key(request, kind, query=True):
@@ -62,17 +64,19 @@ def keep(cache_key, value):
 
 
 def rows_by_version(viewer, versions, build):
-    """{game id: row} of the games `versions` ({game id: its version}) as `build` (ids -> {game id:
-    row}, e.g. listing.rows_of for `viewer`) makes them, each kept per game version, reader,
-    language and finished games' generation (a player's name or account changed raises it):
-    every change of a game raises its version, so a kept row is read only while its game is as
-    it was. Only the rows not found are built, in one call."""
+    """{game id: row} of the games `versions` ({game id: its version, or a string naming it and
+    more, without spaces}) as `build` (ids -> {game id: row}, e.g. listing.rows_of for `viewer`)
+    makes them, each kept per game version, reader, language and finished games' generation (a
+    player's name or account changed raises it): every change of a game raises its version, so a
+    kept row is read only while its game is as it was. Only the rows not found are built, in one
+    call."""
     generation = finished_generation.current()
     if generation is None:
         return build(list(versions))
     language = translation.get_language()
+    # ROW_FORMAT names what a kept row holds: a release that changes it must not read older ones.
     keys = {
-        game_id: f"list-row:{generation}:{viewer.pk}:{language}:{game_id}:{version}"
+        game_id: f"list-row:{ROW_FORMAT}:{generation}:{viewer.pk}:{language}:{game_id}:{version}"
         for game_id, version in versions.items()
     }
     found = cache.get_many(list(keys.values()))

@@ -52,7 +52,7 @@ PARTIALS = {
 def lobby(request):
     user = request.user
     try:
-        mine = selectors.my_games(user, request.GET.get("mine", 1))
+        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose)
         open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
@@ -92,18 +92,18 @@ def my_games(request):
     if not request.user.is_authenticated:
         return HttpResponseForbidden(_("Log in to see your games."))
     try:
-        mine = selectors.my_games(request.user, request.GET.get("mine", 1))
+        mine = selectors.my_games(request.user, request.GET.get("mine", 1), prepare=rows.compose)
     except ValueError as error:
         return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(request, "games/partials/my_games.html", _my_games_context(mine))
 
 
 def _my_games_context(mine):
-    """What templates/games/partials/my_games.html reads of the player's games (`selectors.MyGames`)."""
-    composed = rows.compose(mine.rows)
+    """What templates/games/partials/my_games.html reads of the player's games (`selectors.MyGames`,
+    its rows composed as they were read)."""
     return {
-        "my_games": composed,
-        "my_games_rows": rows.my_games_html(composed),
+        "my_games": mine.rows,
+        "my_games_rows": rows.my_games_html(mine.rows),
         "my_games_page": mine.page,
         "your_move": mine.waiting > 0,
         "waiting": mine.waiting,
