@@ -8,15 +8,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from elgrande_site import cache
 from games.play import account_deletion
-from games.reading import keyset
+from games.reading import keyset, list_cache
 from games.web import rows
 
 from . import deletion, friends, profile, vacations
@@ -67,22 +69,44 @@ def profile_page(request, username):
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
     in_play = profile.in_play(player, request.user, playing_cursor)
-    finished = profile.finished(player, request.user, finished_cursor)
+    playing = rows.compose([profile.row(row, player) for row in in_play.rows])
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
-            "in_play": rows.compose([profile.row(row, player) for row in in_play.rows]),
+            "in_play": playing,
+            "in_play_rows": rows.in_play_html(playing),
             "in_play_page": in_play,
-            "finished": finished,
-            "finished_rows": rows.compose(
-                [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
-            ),
+            "finished_html": _finished_games(request, player, finished_cursor),
             "following": friends.follows(request.user, player),
             "blocking": request.user.is_authenticated and friends.blocks(request.user, player),
         },
     )
+
+
+def _finished_games(request, player, cursor):
+    """The profile's page of finished games, from the cache while no finished game changed
+    (games/reading/list_cache.py): what it shows (games, players' names, rating changes) changes
+    only when a game finishes or a finished game, a player or the ratings are changed, which
+    raise the generation; the key names the reader, whose private games it lists."""
+    cache_key = list_cache.key(request, f"profile-finished:{player.pk}")
+    html = list_cache.get(cache_key)
+    if html is None:
+        finished = profile.finished(player, request.user, cursor)
+        html = render_to_string(
+            "accounts/partials/profile_finished.html",
+            {
+                "player": player,
+                "finished": finished,
+                "finished_rows": rows.compose(
+                    [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
+                ),
+            },
+            request,
+        )
+        list_cache.keep(cache_key, html)
+    return mark_safe(html)
 
 
 RELATIONS = {"follow": friends.follow, "unfollow": friends.unfollow, "block": friends.block, "unblock": friends.unblock}

@@ -220,7 +220,9 @@ def main():
                         help="PostgreSQL: leave the filled scratch database for a later --reuse")
     parser.add_argument("--reuse", action="store_true",
                         help="PostgreSQL: time the scratch database a --keep run left, without filling it again")
-    parser.add_argument("--only", default="", help="only the scenarios whose name contains this (and the log-in page)")
+    parser.add_argument("--only", default="",
+                        help="only the scenarios whose name contains this, or one of these separated by commas "
+                             "(and the log-in page)")
     parser.add_argument("--profile", default="",
                         help="cProfile the first scenario whose name contains this; print its top functions")
     args = parser.parse_args()
@@ -282,7 +284,7 @@ def main():
         worst, worst_name, p95s = 0.0, "", {}
         profiled = False
         for name, username, path, query in scenarios(users):
-            if args.only and name != LOGIN and args.only not in name:
+            if args.only and name != LOGIN and not any(part in name for part in args.only.split(",")):
                 continue
             client = Client()
             if username:

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from openskill.models import PlackettLuce
 
+from games.infra import finished_generation
 from games.models import Seat
 
 from .models import Ladder, Rating, RatingChange
@@ -230,4 +231,6 @@ def replace_all(apps):
         ratings, changes = rebuild(apps)
         rating_model.objects.bulk_create(ratings, batch_size=2000)
         change_model.objects.bulk_create(changes, batch_size=2000)
+        # The profiles' lists of finished games show the changes: retire their kept copies.
+        finished_generation.changed()
     return len(ratings), len(changes)

@@ -13,6 +13,9 @@ An entry's key names everything that makes two answers differ:
 - the scheme and host (the JSON's links are absolute) and the query string, its parameters sorted.
 
 Only answers that are lists are kept: a refused filter (a 400) is rendered each time.
+
+The lobby's "my games" keep each game's row (`rows_by_version`) instead: the list changes with
+every move in any of the reader's games, one row each time.
 """
 
 import hashlib
@@ -25,6 +28,8 @@ from games.infra import finished_generation
 
 # How long an entry is kept at most: the generation usually retires it sooner.
 TIMEOUT = 15 * 60
+# Raised whenever the rows kept by `rows_by_version` hold something else (a key, a type).
+ROW_FORMAT = 2
 
 
 def key(request, kind, query=True):
@@ -56,3 +61,29 @@ def keep(cache_key, value):
     if cache_key is not None:
         cache.set(cache_key, value, TIMEOUT)
     return value
+
+
+def rows_by_version(viewer, versions, build):
+    """{game id: row} of the games `versions` ({game id: its version, or a string naming it and
+    more, without spaces}) as `build` (ids -> {game id: row}, e.g. listing.rows_of for `viewer`)
+    makes them, each kept per game version, reader, language and finished games' generation (a
+    player's name or account changed raises it): every change of a game raises its version, so a
+    kept row is read only while its game is as it was. Only the rows not found are built, in one
+    call."""
+    generation = finished_generation.current()
+    if generation is None:
+        return build(list(versions))
+    language = translation.get_language()
+    # ROW_FORMAT names what a kept row holds: a release that changes it must not read older ones.
+    keys = {
+        game_id: f"list-row:{ROW_FORMAT}:{generation}:{viewer.pk}:{language}:{game_id}:{version}"
+        for game_id, version in versions.items()
+    }
+    found = cache.get_many(list(keys.values()))
+    rows = {game_id: found[key] for game_id, key in keys.items() if key in found}
+    missing = [game_id for game_id in versions if game_id not in rows]
+    if missing:
+        built = build(missing)
+        cache.set_many({keys[game_id]: row for game_id, row in built.items()}, TIMEOUT)
+        rows.update(built)
+    return rows

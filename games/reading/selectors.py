@@ -34,7 +34,7 @@ from games.engine import GameState, view_for, visible_events
 from games.models import Game, Seat
 from games.moves.moves_forms import DecisionPanel
 from games.play import chat
-from games.reading import archive, keyset, listing, log_lines, page_game, since_visit
+from games.reading import archive, keyset, list_cache, listing, log_lines, page_game, since_visit
 from games.words.log_text import Names, event_html
 from games.words.texts import fill_view, seat_name
 
@@ -222,10 +222,12 @@ class MyGames:
     waiting: int = 0
 
 
-def my_games(user, number=1):
+def my_games(user, number=1, prepare=None):
     """The page `number` of the user's open and running games, those waiting for their move
     first, then the newest. A number past the last page (the list shrank since it was shown)
-    gives the last page; one that is not a page number raises NoSuchPage."""
+    gives the last page; one that is not a page number raises NoSuchPage. `prepare`, when given,
+    is applied to the rows as they are read, before they are kept (list_cache.rows_by_version):
+    what it adds is kept with them (games/web/rows.py `compose`: the options' and players' HTML)."""
     if not user.is_authenticated:
         return MyGames(rows=[])
     try:
@@ -235,17 +237,28 @@ def my_games(user, number=1):
     if number < 1:
         raise NoSuchPage(_("That is not a page number of your games."))
     playing = Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-    seats = [
-        (index is not None and index in to_act, created_at, game_id)
-        for game_id, index, to_act, created_at in playing.values_list(
-            "game_id", "index", "game__to_act", "game__created_at"
-        )
-    ]
+    # What a kept row was read at: the game's version, which every change of a game raises, and
+    # the fields this query reads anyway that a row shows (a statement that changes them without
+    # raising the version, as some maintenance and tests do, still makes a new row).
+    stamps = {}
+    seats = []
+    for game_id, index, to_act, created_at, version, status, deadline in playing.values_list(
+        "game_id", "index", "game__to_act", "game__created_at", "game__version", "game__status", "game__deadline"
+    ):
+        seats.append((index is not None and index in to_act, created_at, game_id))
+        stamps[game_id] = f"{version}:{status}:{','.join(map(str, to_act))}:{deadline and deadline.timestamp()}"
     seats.sort(key=lambda seat: (not seat[0], -seat[1].timestamp(), -seat[2]))
     paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
-    by_id = listing.rows_of(ids, user)
+
+    def read(missing):
+        rows = listing.rows_of(missing, user)
+        if prepare is not None:
+            prepare(list(rows.values()))
+        return rows
+
+    by_id = list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read)
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))

@@ -10,6 +10,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpResponse, HttpResponseForbidden
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -50,20 +51,19 @@ PARTIALS = {
 def lobby(request):
     user = request.user
     try:
-        mine = selectors.my_games(user, request.GET.get("mine", 1))
+        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose)
         open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
     open_page = selectors.open_games(user, open_cursor)
+    open_games = rows.compose(finding.with_creator_ratings(open_page.rows))
     return render(
         request,
         "games/lobby.html",
         {
-            "my_games": rows.compose(mine.rows),
-            "my_games_page": mine.page,
-            "your_move": mine.waiting > 0,
-            "waiting": mine.waiting,
-            "open_games": rows.compose(finding.with_creator_ratings(open_page.rows)),
+            **_my_games_context(mine),
+            "open_games": open_games,
+            "open_games_rows": rows.open_games_html(open_games, get_token(request) if user.is_authenticated else None),
             "open_page": open_page,
             "finished_html": _recently_finished(request),
             "friends": finding.friends_of(user),
@@ -91,19 +91,22 @@ def my_games(request):
     if not request.user.is_authenticated:
         return HttpResponseForbidden(_("Log in to see your games."))
     try:
-        mine = selectors.my_games(request.user, request.GET.get("mine", 1))
+        mine = selectors.my_games(request.user, request.GET.get("mine", 1), prepare=rows.compose)
     except ValueError as error:
         return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
-    return render(
-        request,
-        "games/partials/my_games.html",
-        {
-            "my_games": rows.compose(mine.rows),
-            "my_games_page": mine.page,
-            "your_move": mine.waiting > 0,
-            "waiting": mine.waiting,
-        },
-    )
+    return render(request, "games/partials/my_games.html", _my_games_context(mine))
+
+
+def _my_games_context(mine):
+    """What templates/games/partials/my_games.html reads of the player's games (`selectors.MyGames`,
+    its rows composed as they were read)."""
+    return {
+        "my_games": mine.rows,
+        "my_games_rows": rows.my_games_html(mine.rows),
+        "my_games_page": mine.page,
+        "your_move": mine.waiting > 0,
+        "waiting": mine.waiting,
+    }
 
 
 @login_required

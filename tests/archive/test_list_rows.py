@@ -218,3 +218,66 @@ def test_the_archives_rows_are_written_as_before(language):
             row = {"game": game, "ranking": people[number % 40:number % 40 + 2 + number % 4]}
             # Once with a page's memo (its players seen before), once without.
             assert _row_html(row, memo) == _row_html(row) == _archive_row_html_before(row)
+
+
+# The loops of the lobby's "my games" and open games and of the profile's games in play, as their
+# templates wrote them before the rows were written in Python (the countdown's clock handed in,
+# as the filter that made it did).
+MY_GAMES_LOOP = "{% load i18n %}" + '{% for row in my_games %}\n      <tr{% if row.your_move %} class="your-turn"{% endif %}>\n        <td><a href="{{ row.game.get_absolute_url }}">{% blocktranslate with n=row.game.pk %}Game {{ n }}{% endblocktranslate %}</a>\n          <div class="note">{{ row.options_html }}</div></td>\n        <td class="players-list">{{ row.players_html }}</td>\n        <td>{% if row.game.status == "open" %}{% blocktranslate count free=row.free_seats %}waiting for {{ free }} more player{% plural %}waiting for {{ free }} more players{% endblocktranslate %}{% else %}{% blocktranslate with round=row.game.round rounds=row.game.num_rounds %}round {{ round }} of {{ rounds }}{% endblocktranslate %}{% endif %}</td>\n        <td class="turn">{% if row.your_move %}<span class="your-move">{% translate "Your move" %}</span>{% elif row.to_move %}{% for player in row.to_move %}{{ player.username }}{% if not forloop.last %}, {% endif %}{% endfor %} {% translate "to move" %}{% endif %}{% if row.to_move and row.deadline %} <span class="time-left">· {% with clock=row.clock %}{% include "games/partials/countdown.html" %}{% endwith %}</span>{% endif %}</td>\n      </tr>\n    {% endfor %}'  # noqa: E501
+OPEN_GAMES_LOOP = "{% load i18n %}" + '{% for row in open_games %}\n      <tr>\n        <td><a href="{{ row.game.get_absolute_url }}">{% blocktranslate with n=row.game.pk %}Game {{ n }}{% endblocktranslate %}</a></td>\n        <td class="players-list">{{ row.players_html }}</td>\n        <td class="rating" data-label="{% translate "Creator\'s rating" %}">{% if row.creator_rating is None %}{% translate "not rated yet" %}{% else %}{{ row.creator_rating }}{% if row.creator_provisional %} <span class="note">{% translate "provisional" %}</span>{% endif %}{% endif %}</td>\n        <td>{{ row.players|length }} / {{ row.game.num_players }}</td>\n        <td>{{ row.options_html }}</td>\n        <td>\n          {% if user.is_authenticated %}\n          <form method="post" action="{% url \'join\' row.game.pk %}">{% csrf_token %}<button type="submit">{% translate "Join" %}</button></form>\n          {% endif %}\n        </td>\n      </tr>\n    {% endfor %}'  # noqa: E501
+IN_PLAY_LOOP = "{% load i18n %}" + '{% for row in in_play %}\n      <tr>\n        <td><a href="{{ row.game.get_absolute_url }}">{% blocktranslate with n=row.game.pk %}Game {{ n }}{% endblocktranslate %}</a>\n          <div class="note">{{ row.options_html }}</div></td>\n        <td class="players-list">{{ row.players_html }}</td>\n        <td>{% blocktranslate with round=row.game.round rounds=row.game.num_rounds %}round {{ round }} of {{ rounds }}{% endblocktranslate %}</td>\n      </tr>\n    {% endfor %}'  # noqa: E501
+
+
+def row_games():
+    """Rows of games as the lobby's lists hold them (composed): open with one or more seats free,
+    running with the reader to move, with others to move (a hostile name among them) with and
+    without a deadline (one passed), and none to move; creators rated, provisional or not rated."""
+    from datetime import UTC, datetime, timedelta
+
+    from games.reading.listing import RowGame
+
+    now = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)
+    people = players()[::29]
+    out = []
+    for number, (status, free, mine, deadline) in enumerate(itertools.product(
+        ("open", "active"), (1, 2), (False, True), (None, now + timedelta(hours=50, minutes=3), now - timedelta(1)),
+    )):
+        game = RowGame(
+            pk=10_000 + number, status=status, num_players=5, short_game=bool(number % 2), veto=True,
+            show_castillo=False, time_per_move=86400, vacations_allowed=True, rated=bool(number % 3), practice=False,
+            private=False, imported=False, round=None if status == "open" else 1 + number % 9, to_act=[],
+            colours=[], standings=[], deadline=deadline, creator_id=None, created_at=now, started_at=now,
+            finished_at=None,
+        )
+        to_move = [] if status == "open" else people[number % 3:number % 3 + 1 + number % 2]
+        out.append({
+            "game": game, "players": people[: 5 - free], "free_seats": free, "your_move": mine and bool(to_move),
+            "to_move": to_move, "deadline": deadline,
+            "creator_rating": [None, 1234, -5][number % 3], "creator_provisional": bool(number % 2),
+        })
+    return now, rows.compose(out)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Rome", "America/St_Johns"])
+def test_the_lobbys_and_the_profiles_rows_are_written_as_their_loops_wrote_them(language, zone):
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from games import clocks
+
+    now, listed = row_games()
+    reader = type("Reader", (), {"is_authenticated": True})
+    with translation.override(language), timezone.override(zone):
+        for row in listed:
+            row["clock"] = row["deadline"] and clocks.countdown(row["deadline"], now)
+        assert rows.my_games_html(listed, now) == Template(MY_GAMES_LOOP).render(Context({"my_games": listed}))
+        assert rows.in_play_html(listed) == Template(IN_PLAY_LOOP).render(Context({"in_play": listed}))
+        assert rows.open_games_html(listed, "t0k<n") == Template(OPEN_GAMES_LOOP).render(
+            Context({"open_games": listed, "user": reader, "csrf_token": "t0k<n"})
+        )
+        assert rows.open_games_html(listed) == Template(OPEN_GAMES_LOOP).render(
+            Context({"open_games": listed, "user": AnonymousUser()})
+        )
+    html = rows.my_games_html(listed, now)
+    assert "<script>" not in html and "&lt;script&gt;" in html

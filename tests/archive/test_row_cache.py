@@ -1,0 +1,171 @@
+"""The lobby's "my games" rows kept per game version and reader, and the profile's finished games
+kept per finished games' generation and reader (games/reading/list_cache.py): read from the cache
+while nothing changed, changed at once when what they show changes, never one reader's for
+another."""
+
+from datetime import timedelta
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.infra import finished_generation
+from games.models import Game
+from tests.support.archive_games import finished_game
+from tests.support.helpers import logged_in, play, user_at
+
+pytestmark = pytest.mark.django_db
+
+
+def asked(client, path):
+    """The answer to a GET of `path` and the statements it made."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200
+    return response, [query["sql"] for query in captured.captured_queries]
+
+
+def rows_read(statements):
+    """The statements that read the games of a list's rows (listing.rows_of: their standings)."""
+    return [sql for sql in statements if "standings" in sql]
+
+
+def section(response, name):
+    """The section `name` of a page (`id="name"`), up to its end."""
+    text = response.content.decode()
+    part = text[text.index(f'<section id="{name}"'):]
+    return part[: part.index("</section>")]
+
+
+def my_row(response, game):
+    """The row of `game` in the lobby's "my games"."""
+    part = section(response, "my-games")
+    part = part[part.rindex("<tr", 0, part.index(f'href="{game.get_absolute_url()}"')):]
+    return part[: part.index("</tr>")]
+
+
+def test_my_games_rows_come_from_the_cache_and_change_with_the_game(start_game):
+    game = start_game(3, seed=3)
+    mover = user_at(game, game.to_act[0])
+    browser = logged_in(mover)
+    first, first_queries = asked(browser, reverse("lobby"))
+    again, again_queries = asked(browser, reverse("lobby"))
+    # The games' rows are not read again (nor their seats': the same count of statements less).
+    assert len(rows_read(first_queries)) == 1 and rows_read(again_queries) == []
+    assert len(again_queries) < len(first_queries)
+    assert my_row(again, game) == my_row(first, game)
+    assert "Your move" in my_row(first, game)
+    play(game, moves=1)
+    game.refresh_from_db()
+    after = browser.get(reverse("lobby"))
+    if mover.pk not in [user_at(game, seat).pk for seat in game.to_act]:
+        assert "Your move" not in my_row(after, game)
+    assert my_row(after, game) != my_row(first, game)
+
+
+def test_one_readers_row_never_reaches_another(start_game):
+    game = start_game(3, seed=3)
+    players = [user_at(game, seat) for seat in range(3)]
+    mover = user_at(game, game.to_act[0])
+    browsers = {player.pk: logged_in(player) for player in players}
+    for _ in range(2):
+        for player in players:
+            row = my_row(browsers[player.pk].get(reverse("lobby")), game)
+            assert ("Your move" in row) == (player == mover), player
+            assert (f"{mover.username} to move" in row) == (player != mover), player
+            assert 'class="your-turn"' in row if player == mover else 'class="your-turn"' not in row
+
+
+def test_a_renamed_player_is_shown_renamed_at_once(start_game):
+    game = start_game(3)
+    me, other = user_at(game, 0), user_at(game, 1)
+    browser = logged_in(me)
+    assert other.username in my_row(browser.get(reverse("lobby")), game)
+    other.username = "renamed-player"
+    other.save(update_fields=["username"])
+    assert "renamed-player" in my_row(browser.get(reverse("lobby")), game)
+
+
+def profile(client, user):
+    return client.get(reverse("profile", args=[user.username]))
+
+
+def finished_ids(response):
+    part = section(response, "finished")
+    return sorted({int(piece.split("/", 1)[0]) for piece in part.split('href="/games/')[1:]})
+
+
+def test_the_profiles_finished_games_come_from_the_cache_and_show_a_game_that_finishes(make_user, start_game):
+    anna, ben = make_user("anna"), make_user("ben")
+    older = finished_game([anna, ben])
+    client = Client()
+    first, first_queries = asked(client, reverse("profile", args=["anna"]))
+    again, again_queries = asked(client, reverse("profile", args=["anna"]))
+    assert section(again, "finished") == section(first, "finished")
+    # Neither the page's keys nor its games, seats and rating changes are read again.
+    assert len(again_queries) <= len(first_queries) - 4 and rows_read(again_queries) == []
+    assert finished_ids(again) == [older.pk]
+    game = start_game(2, short_game=True, veto=False)
+    seat = game.seats.get(index=0)
+    seat.user = anna
+    seat.save()
+    play(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert finished_ids(profile(client, anna)) == sorted([older.pk, game.pk])
+
+
+def test_a_private_game_on_a_profile_never_reaches_a_reader_who_did_not_sit_in_it(make_user):
+    anna, ben, carla = make_user("anna"), make_user("ben"), make_user("carla")
+    public = finished_game([anna, carla])
+    private = finished_game([anna, ben], private=True)
+    for player in (anna, ben):
+        browser = logged_in(player)
+        for _ in range(2):
+            assert private.pk in finished_ids(profile(browser, anna))
+    for browser in (Client(), logged_in(carla)):
+        for _ in range(2):
+            shown = finished_ids(profile(browser, anna))
+            assert private.pk not in shown and public.pk in shown
+
+
+def test_each_language_and_time_zone_gets_its_own_profile_list(make_user):
+    from datetime import UTC, datetime
+
+    anna, ben = make_user("anna"), make_user("ben")
+    # 23:30 UTC: the 2nd in Rome, still the 1st in UTC.
+    finished_game([anna, ben], when=datetime(2025, 3, 1, 23, 30, tzinfo=UTC))
+    client = Client()
+    english = section(client.get(reverse("profile", args=["anna"]), HTTP_ACCEPT_LANGUAGE="en"), "finished")
+    french = section(client.get(reverse("profile", args=["anna"]), HTTP_ACCEPT_LANGUAGE="fr"), "finished")
+    assert "Finished games" in english and "Finished games" not in french
+    anna.time_zone, ben.time_zone = "UTC", "Europe/Rome"
+    anna.save(update_fields=["time_zone"])
+    ben.save(update_fields=["time_zone"])
+    days = [section(profile(logged_in(reader), anna), "finished") for reader in (anna, ben)]
+    assert "1 Mar 2025" in days[0] and "2 Mar 2025" in days[1]
+
+
+def test_rebuilding_the_ratings_retires_the_kept_profiles(make_user):
+    from ratings.rating import replace_all
+
+    finished_game([make_user("anna"), make_user("ben")], rated=True)
+    before = finished_generation.current()
+    replace_all(apps)
+    assert finished_generation.current() != before
+
+
+def test_a_deadline_shown_is_counted_on_each_request(start_game, monkeypatch):
+    """The row is kept, its countdown is not: it says the time left now."""
+    from django.utils import timezone
+
+    game = start_game(3)
+    browser = logged_in(user_at(game, 0))
+    first = my_row(browser.get(reverse("lobby")), game)
+    later = timezone.now() + timedelta(hours=5)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    second = my_row(browser.get(reverse("lobby")), game)
+    assert first.split("data-left=")[1] != second.split("data-left=")[1]
