@@ -250,7 +250,7 @@ def _preparer(field, db):
     or a JSON list or dict goes straight to what Django's chain of calls makes of it (for an
     int, psycopg's wrapper of its column's size), anything else through that chain. The chain's
     calls, a few per value and dozens of values per game, were about a quarter of the sweep's CPU
-    (cProfile, bench/README.md "The sweep's values prepared once per field")."""
+    (cProfile, bench/README.md, task "sweep")."""
     key = (field, db.alias, db.vendor)
     prepare = _PREPARERS.get(key)
     if prepare is None:
