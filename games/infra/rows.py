@@ -12,8 +12,9 @@ locks, and then commits each game on its own, in a transaction that begins by cl
 """
 
 from contextlib import contextmanager
+from datetime import datetime
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models
 
 
 def update(model, pks, values):
@@ -25,7 +26,7 @@ def update(model, pks, values):
     fields = [meta.get_field(name) for name in values]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     keys = ", ".join(["%s"] * len(pks))
-    params = [field.get_db_prep_save(value, db) for field, value in zip(fields, values.values())]
+    params = [_preparer(field, db)(value) for field, value in zip(fields, values.values())]
     with _cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} IN ({keys})",
@@ -44,11 +45,11 @@ def update_each(objs, names):
     quote = db.ops.quote_name
     fields = [meta.get_field(name) for name in names]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    each = [(field.attname, _preparer(field, db)) for field in fields]
     with _cursor() as cursor:
         cursor.executemany(
             f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s",
-            [[*(field.get_db_prep_save(getattr(obj, field.attname), db) for field in fields), obj.pk]
-             for obj in objs],
+            [[*(prepare(getattr(obj, attname)) for attname, prepare in each), obj.pk] for obj in objs],
         )
 
 
@@ -176,7 +177,7 @@ def _claim_and_store_sql(db, obj, names, conditions, inserts=(), updates=()):
         params += [prepared for each in objs for prepared in prepare(each)]
     for model, pks, values in updates:
         meta = model._meta
-        params += [meta.get_field(name).get_db_prep_save(value, db) for name, value in values.items()]
+        params += [_preparer(meta.get_field(name), db)(value) for name, value in values.items()]
         params += pks
     return sql, params
 
@@ -219,13 +220,98 @@ def _numbered(sql):
 
 def _insert_preparers(model, db):
     """A function that gives the values of an instance of `model` for `insert`'s columns
-    (`_insert_fields`), as `_insert_value` does, with the fields looked up once."""
-    fields = _insert_fields(model._meta)
+    (`_insert_fields`), as `_insert_value` does, with the fields and their preparers looked up
+    once. Only a field whose `pre_save` does more than read the attribute (a time set on
+    creation) is asked for it. Made once per model and database."""
+    key = (model, db.alias)
+    if key in _INSERTERS:
+        return _INSERTERS[key]
+    each = [
+        (field, field.attname, _preparer(field, db), type(field).pre_save is not models.Field.pre_save)
+        for field in _insert_fields(model._meta)
+    ]
 
     def prepare(obj):
-        return [field.get_db_prep_save(field.pre_save(obj, True), db) for field in fields]
+        return [
+            prepare_value(field.pre_save(obj, True) if own_pre_save else getattr(obj, attname))
+            for field, attname, prepare_value, own_pre_save in each
+        ]
 
+    _INSERTERS[key] = prepare
     return prepare
+
+
+_INSERTERS = {}
+
+
+def _preparer(field, db):
+    """A function that gives what `field.get_db_prep_save(value, db)` gives, for the values the
+    sweep stores, with less of the way there: on PostgreSQL an int, a bool, a str, an aware time
+    or a JSON list or dict goes straight to what Django's chain of calls makes of it (for an
+    int, psycopg's wrapper of its column's size), anything else through that chain. The chain's
+    calls, a few per value and dozens of values per game, were about a quarter of the sweep's CPU
+    (cProfile, bench/README.md, task "sweep")."""
+    key = (field, db.alias, db.vendor)
+    prepare = _PREPARERS.get(key)
+    if prepare is None:
+        prepare = _PREPARERS[key] = _make_preparer(field, db)
+    return prepare
+
+
+_PREPARERS = {}
+
+
+def _make_preparer(field, db):
+    def chain(value):
+        return field.get_db_prep_save(value, db)
+
+    if db.vendor != "postgresql":
+        return chain
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
+    # The exact classes whose chain is known here; a subclass may change what it stores.
+    kind = type(target)
+    if issubclass(kind, models.JSONField) and kind.get_db_prep_save is models.JSONField.get_db_prep_save:
+        # Django's JSONField.get_db_prep_save hands a plain list or dict on unchanged, and
+        # its get_prep_value (a field's own, FastJSONField's included) leaves them be.
+        if kind.get_prep_value is not models.JSONField.get_prep_value:
+            return chain
+
+        def prepare(value):
+            if type(value) in (list, dict):
+                return field.get_db_prep_value(value, db, prepared=True)
+            return chain(value)
+
+        return prepare
+    if kind in _AUTO_FIELDS:
+        # A key is checked by the backend (`validate_autopk_value`), which takes any int as it is.
+        return lambda value: value if type(value) is int else chain(value)
+    if kind in _INTEGER_FIELDS:
+        wrap = db.ops.integerfield_type_map[target.get_internal_type()]
+
+        def prepare(value):
+            return wrap(value) if type(value) is int else chain(value)
+
+        return prepare
+    if kind is models.BooleanField:
+        return lambda value: value if type(value) is bool else chain(value)
+    if kind is models.CharField:
+        return lambda value: value if isinstance(value, str) else chain(value)
+    if kind is models.DateTimeField:
+
+        def prepare(value):
+            if value is None or (isinstance(value, datetime) and value.tzinfo is not None):
+                return value
+            return chain(value)
+
+        return prepare
+    return chain
+
+
+_AUTO_FIELDS = {models.AutoField, models.BigAutoField, models.SmallAutoField}
+_INTEGER_FIELDS = {
+    models.IntegerField, models.BigIntegerField, models.SmallIntegerField, models.PositiveIntegerField,
+    models.PositiveBigIntegerField, models.PositiveSmallIntegerField,
+}
 
 
 def _first_error(db, error):
@@ -291,13 +377,19 @@ def _claim_text(db, model, names, conditions):
 def _claim_params(db, obj, names, conditions):
     """The values of `_claim_text`'s placeholders for `obj`."""
     meta = obj._meta
-    params = []
-    for name in names:
-        field = meta.get_field(name)
-        params.append(field.get_db_prep_save(getattr(obj, field.attname), db))
+    key = (type(obj), tuple(names), db.alias)
+    each = _CLAIMED.get(key)
+    if each is None:
+        each = _CLAIMED[key] = [(meta.get_field(name).attname, _preparer(meta.get_field(name), db)) for name in names]
+    params = [prepare(getattr(obj, attname)) for attname, prepare in each]
     params.append(obj.pk)
     params += [meta.get_field(name).get_db_prep_value(value, db) for name, _, value in conditions]
     return params
+
+
+# The (attribute, preparer) of each field a claim stores, by (model, fields, database): a field's
+# hash, which a lookup of `_preparer` takes, costs more than the preparing.
+_CLAIMED = {}
 
 
 def _insert_fields(meta):

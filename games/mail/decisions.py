@@ -80,42 +80,40 @@ def games_saved(saved):
 def _seats_concerned(to_decide):
     """({game id: {index: Seat, with its player and whether that player has a verified address}},
     the ids of the games whose mails `decide` must look at) for `to_decide` [(game, state, started,
-    newly acting)]: one query for the seats and players of all the games, as plain rows.
+    newly acting)].
 
     `decide` looks at a game's start (whose mails also depend on who has it open), and at a game
     where a seat it may mail (every seat at the end, else those newly acting) has a player with a
     verified address and an active account (`kinds.verified_users`), or no player. For any other
     game it would record nothing and defer nothing, whatever the players' settings: it is
-    decided without, and its seats and players are not made model objects (a batch of a sweep
-    whose players get no mail made a thousand of them for nothing)."""
+    decided without, and its seats and players are neither read whole nor made model objects (a
+    batch of a sweep whose players get no mail made a thousand of them for nothing). So one query
+    reads what tells the games apart, for all the games (a few columns a seat, as plain rows),
+    and a second one, only when some game is concerned, the seats and players of those games."""
+    found = kinds.seats_with_mail().filter(game_id__in=[game.pk for game, *_ in to_decide])
+    rows_of = defaultdict(dict)
+    for game_id, index, user_id, verified, active, email in found.values_list(
+        "game_id", "index", "user_id", "verified", "user__is_active", "user__email"
+    ):
+        rows_of[game_id][index] = user_id is None or bool(verified and active and email)
+    concerned = set()
+    for game, state, started, newly_acting in to_decide:
+        may_mail = rows_of[game.pk]
+        if started or any(may_mail.get(index) for index in (may_mail if state.is_over else newly_acting)):
+            concerned.add(game.pk)
+    seats_of = defaultdict(dict)
+    if not concerned:
+        return seats_of, concerned
     seat_columns = [field.attname for field in Seat._meta.concrete_fields]
     user_columns = [field.attname for field in User._meta.concrete_fields]
-    found = (
-        kinds.seats_with_mail()
-        .filter(game_id__in=[game.pk for game, *_ in to_decide])
-        .values_list(*seat_columns, "verified", *(f"user__{name}" for name in user_columns))
-    )
-    where = {name: number for number, name in enumerate(seat_columns)}
-    game_at, index_at, user_at, verified_at = where["game_id"], where["index"], where["user_id"], len(seat_columns)
-    user_from = verified_at + 1
-    active_at, email_at = user_from + user_columns.index("is_active"), user_from + user_columns.index("email")
-    rows_of = defaultdict(list)
-    for row in found:
-        rows_of[row[game_at]].append(row)
-    seats_of, concerned = defaultdict(dict), set()
-    for game, state, started, newly_acting in to_decide:
-        may_mail = {
-            row[index_at]: row[user_at] is None or bool(row[verified_at] and row[active_at] and row[email_at])
-            for row in rows_of[game.pk]
-        }
-        if not (started or any(may_mail.get(index) for index in (may_mail if state.is_over else newly_acting))):
-            continue
-        concerned.add(game.pk)
-        for row in rows_of[game.pk]:
-            seat = Seat.from_db(Seat.objects.db, seat_columns, row[:verified_at])
-            seat.verified = row[verified_at]
-            seat.user = None if row[user_at] is None else User.from_db(User.objects.db, user_columns, row[user_from:])
-            seats_of[game.pk][seat.index] = seat
+    verified_at, user_at = len(seat_columns), seat_columns.index("user_id")
+    for row in found.filter(game_id__in=concerned).values_list(
+        *seat_columns, "verified", *(f"user__{name}" for name in user_columns)
+    ):
+        seat = Seat.from_db(Seat.objects.db, seat_columns, row[:verified_at])
+        seat.verified = row[verified_at]
+        seat.user = None if row[user_at] is None else User.from_db(User.objects.db, user_columns, row[verified_at + 1:])
+        seats_of[seat.game_id][seat.index] = seat
     return seats_of, concerned
 
 

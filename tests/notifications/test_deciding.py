@@ -557,3 +557,32 @@ def test_a_sweeps_batch_mails_the_verified_player_and_decides_the_game_of_player
     ]
     assert not MailToDecide.objects.filter(game__in=[unverified, mailed]).exists()
     assert not Notification.objects.filter(game=unverified).exclude(kind="game_started").exists()
+
+
+def test_a_batch_whose_players_get_no_mail_reads_a_few_columns_of_their_seats_and_nothing_of_their_accounts(
+    started, committed, mailoutbox
+):
+    from allauth.account.models import EmailAddress
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import deadlines
+    from games.models import Game, MailToDecide
+
+    games = [started(3)[0] for _ in range(2)]
+    for game in games:
+        Game.objects.filter(pk=game.pk).update(deadline=game.deadline - timedelta(days=2))
+    EmailAddress.objects.update(verified=False)
+    mailoutbox.clear()
+    with CaptureQueriesContext(connection) as queries:
+        assert committed(deadlines.sweep) == 2
+    seat_reads = [
+        query["sql"] for query in queries
+        if query["sql"].startswith("SELECT") and "games_seat" in query["sql"] and "account_emailaddress" in query["sql"]
+    ]
+    # One read of what decides whether anyone may be mailed, for both games; no password, name
+    # or setting of any player read, and no second read for seats to mail.
+    assert len(seat_reads) == 1
+    assert "password" not in seat_reads[0] and "username" not in seat_reads[0]
+    assert mailoutbox == []
+    assert not MailToDecide.objects.filter(game__in=games).exists()

@@ -38,7 +38,10 @@ def test_a_sweep_mails_the_next_player_of_every_game_asking_for_their_seats_once
         q["sql"] for q in context.captured_queries
         if q["sql"].startswith('SELECT "games_seat"') and 'JOIN "accounts_user"' in q["sql"]
     ]
-    assert len(seats_with_players) == 1, seats_with_players
+    # Once for the batch, whatever its number of games: what says whether each game may mail
+    # anyone (a few columns), then the seats and players whole of the games that may.
+    assert len(seats_with_players) == 2, seats_with_players
+    assert '"password"' not in seats_with_players[0] and '"password"' in seats_with_players[1]
 
 
 def test_a_game_whose_mails_fail_to_be_decided_is_logged_and_the_others_are_mailed(
