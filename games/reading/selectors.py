@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from django.core.paginator import Page as DjangoPage
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Prefetch
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -52,8 +51,12 @@ def game_for_move(request, pk):
     """The one load of the move's path: the whole game, with its seats and their users as the play
     partial needs them and as services.submit_move wants them (`maybe_away`), so that neither the
     move nor the render after it reads the game or its seats again. 404 for a game the requester
-    may not see, as the page."""
-    return game_or_404(request, Game.objects.prefetch_related(_play_seats()), pk)
+    may not see, as the page. The play partial's one SELECT written out and the large columns'
+    one (games/reading/page_game.py): the ORM's two querysets, built and compiled on each move,
+    were 7 of a move POST's 24 ms of CPU under cProfile (bench/README.md, "The move's load")."""
+    game = page_game.play_game(request, pk)
+    page_game.load_large(game)
+    return game
 
 
 def game_for_play(request, pk):
@@ -61,14 +64,6 @@ def game_for_play(request, pk):
     the play partial's `vacation_spans` then asks about the players who may be away only, which
     most of the time is nobody and no query. One SELECT written out (games/reading/page_game.py)."""
     return page_game.play_game(request, pk)
-
-
-def _play_seats():
-    """The seats with their users and `maybe_away` (clocks.with_vacation_hint). Not marked
-    `muted` nor `blocked` (`viewable_game`): only the chat reads those, and the play partial and
-    the move have no chat (a query with two subqueries less to build and run)."""
-    seats = clocks.with_vacation_hint(Seat.objects.select_related("user"), timezone.now())
-    return Prefetch("seats", queryset=seats)
 
 
 def own_seat(request, seats):
