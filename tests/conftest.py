@@ -136,7 +136,12 @@ def make_user(db, password):
     numbers = itertools.count(1)
 
     def make(name=None, verified=True):
-        name = name or f"player{next(numbers)}"
+        # The next name not taken: a game copied into the test (tests/support/copied_rows.py) brings
+        # its players without this counter having counted them.
+        name = name or next(
+            candidate for candidate in (f"player{number}" for number in numbers)
+            if not User.objects.filter(username=candidate).exists()
+        )
         user = User.objects.create_user(name, f"{name}@example.org", password)
         EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=verified)
         return user

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.models import Game
 from ratings import rating
 from ratings.models import Ladder, Rating, RatingChange
+from tests.support.copied_rows import made_once
 from tests.support.helpers import play
 from tests.support.rated_games import open_rated, play_rated, stored
 
@@ -37,15 +38,20 @@ def finish_with_a_tie(users):
 def season(make_user):
     """Rated games of 2 to 5 players among six players, one with a shared first place, one
     unrated game, and one rated game that started first but finished last (its id comes before
-    the games it is rated after)."""
-    players = [make_user() for _ in range(6)]
-    late = open_rated(players[1:4])
-    for size, first in [(2, 0), (3, 1), (5, 0), (4, 2)]:
-        play_rated([players[(first + index) % 6] for index in range(size)])
-    finish_with_a_tie(players[2:6])
-    play_rated(players[:2], rated=False)
-    play(late)
-    return players
+    the games it is rated after). Played once per test process and copied into the later tests
+    (tests/support/copied_rows.py): playing the six games was nearly all of this file's time."""
+
+    def play_the_season():
+        players = [make_user() for _ in range(6)]
+        late = open_rated(players[1:4])
+        for size, first in [(2, 0), (3, 1), (5, 0), (4, 2)]:
+            play_rated([players[(first + index) % 6] for index in range(size)])
+        finish_with_a_tie(players[2:6])
+        play_rated(players[:2], rated=False)
+        play(late)
+        return players
+
+    return made_once("rated season", play_the_season)
 
 
 def test_the_rebuild_reproduces_the_stored_ratings_exactly(season):

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.access import invitation_session_key
 from games.play import lifecycle
+from tests.support.copied_rows import made_once
 from tests.support.helpers import logged_in, play, user_at
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +41,14 @@ def assert_served(client, game):
 
 @pytest.fixture
 def finished(start_game, finish_game):
+    """A finished game; the same one asked again in this process is copied from the first one's
+    rows (tests/support/copied_rows.py) instead of played again through the services."""
+
     def make(**options):
-        game = finish_game(start_game(3, seed=21, short_game=True, **options))
+        def build():
+            return finish_game(start_game(3, seed=21, short_game=True, **options))
+
+        game = made_once(("records finished", tuple(sorted(options.items()))), build)
         game.refresh_from_db()
         return game
 
