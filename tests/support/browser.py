@@ -64,7 +64,12 @@ def seeded(env, code):
     environment): the way a module fills its site before its tests. Returns what the code printed
     last as JSON (the ids and names of what it made), or None if it printed nothing. On the shared
     site's own environment, the code runs in its server (`RUN`) instead of a new Django process."""
-    shared = [site for site, database in SHARED_SITES.items() if env == site_environment(database)]
+    # pytest names the test and its phase in PYTEST_CURRENT_TEST: a module's environment, made at
+    # its first test's setup, still names that setup during a later test's call.
+    def asked_of(environment):
+        return {key: value for key, value in environment.items() if key != "PYTEST_CURRENT_TEST"}
+
+    shared = [site for site, database in SHARED_SITES.items() if asked_of(env) == asked_of(site_environment(database))]
     if shared:
         asked = urllib.request.Request(f"{shared[0]}/{RUN}", data=urllib.parse.urlencode({"code": code}).encode())
         try:
