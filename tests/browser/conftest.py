@@ -46,9 +46,9 @@ def shared_site(tmp_path_factory, migrated_database):
         {"DJANGO_SETTINGS_MODULE": "tests.support.shared_site", "SITE_TEMPLATE_DATABASE": str(migrated_database)},
     )
     with running_site(database, env) as site:
-        SHARED_SITES.add(site)
+        SHARED_SITES[site] = database
         yield database, site
-        SHARED_SITES.discard(site)
+        del SHARED_SITES[site]
 
 
 @pytest.fixture(scope="module")

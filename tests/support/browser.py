@@ -8,6 +8,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 from contextlib import closing, contextmanager
@@ -26,11 +27,13 @@ ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 
 # The addresses, on the browser modules' shared site alone (tests/support/shared_site_urls.py), that
-# put it back to the migrated database and that log a player in without the form; that site's
-# address is added to SHARED_SITES when it starts (tests/browser/conftest.py).
+# put it back to the migrated database, that log a player in without the form and that run a seed's
+# code in the server; SHARED_SITES holds that site's address and its database while it runs
+# (tests/browser/conftest.py).
 RESET = "__tests__/reset/"
 SESSION = "__tests__/session/"
-SHARED_SITES = set()
+RUN = "__tests__/run/"
+SHARED_SITES = {}
 
 
 def site_environment(database, extra=()):
@@ -59,11 +62,26 @@ SHOTS = os.environ.get("SCREENSHOTS")
 def seeded(env, code):
     """Run `code` in `manage.py shell` against the live site's database (`env`, the site's
     environment): the way a module fills its site before its tests. Returns what the code printed
-    last as JSON (the ids and names of what it made), or None if it printed nothing."""
-    made = subprocess.run(
-        [*MANAGE, "shell", "-v0", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    lines = made.stdout.strip().splitlines()
+    last as JSON (the ids and names of what it made), or None if it printed nothing. On the shared
+    site's own environment, the code runs in its server (`RUN`) instead of a new Django process."""
+    # pytest names the test and its phase in PYTEST_CURRENT_TEST: a module's environment, made at
+    # its first test's setup, still names that setup during a later test's call.
+    def asked_of(environment):
+        return {key: value for key, value in environment.items() if key != "PYTEST_CURRENT_TEST"}
+
+    shared = [site for site, database in SHARED_SITES.items() if asked_of(env) == asked_of(site_environment(database))]
+    if shared:
+        asked = urllib.request.Request(f"{shared[0]}/{RUN}", data=urllib.parse.urlencode({"code": code}).encode())
+        try:
+            with urllib.request.urlopen(asked, timeout=300) as answer:
+                printed = answer.read().decode()
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"the code failed in the shared site:\n{error.read().decode()}") from None
+    else:
+        printed = subprocess.run(
+            [*MANAGE, "shell", "-v0", "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+        ).stdout
+    lines = printed.strip().splitlines()
     return json.loads(lines[-1]) if lines else None
 
 
