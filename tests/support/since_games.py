@@ -4,6 +4,7 @@ while the first player is away."""
 
 import json
 import random
+import time
 
 from tests.support.browser import PASSWORD
 
@@ -35,6 +36,7 @@ def others_play(game_id, text):
     from tests.support.helpers import state_of, user_at
 
     game = Game.objects.get(pk=game_id)
+    _page_left(game_id)
     chat.post_message(game, game.seats.get(index=1), text)
     before = _caballeros(view_for(state_of(game), 0))
     rng = random.Random(3)
@@ -49,3 +51,28 @@ def others_play(game_id, text):
         after = _caballeros(view_for(state_of(game), 0))
         changed = {area for area in after if after[area] != before[area]}
     print(json.dumps(sorted(changed)))
+
+
+def _page_left(game_id, timeout=30):
+    """Wait until the server has let go of the closed page's socket: a seat's socket still in the
+    game's group is sent its view of each move, which counts as a look (so the next visit would
+    show less as changed). The seed then runs in the server (tests/support/shared_site_urls.py),
+    at once after the page closed."""
+    from channels.layers import get_channel_layer
+    from django.conf import settings
+
+    from games.broadcast import game_group
+
+    layer, group = get_channel_layer(), game_group(game_id)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if hasattr(layer, "groups"):  # the in-memory layer, in this process
+            members = len(layer.groups.get(group, {}))
+        else:
+            import redis
+
+            members = redis.Redis.from_url(settings.REDIS_URL).zcard(f"{layer.prefix}:group:{group}")
+        if not members:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the closed page's socket is still in {group} after {timeout} s")
