@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from games.engine import random_move
 from games.models import Move
-from games.reading import view_cache
 from tests.support.helpers import HTMX, logged_in, play, snapshot, state_of, user_at
 
 pytestmark = pytest.mark.django_db
@@ -24,20 +23,6 @@ BY_SOCKET = {**HTMX, "HTTP_X_VIEW_BY_SOCKET": "1"}
 def post(client, game, move, version=None, headers=BY_SOCKET):
     data = {"move": json.dumps(move), "expected_version": game.version if version is None else version}
     return client.post(reverse("move", args=[game.pk]), data, **headers)
-
-
-@pytest.fixture
-def renders(monkeypatch):
-    """The cache keys of the play partials rendered, in order."""
-    made = []
-    real = view_cache.render
-
-    def counted(template, context, cache_key):
-        made.append(cache_key)
-        return real(template, context, cache_key)
-
-    monkeypatch.setattr(view_cache, "render", counted)
-    return made
 
 
 def test_a_move_asking_for_its_view_by_socket_gets_a_204_with_the_new_version_and_renders_nothing(
