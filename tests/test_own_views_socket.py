@@ -61,6 +61,13 @@ async def seat_page(game, seat, csrf=True):
     return await reader_page(game, await database_sync_to_async(user_at)(game, seat), csrf)
 
 
+async def waiting_seat(start_game):
+    """A started game of three, the seat to act and another seat, waiting."""
+    game = await database_sync_to_async(start_game)(3)
+    mover = game.to_act[0]
+    return game, mover, next(index for index in range(3) if index != mover)
+
+
 def seen_versions(game):
     return dict(Seat.objects.filter(game=game).values_list("index", "seen_version"))
 
@@ -170,9 +177,7 @@ def end_session(header, to=None):
 async def test_a_socket_whose_session_ended_or_changed_hands_gets_the_bare_version(
     clock, start_game, make_user, ending, rendered
 ):
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     user = await database_sync_to_async(user_at)(game, seat)
     header = await database_sync_to_async(cookie)(user)
     socket = await opened(frames_page(game, header), game.version)
@@ -188,9 +193,7 @@ async def test_a_socket_whose_session_ended_or_changed_hands_gets_the_bare_versi
 async def test_a_seat_page_without_the_csrf_cookie_gets_the_bare_version(clock, start_game):
     """A token minted by the socket's process would be one the browser never gets: its forms
     would fail. The page fetches its view, and the fetch sets the cookie."""
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     socket = await seat_page(game, seat, csrf=False)
     await database_sync_to_async(move_now)(game, mover)
     assert await heard(socket) == {"version": game.version}
@@ -198,9 +201,7 @@ async def test_a_seat_page_without_the_csrf_cookie_gets_the_bare_version(clock, 
 
 
 async def test_two_pages_of_one_player_each_get_his_view_and_his_other_games_nothing(clock, start_game):
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     user = await database_sync_to_async(user_at)(game, seat)
     tabs = [await reader_page(game, user), await reader_page(game, user)]
     elsewhere = await database_sync_to_async(lifecycle.create_game)(user, num_players=3)
@@ -217,9 +218,7 @@ async def test_two_pages_of_one_player_each_get_his_view_and_his_other_games_not
 
 
 async def test_a_seat_handed_to_the_computer_gets_its_own_view_with_the_take_back(clock, start_game):
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     user = await database_sync_to_async(user_at)(game, seat)
     socket = await seat_page(game, seat)
     seen = await database_sync_to_async(seen_versions)(game)
@@ -249,9 +248,7 @@ async def test_a_spectator_in_his_own_time_zone_gets_his_view_in_it(clock, start
 
 
 async def test_a_render_that_fails_leaves_the_page_to_fetch(clock, start_game, monkeypatch, caplog):
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     socket = await seat_page(game, seat)
 
     def broken(request, game_id):
@@ -267,9 +264,7 @@ async def test_a_render_that_fails_leaves_the_page_to_fetch(clock, start_game, m
 async def test_a_rendering_thread_that_fails_leaves_the_page_to_fetch_and_the_next_move_framed(
     clock, start_game, monkeypatch, caplog
 ):
-    game = await database_sync_to_async(start_game)(3)
-    mover = game.to_act[0]
-    seat = next(index for index in range(3) if index != mover)
+    game, mover, seat = await waiting_seat(start_game)
     socket = await seat_page(game, seat)
     real = own_views.frame
 
