@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.support.browser import act, short_game_of_two, version, wait_for_version
+from tests.support.browser import act, shoot, short_game_of_two, version, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,8 @@ def test_a_movers_page_whose_view_does_not_come_by_its_socket_fetches_it(live_si
     act(mover)
     # Until the view comes, the answered panel is shown busy and takes no click.
     mover.wait_for_selector('#play[aria-busy="true"]')
+    shoot(mover, "move-answer-busy", sizes=[{"width": 1366, "height": 900}, {"width": 390, "height": 844}],
+          parts=["#decision-panel"], full_page=False, in_view="#decision-panel")
     form = mover.locator("#decision-panel form").first
     assert form.evaluate("form => getComputedStyle(form).pointerEvents") == "none"
     # The answer (a 204) brought no view and the frame does not come: the page fetches it.
