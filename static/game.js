@@ -176,14 +176,18 @@
   // `checking`: the socket is opened again only to be told the version (see checkIfQuiet).
   function connect(checking) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const own = new WebSocket(scheme + location.host + game.dataset.wsPath + (takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) : ""));
+    // A page opened on a past position says so in the socket's address: told only once open, a
+    // notice coming first would be rendered as its reader's view and mark unseen moves as seen.
+    const startsInReplay = document.getElementById("replay") !== null;
+    const query = takesFrames ? "?play=gzip&lang=" + encodeURIComponent(document.documentElement.lang) + (startsInReplay ? "&replay=1" : "") : "";
+    const own = new WebSocket(scheme + location.host + game.dataset.wsPath + query);
     socket = own;
     own.binaryType = "arraybuffer";
     let opened = false;
     own.onopen = function () {
       opened = true;
       if (own === socket) {
-        toldReplay = false;
+        toldReplay = startsInReplay;
         tellWhatIsShown();
       }
       paused(false);

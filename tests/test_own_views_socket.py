@@ -322,6 +322,27 @@ async def test_a_page_showing_a_past_position_gets_bare_versions_and_its_seat_se
         await socket.disconnect()
 
 
+async def test_a_page_opened_on_a_past_position_gets_bare_versions_from_its_first_notice(
+    clock, start_game, rendered
+):
+    """A page opened on a past position says so in its socket's address (static/game.js): a notice
+    that comes before it could say "replay" renders nothing and marks nothing seen. Back live, it
+    is sent its own view."""
+    game, mover, seat = await waiting_seat(start_game)
+    header = await database_sync_to_async(cookie)(await database_sync_to_async(user_at)(game, seat))
+    socket = await opened(frames_page(game, header, replay=True), game.version)
+    seen = await database_sync_to_async(seen_versions)(game)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    assert rendered == []
+    assert await database_sync_to_async(seen_versions)(game) == seen
+    await socket.send_to(text_data="live")
+    await database_sync_to_async(move_now)(game)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    await socket.disconnect()
+
+
 def post_asking_no_view(user, game, seat):
     """The mover's page posting its move as static/game.js does when its socket takes frames."""
     data = {"move": json.dumps(random_move(state_of(game), seat, random.Random(3))), "expected_version": game.version}

@@ -52,6 +52,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         version, spectator = found
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         wants_play = query.get("play") == ["gzip"]
+        # A page opened on a past position says so from the start (static/game.js), so that no
+        # notice before its first word is rendered as its reader's view (`receive`).
+        self.in_replay = query.get("replay") == ["1"]
         # The language the page is written in: the frames its group gets are in it.
         language = (query.get("lang") or [""])[0]
         if language not in dict(settings.LANGUAGES):
@@ -123,7 +126,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def game_version(self, event):
-        if not hasattr(self, "own_view") or getattr(self, "in_replay", False):
+        if not hasattr(self, "own_view") or self.in_replay:
             if self.newer(event["version"]):
                 await self.send_json({"version": event["version"]})
             return
@@ -142,11 +145,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         try:
             while self.wanted > self.version:
                 wanted = self.wanted
-                try:
-                    made = await own_views.frame(self.scope, *self.own_view)
-                except Exception:  # the rendering thread itself: the page fetches
-                    logger.exception("the own view of a page of game %s could not be made", self.own_view[2])
-                    made = None
+                made = None
+                # A page that went to a past position meanwhile gets the bare version (`receive`).
+                if not self.in_replay:
+                    try:
+                        made = await own_views.frame(self.scope, *self.own_view)
+                    except Exception:  # the rendering thread itself: the page fetches
+                        logger.exception("the own view of a page of game %s could not be made", self.own_view[2])
                 if made is None or made["version"] < wanted:
                     made = {"version": wanted}
                 self.newer(made["version"])

@@ -54,9 +54,10 @@ def listen(*groups):
     return async_to_sync(drain)
 
 
-def frames_page(game, *headers, frames=True, language="en"):
-    """A game page's socket that asks for frames (`frames`) in `language`, as static/game.js opens it."""
-    path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "")
+def frames_page(game, *headers, frames=True, language="en", replay=False):
+    """A game page's socket that asks for frames (`frames`) in `language`, as static/game.js opens it
+    (`replay`: from a page opened on a past position)."""
+    path = f"/ws/games/{game.pk}/" + (f"?play=gzip&lang={language}" if frames else "") + ("&replay=1" if replay else "")
     return WebsocketCommunicator(application, path, headers=[HOST, ORIGIN, *headers])
 
 
