@@ -10,27 +10,15 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-# How long a worker process keeps its database connection from one task to the next.
-WORKER_CONNECTION_SECONDS = 600
-
-
 @worker_init.connect
 def plain_database_connections(**kwargs):
     """A worker process runs one task at a time, so it has no use for the connection pool the web
     processes share between their threads, and the pool would stall the deadline sweep after a
     database outage: it reconnects with a doubling back-off (minutes, after a long outage), where
-    a plain connection is opened again by the very next sweep.
-
-    That connection is kept from task to task (for WORKER_CONNECTION_SECONDS), checked before the
-    first statement of each (CONN_HEALTH_CHECKS) and dropped after an error (Celery's Django
-    fixup): closed after every task, as a CONN_MAX_AGE of 0 has it, each of a sweep's batch
-    tasks opened a new one, a new PostgreSQL backend with its caches cold (bench/README.md)."""
+    a plain connection is opened again by the very next sweep."""
     from django.conf import settings
 
-    database = settings.DATABASES["default"]
-    database.get("OPTIONS", {}).pop("pool", None)
-    database["CONN_MAX_AGE"] = WORKER_CONNECTION_SECONDS
-    database["CONN_HEALTH_CHECKS"] = True
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 
 
 @worker_init.connect
