@@ -17,11 +17,14 @@ and however many a player is in:
 - Recently finished: the archive's first few games (games/reading/archive.py), with a link to the rest.
 """
 
+import json
 from dataclasses import dataclass
 
 from django.core.paginator import Page as DjangoPage
 from django.core.paginator import Paginator
 from django.db import connection
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -231,19 +234,33 @@ def my_games(user, number=1, prepare=None):
         number = 0
     if number < 1:
         raise NoSuchPage(_("That is not a page number of your games."))
-    playing = Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+    # Newest first, in the database; a stable sort then puts the games waiting for the player's
+    # move before the others. Not Seat's default order: it reads joined_at, in no index, so
+    # PostgreSQL read every seat of the player's finished games from the table (bench/archive.py's
+    # player0, 7,277 seats: 15 ms; 1.3 ms from seat_user_game_idx alone). The moves to act and the
+    # deadline come as text, neither decoded nor parsed but for whose move it is (half the CPU of
+    # reading the 280 rows: 2.8 ms against 1.2-1.4).
+    playing = (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .order_by("-game__created_at", "-game_id")
+        .values_list(
+            "game_id", "index", Cast("game__to_act", TextField()), "game__version", "game__status",
+            Cast("game__deadline", TextField()),
+        )
+    )
     # What a kept row was read at: the game's version, which every change of a game raises, and
     # the fields this query reads anyway that a row shows (a statement that changes them without
     # raising the version, as some maintenance and tests do, still makes a new row).
     stamps = {}
-    seats = []
-    for game_id, index, to_act, created_at, version, status, deadline in playing.values_list(
-        "game_id", "index", "game__to_act", "game__created_at", "game__version", "game__status", "game__deadline"
-    ):
-        seats.append((index is not None and index in to_act, created_at, game_id))
-        stamps[game_id] = f"{version}:{status}:{','.join(map(str, to_act))}:{deadline and deadline.timestamp()}"
-    seats.sort(key=lambda seat: (not seat[0], -seat[1].timestamp(), -seat[2]))
-    paginator = Paginator([game_id for *_, game_id in seats], MY_GAMES_PER_PAGE)
+    waiting, others = [], []
+    for game_id, index, to_act, version, status, deadline in playing:
+        to_act = to_act or "[]"
+        if index is not None and to_act != "[]" and index in json.loads(to_act):
+            waiting.append(game_id)
+        else:
+            others.append(game_id)
+        stamps[game_id] = f"{version}:{status}:{to_act.replace(' ', '')}:{(deadline or '').replace(' ', 'T')}"
+    paginator = Paginator(waiting + others, MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
 
@@ -256,7 +273,7 @@ def my_games(user, number=1, prepare=None):
     by_id = list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read)
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
-    return MyGames(rows=rows, page=page, waiting=sum(1 for seat in seats if seat[0]))
+    return MyGames(rows=rows, page=page, waiting=len(waiting))
 
 
 def _deadlines_after_vacations(rows):
