@@ -29,7 +29,7 @@ from games.infra import finished_generation
 # How long an entry is kept at most: the generation usually retires it sooner.
 TIMEOUT = 15 * 60
 # Raised whenever the rows kept by `rows_by_version` hold something else (a key, a type).
-ROW_FORMAT = 2
+ROW_FORMAT = 3
 
 
 def key(request, kind, query=True):

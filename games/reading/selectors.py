@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.core.paginator import Page as DjangoPage
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import TextField
+from django.db.models import Exists, OuterRef, Q, TextField
 from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
@@ -294,17 +294,36 @@ def _deadlines_after_vacations(rows):
             each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats, spans)
 
 
-def open_games(user, cursor=None):
+def open_games(user, cursor=None, prepare=None):
     """A page of public games still taking players, other than the user's own (those are in My
     games), newest first; not those with a player who blocks the user, or whom the user blocks
-    (accounts/friends.py): they could not sit together."""
+    (accounts/friends.py): they could not sit together. `prepare`, when given, is applied to the
+    rows as they are read, before they are kept: each row is kept per game version and reader
+    (list_cache.rows_by_version), as "my games" rows are."""
     games = Game.objects.filter(private=False, status=Game.Status.OPEN)
     if user.is_authenticated:
-        games = games.exclude(seats__user=user)
-        games = games.exclude(seats__user__in=friends.blockers_of(user))
-        games = games.exclude(seats__user__in=friends.blocked_by(user))
-    found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id")
-    return keyset.page_of(found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at")
+        # One NOT EXISTS for the three exclusions: Django's exclude() across seats built a
+        # subquery each, and building them was a third of the open games' CPU (cProfile of
+        # bench/archive.py's lobby logged in).
+        unwanted = Seat.objects.filter(
+            Q(user=user) | Q(user__in=friends.blockers_of(user)) | Q(user__in=friends.blocked_by(user)),
+            game=OuterRef("pk"),
+        )
+        games = games.filter(~Exists(unwanted))
+    found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id", also=("version", "status"))
+    # What a kept row was read at: the version (every join, leave, start and cancel raises it).
+    stamps = {game_id: f"open:{version}:{status}" for _at, game_id, version, status in found}
+
+    def read(missing):
+        rows = listing.rows_of(missing, user)
+        if prepare is not None:
+            prepare(list(rows.values()))
+        return rows
+
+    return keyset.page_of(
+        found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at",
+        rows_of=lambda ids: list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read),
+    )
 
 
 def finished_games(user):
