@@ -220,12 +220,14 @@ class MyGames:
     waiting: int = 0
 
 
-def my_games(user, number=1, prepare=None):
+def my_games(user, number=1, prepare=None, generation=list_cache.READ):
     """The page `number` of the user's open and running games, those waiting for their move
     first, then the newest. A number past the last page (the list shrank since it was shown)
     gives the last page; one that is not a page number raises NoSuchPage. `prepare`, when given,
     is applied to the rows as they are read, before they are kept (list_cache.rows_by_version):
-    what it adds is kept with them (games/web/rows.py `compose`: the options' and players' HTML)."""
+    what it adds is kept with them (games/web/rows.py `compose`: the options' and players' HTML).
+    `generation`: the finished games' generation, when the caller has read it
+    (list_cache.generation_of)."""
     if not user.is_authenticated:
         return MyGames(rows=[])
     try:
@@ -270,7 +272,7 @@ def my_games(user, number=1, prepare=None):
             prepare(list(rows.values()))
         return rows
 
-    by_id = list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read)
+    by_id = list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read, generation)
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=len(waiting))
@@ -294,12 +296,12 @@ def _deadlines_after_vacations(rows):
             each["deadline"] = clocks.deadline_shown(each["game"], each["game"].seats, spans)
 
 
-def open_games(user, cursor=None, prepare=None):
+def open_games(user, cursor=None, prepare=None, generation=list_cache.READ):
     """A page of public games still taking players, other than the user's own (those are in My
     games), newest first; not those with a player who blocks the user, or whom the user blocks
     (accounts/friends.py): they could not sit together. `prepare`, when given, is applied to the
     rows as they are read, before they are kept: each row is kept per game version and reader
-    (list_cache.rows_by_version), as "my games" rows are."""
+    (list_cache.rows_by_version), as "my games" rows are; `generation` as `my_games` takes it."""
     games = Game.objects.filter(private=False, status=Game.Status.OPEN)
     if user.is_authenticated:
         # One NOT EXISTS for the three exclusions: Django's exclude() across seats built a
@@ -322,7 +324,9 @@ def open_games(user, cursor=None, prepare=None):
 
     return keyset.page_of(
         found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at",
-        rows_of=lambda ids: list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read),
+        rows_of=lambda ids: list_cache.rows_by_version(
+            user, {game_id: stamps[game_id] for game_id in ids}, read, generation
+        ),
     )
 
 

@@ -51,11 +51,13 @@ PARTIALS = {
 def lobby(request):
     user = request.user
     try:
-        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose_mine)
+        # The finished games' generation read once for the three lists that are kept under it.
+        generation = list_cache.generation_of(request)
+        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose_mine, generation=generation)
         open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
-    open_page = selectors.open_games(user, open_cursor, prepare=rows.compose_open)
+    open_page = selectors.open_games(user, open_cursor, prepare=rows.compose_open, generation=generation)
     open_games = finding.with_creator_ratings(open_page.rows)
     return render(
         request,

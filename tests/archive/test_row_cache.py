@@ -256,3 +256,25 @@ def test_my_games_follow_a_change_of_whose_move_it_is_that_raised_no_version(sta
     after = browser.get(reverse("lobby"))
     assert "Your move" not in my_row(after, game) and "Your move" in my_row(after, older)
     assert [row["game"].pk for row in after.context["my_games"]] == [older.pk, game.pk]
+
+
+def test_the_lobby_reads_the_finished_games_generation_once(start_game, make_user, monkeypatch):
+    """Its three kept lists (my games, open games, recently finished) share one look-up."""
+    from games.play import lifecycle
+
+    game = start_game(3)
+    lifecycle.create_game(make_user(), num_players=3)
+    finished_game([make_user(), make_user()])
+    browser = logged_in(user_at(game, 0))
+    read = []
+    current = finished_generation.current
+
+    def counted():
+        read.append(1)
+        return current()
+
+    monkeypatch.setattr(finished_generation, "current", counted)
+    response = browser.get(reverse("lobby"))
+    assert [len(response.context[name]) for name in ("my_games", "open_games")] == [1, 1]
+    assert "finished" in response.content.decode()
+    assert len(read) == 1
