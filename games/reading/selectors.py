@@ -236,8 +236,8 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
         number = 0
     if number < 1:
         raise NoSuchPage(_("That is not a page number of your games."))
-    # Newest first, in the database; a stable sort then puts the games waiting for the player's
-    # move before the others. Not Seat's default order: it reads joined_at, in no index, so
+    # Newest first, in the database; those waiting for the player's move are then put before the
+    # others, each in that order. Not Seat's default order: it reads joined_at, in no index, so
     # PostgreSQL read every seat of the player's finished games from the table (bench/archive.py's
     # player0, 7,277 seats: 15 ms; 1.3 ms from seat_user_game_idx alone). The moves to act and the
     # deadline come as text, neither decoded nor parsed but for whose move it is (half the CPU of
@@ -252,7 +252,10 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
     )
     # What a kept row was read at: the game's version, which every change of a game raises, and
     # the fields this query reads anyway that a row shows (a statement that changes them without
-    # raising the version, as some maintenance and tests do, still makes a new row).
+    # raising the version, as some maintenance and tests do, still makes a new row); and what
+    # prepared it, so that a row kept by one caller never reaches another that prepares them
+    # otherwise.
+    prepared = getattr(prepare, "__name__", "")
     stamps = {}
     waiting, others = [], []
     for game_id, index, to_act, version, status, deadline in playing:
@@ -261,7 +264,9 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
             waiting.append(game_id)
         else:
             others.append(game_id)
-        stamps[game_id] = f"{version}:{status}:{to_act.replace(' ', '')}:{(deadline or '').replace(' ', 'T')}"
+        stamps[game_id] = (
+            f"{version}:{status}:{to_act.replace(' ', '')}:{(deadline or '').replace(' ', 'T')}:{prepared}"
+        )
     paginator = Paginator(waiting + others, MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
@@ -313,8 +318,10 @@ def open_games(user, cursor=None, prepare=None, generation=list_cache.READ):
         )
         games = games.filter(~Exists(unwanted))
     found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id", also=("version", "status"))
-    # What a kept row was read at: the version (every join, leave, start and cancel raises it).
-    stamps = {game_id: f"open:{version}:{status}" for _at, game_id, version, status in found}
+    # What a kept row was read at: the version (every join, leave, start and cancel raises it);
+    # and what prepared it, as for "my games".
+    prepared = getattr(prepare, "__name__", "")
+    stamps = {game_id: f"open:{version}:{status}:{prepared}" for _at, game_id, version, status in found}
 
     def read(missing):
         rows = listing.rows_of(missing, user)

@@ -278,3 +278,20 @@ def test_the_lobby_reads_the_finished_games_generation_once(start_game, make_use
     assert [len(response.context[name]) for name in ("my_games", "open_games")] == [1, 1]
     assert "finished" in response.content.decode()
     assert len(read) == 1
+
+
+def test_rows_kept_by_a_caller_that_prepares_them_otherwise_never_reach_the_lobby(start_game, make_user):
+    """selectors' lists read without the lobby's `prepare` keep plain rows: the lobby then reads
+    its own, composed with their markup, not those."""
+    from games.play import lifecycle
+    from games.reading import selectors
+
+    game = start_game(3)
+    me = user_at(game, 0)
+    opened = lifecycle.create_game(make_user(), num_players=3)
+    plain_mine = selectors.my_games(me).rows
+    plain_open = selectors.open_games(me).rows
+    assert "row_html" not in plain_mine[0] and "row_html" not in plain_open[0]
+    response = logged_in(me).get(reverse("lobby"))
+    assert "row_html" in response.context["my_games"][0] and "row_html" in response.context["open_games"][0]
+    assert my_row(response, game) and open_row(response, opened)
