@@ -218,6 +218,12 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["index", "joined_at", "pk"]
+        indexes = [
+            # The lobby's "my games" reads a player's seats in unfinished games: from this index alone
+            # (index-only), not from thousands of heap rows of their finished games' seats (player0 of
+            # bench/archive.py, 7,277 seats: 4.6-5.1 ms with the user_id index, 1.1 ms with this one).
+            models.Index(fields=["user", "game"], include=["index"], name="seat_user_game_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "index"], name="one_user_per_seat"),

@@ -69,9 +69,10 @@ class Page:
     older: Cursor | None = None
 
 
-def page_keys(queryset, cursor, limit, time_field, id_field):
+def page_keys(queryset, cursor, limit, time_field, id_field, also=()):
     """[(time, game id)] of up to `limit` rows of `queryset` from `cursor` on (None: the newest),
-    in the page's direction: newest first going to older games, oldest first going back."""
+    in the page's direction: newest first going to older games, oldest first going back. The
+    fields `also` follow in each key (the open games' versions: games/reading/selectors.py)."""
     if cursor is None or cursor.older:
         order, beyond, bound = (f"-{time_field}", f"-{id_field}"), "lt", "lte"
     else:
@@ -83,12 +84,13 @@ def page_keys(queryset, cursor, limit, time_field, id_field):
             # Redundant, but it is what lets the index scan start at the cursor instead of the top.
             **{f"{time_field}__{bound}": at},
         )
-    return list(queryset.order_by(*order).values_list(time_field, id_field)[:limit])
+    return list(queryset.order_by(*order).values_list(time_field, id_field, *also)[:limit])
 
 
 def page_of(found, cursor, size, viewer, time_field, rows_of=None):
     """The page of up to `size` games out of `found`, keys from one or more `page_keys()` calls with
-    `limit` size + 1 each: its rows (listing.rows_of for `viewer`: the games and their seats as
+    `limit` size + 1 each (a time and an id unique to each key, so the fields after them are never
+    compared): its rows (listing.rows_of for `viewer`: the games and their seats as
     plain rows, two queries) and its links. `rows_of`, when given, makes the rows instead: {game
     id: row} for a list of ids, each row's "game" with `pk` and `time_field` (listing.finished_rows:
     the archive's slimmer rows)."""
@@ -98,7 +100,7 @@ def page_of(found, cursor, size, viewer, time_field, rows_of=None):
     found = found[:size]
     if backwards:
         found.reverse()
-    ids = [game_id for _at, game_id in found]
+    ids = [key[1] for key in found]
     if rows_of is not None:
         by_id = rows_of(ids) if ids else {}
     else:

@@ -29,13 +29,27 @@ from games.infra import finished_generation
 # How long an entry is kept at most: the generation usually retires it sooner.
 TIMEOUT = 15 * 60
 # Raised whenever the rows kept by `rows_by_version` hold something else (a key, a type).
-ROW_FORMAT = 2
+ROW_FORMAT = 3
+
+
+# `rows_by_version`'s generation when its caller has not read it: read there.
+READ = object()
+
+
+def generation_of(request):
+    """The finished games' generation, read once for `request` however many of its lists ask (a
+    cache round trip each: three a lobby)."""
+    try:
+        return request._finished_generation
+    except AttributeError:
+        request._finished_generation = finished_generation.current()
+        return request._finished_generation
 
 
 def key(request, kind, query=True):
     """The cache key of the list `kind` as `request`'s reader gets it now (with its query string
     unless `query` is false), or None when the cache cannot be reached (then nothing is kept)."""
-    generation = finished_generation.current()
+    generation = generation_of(request)
     if generation is None:
         return None
     user = request.user
@@ -63,14 +77,16 @@ def keep(cache_key, value):
     return value
 
 
-def rows_by_version(viewer, versions, build):
+def rows_by_version(viewer, versions, build, generation=READ):
     """{game id: row} of the games `versions` ({game id: its version, or a string naming it and
     more, without spaces}) as `build` (ids -> {game id: row}, e.g. listing.rows_of for `viewer`)
     makes them, each kept per game version, reader, language and finished games' generation (a
     player's name or account changed raises it): every change of a game raises its version, so a
     kept row is read only while its game is as it was. Only the rows not found are built, in one
-    call."""
-    generation = finished_generation.current()
+    call. `generation`: the finished games' generation when the caller has read it (`generation_of`),
+    else it is read here."""
+    if generation is READ:
+        generation = finished_generation.current()
     if generation is None:
         return build(list(versions))
     language = translation.get_language()

@@ -6,26 +6,12 @@ stored state, which holds the whole log, is never loaded for a list."""
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Prefetch
 from django.urls import reverse
 
 from accounts.models import DELETED_NAME, User
 from games.engine.state import num_rounds
 from games.models import TIME_PER_MOVE_CHOICES, Game, Seat
 from games.words.texts import colour_letter, computer_name, seat_name
-
-
-def games_with_seats():
-    """Games without their state and log, their seats and users prefetched (one more query): the
-    lobby's friends' open games (games/web/finding.py); the lists read `rows_of` instead.
-
-    Of a seat and its user only what a list shows is loaded (the seat's name or its user's, and
-    whether the account was deleted): decoding the other columns, dates above all, was most of the time
-    a long list took."""
-    seats = Seat.objects.select_related("user").only(
-        "game_id", "user_id", "name", "index", "autopilot", "computer", "user__username", "user__deleted_at",
-    )
-    return Game.objects.defer("state", "first_events").prefetch_related(Prefetch("seats", queryset=seats))
 
 
 def _row(game, seats, user):

@@ -16,7 +16,6 @@ from games.infra import presence
 from games.models import Game, Seat
 from games.play import lifecycle
 from games.play.errors import Conflict, NotAllowed
-from games.reading.listing import games_with_seats
 from games.web.forms import NewGameForm
 from ratings.models import PROVISIONAL_BELOW, Ladder, Rating
 from ratings.rating import shown
@@ -48,12 +47,24 @@ def friends_of(viewer):
     online = presence.online(shown_ids)
     visible = Q(private=False) | Q(pk__in=Seat.objects.filter(user=viewer).values("game"))
     theirs = Seat.objects.filter(user__in=shown_ids).values("game")
-    games = games_with_seats().filter(visible, pk__in=theirs, status=Game.Status.OPEN).order_by("created_at", "pk")
+    # Of a game only its number, its size and its seats' players: the list shows "Game 12 (2 / 4)".
+    # Games and seats with their users were loaded whole, three games a friend at most.
+    games = list(
+        Game.objects.filter(visible, pk__in=theirs, status=Game.Status.OPEN)
+        .order_by("created_at", "pk")
+        .only("pk", "num_players")
+    )
+    players = {}
+    for game_id, user_id in Seat.objects.filter(game__in=[game.pk for game in games]).values_list("game_id", "user_id"):
+        players.setdefault(game_id, []).append(user_id)
     games_of = {pk: [] for pk in ids}
     for game in games:
-        for seat in game.seats.all():
-            if seat.user_id in games_of and len(games_of[seat.user_id]) < GAMES_PER_FRIEND:
-                games_of[seat.user_id].append(game)
+        seated = players.get(game.pk, [])
+        # What templates/games/partials/friends.html shows of it: how many seats are taken.
+        game.taken = len(seated)
+        for user_id in seated:
+            if user_id in games_of and len(games_of[user_id]) < GAMES_PER_FRIEND:
+                games_of[user_id].append(game)
     rows = [
         {"user": person, "online": person.pk in online, "games": games_of[person.pk]}
         for person in people

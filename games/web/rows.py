@@ -124,51 +124,97 @@ def countdown_html(deadline, now=None):
     )
 
 
+def compose_mine(rows):
+    """`compose` "my games" rows, and write each one's markup but its countdown ("row_html"), to be
+    kept with the row (list_cache.rows_by_version: per game version, reader and language): a
+    request then writes only the countdowns, in its reader's time zone."""
+    compose(rows)
+    for row in rows:
+        row["row_html"] = _my_game_parts(row)
+    return rows
+
+
+def _my_game_parts(row):
+    """A "my games" row's markup before its countdown and after it."""
+    game = row["game"]
+    if game.status == "open":
+        free = row["free_seats"]
+        progress = ngettext("waiting for %(free)s more player", "waiting for %(free)s more players", free) % {
+            "free": escape(free)
+        }
+    else:
+        progress = _round_of(game)
+    if row["your_move"]:
+        turn = f'<span class="your-move">{gettext("Your move")}</span>'
+    elif row["to_move"]:
+        turn = ", ".join(conditional_escape(player["username"]) for player in row["to_move"]) + f" {gettext('to move')}"
+    else:
+        turn = ""
+    your_turn = ' class="your-turn"' if row["your_move"] else ""
+    head = (
+        f"\n      <tr{your_turn}>\n"
+        f'        <td>{_game_link(game)}\n'
+        f'          <div class="note">{row["options_html"]}</div></td>\n'
+        f'        <td class="players-list">{row["players_html"]}</td>\n'
+        f"        <td>{progress}</td>\n"
+        f'        <td class="turn">{turn}'
+    )
+    return head, "</td>\n      </tr>\n    "
+
+
 def my_games_html(rows, now=None):
-    """The lobby's "my games" rows (composed: `compose`), each with its "deadline", as the loop of
-    templates/games/partials/my_games.html wrote them."""
+    """The lobby's "my games" rows (composed: `compose`, or `compose_mine` whose kept markup is
+    used), each with its "deadline", as the loop of templates/games/partials/my_games.html wrote
+    them."""
     now = now or timezone.now()
-    your_move, to_move = gettext("Your move"), gettext("to move")
-    your_turn = ' class="your-turn"'
     out = []
     for row in rows:
-        game = row["game"]
-        if game.status == "open":
-            free = row["free_seats"]
-            progress = ngettext("waiting for %(free)s more player", "waiting for %(free)s more players", free) % {
-                "free": escape(free)
-            }
-        else:
-            progress = _round_of(game)
-        if row["your_move"]:
-            turn = f'<span class="your-move">{your_move}</span>'
-        elif row["to_move"]:
-            turn = ", ".join(conditional_escape(player["username"]) for player in row["to_move"]) + f" {to_move}"
-        else:
-            turn = ""
+        head, tail = row.get("row_html") or _my_game_parts(row)
         if row["to_move"] and row["deadline"]:
-            turn += f' <span class="time-left">· {countdown_html(row["deadline"], now)}</span>'
-        out.append(
-            f"\n      <tr{your_turn if row['your_move'] else ''}>\n"
-            f'        <td>{_game_link(game)}\n'
-            f'          <div class="note">{row["options_html"]}</div></td>\n'
-            f'        <td class="players-list">{row["players_html"]}</td>\n'
-            f"        <td>{progress}</td>\n"
-            f'        <td class="turn">{turn}</td>\n'
-            "      </tr>\n    "
-        )
+            head += f' <span class="time-left">· {countdown_html(row["deadline"], now)}</span>'
+        out.append(head + tail)
     return mark_safe("".join(out))
 
 
+def compose_open(rows):
+    """`compose` open games' rows, and write each one's markup but its creator's rating and its
+    join form ("row_html"), to be kept with the row as `compose_mine` does."""
+    compose(rows)
+    for row in rows:
+        row["row_html"] = _open_game_parts(row)
+    return rows
+
+
+def _open_game_parts(row):
+    """An open game's row's markup before its creator's rating, from there to its join form, and
+    the form's address."""
+    game = row["game"]
+    rating_label = gettext("Creator's rating")
+    head = (
+        "\n      <tr>\n"
+        f"        <td>{_game_link(game)}</td>\n"
+        f'        <td class="players-list">{row["players_html"]}</td>\n'
+        f'        <td class="rating" data-label="{rating_label}">'
+    )
+    middle = (
+        "</td>\n"
+        f'        <td>{len(row["players"])} / {escape(game.num_players)}</td>\n'
+        f'        <td>{row["options_html"]}</td>\n'
+        "        <td>\n          "
+    )
+    return head, middle, reverse("join", args=[game.pk])
+
+
 def open_games_html(rows, csrf_token=None):
-    """The lobby's open games' rows (composed, with the creators' ratings), as the loop of
-    templates/games/lobby.html wrote them; each with its join form when `csrf_token` is given
-    (a logged-in reader's: the form's hidden field)."""
-    rating_label, not_rated, provisional = gettext("Creator's rating"), gettext("not rated yet"), gettext("provisional")
+    """The lobby's open games' rows (composed, or by `compose_open` whose kept markup is used;
+    with the creators' ratings), as the loop of templates/games/lobby.html wrote them; each with
+    its join form when `csrf_token` is given (a logged-in reader's: the form's hidden field)."""
+    not_rated, provisional = gettext("not rated yet"), gettext("provisional")
     join = gettext("Join")
+    token = None if csrf_token is None else conditional_escape(csrf_token)
     out = []
     for row in rows:
-        game = row["game"]
+        head, middle, action = row.get("row_html") or _open_game_parts(row)
         if row["creator_rating"] is None:
             rating = not_rated
         else:
@@ -176,22 +222,13 @@ def open_games_html(rows, csrf_token=None):
             if row["creator_provisional"]:
                 rating += f' <span class="note">{provisional}</span>'
         form = ""
-        if csrf_token is not None:
+        if token is not None:
             form = (
-                f'\n          <form method="post" action="{reverse("join", args=[game.pk])}">'
-                f'<input type="hidden" name="csrfmiddlewaretoken" value="{conditional_escape(csrf_token)}">'
+                f'\n          <form method="post" action="{action}">'
+                f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
                 f'<button type="submit">{join}</button></form>\n          '
             )
-        out.append(
-            "\n      <tr>\n"
-            f"        <td>{_game_link(game)}</td>\n"
-            f'        <td class="players-list">{row["players_html"]}</td>\n'
-            f'        <td class="rating" data-label="{rating_label}">{rating}</td>\n'
-            f'        <td>{len(row["players"])} / {escape(game.num_players)}</td>\n'
-            f'        <td>{row["options_html"]}</td>\n'
-            f"        <td>\n          {form}\n        </td>\n"
-            "      </tr>\n    "
-        )
+        out.append(f"{head}{rating}{middle}{form}\n        </td>\n      </tr>\n    ")
     return mark_safe("".join(out))
 
 

@@ -51,12 +51,14 @@ PARTIALS = {
 def lobby(request):
     user = request.user
     try:
-        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose)
+        # The finished games' generation read once for the three lists that are kept under it.
+        generation = list_cache.generation_of(request)
+        mine = selectors.my_games(user, request.GET.get("mine", 1), prepare=rows.compose_mine, generation=generation)
         open_cursor = keyset.cursor_in(request.GET, "open_after", "open_before")
     except ValueError as error:
         return render(request, "games/bad_request.html", {"error": str(error)}, status=400)
-    open_page = selectors.open_games(user, open_cursor)
-    open_games = rows.compose(finding.with_creator_ratings(open_page.rows))
+    open_page = selectors.open_games(user, open_cursor, prepare=rows.compose_open, generation=generation)
+    open_games = finding.with_creator_ratings(open_page.rows)
     return render(
         request,
         "games/lobby.html",
@@ -91,7 +93,7 @@ def my_games(request):
     if not request.user.is_authenticated:
         return HttpResponseForbidden(_("Log in to see your games."))
     try:
-        mine = selectors.my_games(request.user, request.GET.get("mine", 1), prepare=rows.compose)
+        mine = selectors.my_games(request.user, request.GET.get("mine", 1), prepare=rows.compose_mine)
     except ValueError as error:
         return render(request, "games/partials/bad_request.html", {"error": str(error)}, status=400)
     return render(request, "games/partials/my_games.html", _my_games_context(mine))

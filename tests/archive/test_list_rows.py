@@ -281,3 +281,36 @@ def test_the_lobbys_and_the_profiles_rows_are_written_as_their_loops_wrote_them(
         )
     html = rows.my_games_html(listed, now)
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("zone", ["UTC", "America/St_Johns"])
+def test_the_rows_kept_with_their_markup_are_written_as_the_loops_wrote_them(language, zone):
+    """`compose_mine` and `compose_open` keep each row's markup but its countdown, rating and join
+    form (with the row, in the cache: pickled); the rows written from it are the loops' bytes, the
+    countdown in the reader's time zone of the request."""
+    import pickle
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from games import clocks
+
+    now, listed = row_games()
+    reader = type("Reader", (), {"is_authenticated": True})
+    with translation.override(language):
+        # The loops' rows composed in the language too, as the kept ones are.
+        rows.compose(listed)
+        mine = pickle.loads(pickle.dumps(rows.compose_mine([dict(row) for row in listed])))
+        opened = pickle.loads(pickle.dumps(rows.compose_open([dict(row) for row in listed])))
+        assert all("row_html" in row for row in mine + opened)
+        with timezone.override(zone):
+            for row in listed:
+                row["clock"] = row["deadline"] and clocks.countdown(row["deadline"], now)
+            assert rows.my_games_html(mine, now) == Template(MY_GAMES_LOOP).render(Context({"my_games": listed}))
+        assert rows.open_games_html(opened, "t0k<n") == Template(OPEN_GAMES_LOOP).render(
+            Context({"open_games": listed, "user": reader, "csrf_token": "t0k<n"})
+        )
+        assert rows.open_games_html(opened) == Template(OPEN_GAMES_LOOP).render(
+            Context({"open_games": listed, "user": AnonymousUser()})
+        )

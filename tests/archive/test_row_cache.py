@@ -3,6 +3,7 @@ kept per finished games' generation and reader (games/reading/list_cache.py): re
 while nothing changed, changed at once when what they show changes, never one reader's for
 another."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -169,3 +170,128 @@ def test_a_deadline_shown_is_counted_on_each_request(start_game, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: later)
     second = my_row(browser.get(reverse("lobby")), game)
     assert first.split("data-left=")[1] != second.split("data-left=")[1]
+
+
+def open_row(response, game):
+    """The row of `game` in the lobby's open games, or None when it is not listed."""
+    part = section(response, "open-games")
+    link = f'href="{game.get_absolute_url()}"'
+    if link not in part:
+        return None
+    part = part[part.rindex("<tr", 0, part.index(link)):]
+    return part[: part.index("</tr>")]
+
+
+def unmasked(row):
+    """A row with its join form's token left out."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", row)
+
+
+def test_open_games_rows_come_from_the_cache_and_change_when_a_player_joins(make_user):
+    from games.play import lifecycle
+
+    anna, ben, carla = make_user("anna"), make_user("ben"), make_user("carla")
+    game = lifecycle.create_game(anna, num_players=4)
+    browser = logged_in(ben)
+    first, first_queries = asked(browser, reverse("lobby"))
+    again, again_queries = asked(browser, reverse("lobby"))
+    # The open game's row is not read again (its game and its seats: two statements fewer).
+    assert len(rows_read(first_queries)) == 1 and rows_read(again_queries) == []
+    assert len(again_queries) <= len(first_queries) - 2
+    # The same row but for the join form's token, masked afresh on each page.
+    assert unmasked(open_row(again, game)) == unmasked(open_row(first, game))
+    assert "<td>1 / 4</td>" in open_row(first, game) and "carla" not in open_row(first, game)
+    lifecycle.join_game(game, user=carla)
+    after = open_row(browser.get(reverse("lobby")), game)
+    assert "<td>2 / 4</td>" in after and "carla" in after
+    # One who sits in it has it in their own games, not among the open ones.
+    assert open_row(logged_in(carla).get(reverse("lobby")), game) is None
+
+
+def test_one_readers_open_games_never_reach_another(make_user, settings):
+    from django.middleware.csrf import _unmask_cipher_token
+
+    from accounts import friends
+    from games.play import lifecycle
+
+    anna, ben, carla, dora = make_user("anna"), make_user("ben"), make_user("carla"), make_user("dora")
+    game = lifecycle.create_game(anna, num_players=3)
+    friends.block(dora, anna)
+    readers = {"ben": logged_in(ben), "carla": logged_in(carla), "dora": logged_in(dora), "anna": logged_in(anna)}
+    readers["carla"].cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    visitor = Client()
+    for _ in range(2):
+        for name, browser in readers.items():
+            row = open_row(browser.get(reverse("lobby")), game)
+            if name in ("dora", "anna"):
+                # Dora blocks its creator; Anna sits in it.
+                assert row is None, name
+                continue
+            assert ("Join" in row) == (name == "ben") and ("Rejoindre" in row) == (name == "carla"), name
+            assert ("9 rounds" in row) == (name == "ben") and ("9 tours" in row) == (name == "carla"), name
+            # The join form carries this reader's own token, never one kept from another's page.
+            token = row.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+            assert _unmask_cipher_token(token) == browser.cookies[settings.CSRF_COOKIE_NAME].value, name
+        row = open_row(visitor.get(reverse("lobby")), game)
+        assert row is not None and "<form" not in row and "csrfmiddlewaretoken" not in row
+
+
+def test_my_games_follow_a_change_of_whose_move_it_is_that_raised_no_version(start_game):
+    """The moves to act are read as text with each request: a statement that changed them
+    without raising the game's version (maintenance, a test) still changes the row and the
+    order."""
+    older = start_game(3)
+    game = start_game(3)
+    mover = user_at(game, game.to_act[0])
+    seat = older.seats.exclude(index__in=older.to_act).first()
+    seat.user = mover
+    seat.save()
+    browser = logged_in(mover)
+    first = browser.get(reverse("lobby"))
+    assert "Your move" in my_row(first, game) and [row["game"].pk for row in first.context["my_games"]] == [
+        game.pk, older.pk,
+    ]
+    Game.objects.filter(pk=game.pk).update(to_act=[index for index in range(3) if index not in game.to_act][:1])
+    Game.objects.filter(pk=older.pk).update(to_act=[seat.index])
+    after = browser.get(reverse("lobby"))
+    assert "Your move" not in my_row(after, game) and "Your move" in my_row(after, older)
+    assert [row["game"].pk for row in after.context["my_games"]] == [older.pk, game.pk]
+
+
+def test_the_lobby_reads_the_finished_games_generation_once(start_game, make_user, monkeypatch):
+    """Its three kept lists (my games, open games, recently finished) share one look-up."""
+    from games.play import lifecycle
+
+    game = start_game(3)
+    lifecycle.create_game(make_user(), num_players=3)
+    finished_game([make_user(), make_user()])
+    browser = logged_in(user_at(game, 0))
+    read = []
+    current = finished_generation.current
+
+    def counted():
+        read.append(1)
+        return current()
+
+    monkeypatch.setattr(finished_generation, "current", counted)
+    response = browser.get(reverse("lobby"))
+    assert [len(response.context[name]) for name in ("my_games", "open_games")] == [1, 1]
+    assert "finished" in response.content.decode()
+    assert len(read) == 1
+
+
+def test_rows_kept_by_a_caller_that_prepares_them_otherwise_never_reach_the_lobby(start_game, make_user):
+    """selectors' lists read without the lobby's `prepare` keep plain rows: the lobby then reads
+    its own, composed with their markup, not those."""
+    from games.play import lifecycle
+    from games.reading import selectors
+
+    game = start_game(3)
+    me = user_at(game, 0)
+    opened = lifecycle.create_game(make_user(), num_players=3)
+    plain_mine = selectors.my_games(me).rows
+    plain_open = selectors.open_games(me).rows
+    assert "row_html" not in plain_mine[0] and "row_html" not in plain_open[0]
+    response = logged_in(me).get(reverse("lobby"))
+    assert "row_html" in response.context["my_games"][0] and "row_html" in response.context["open_games"][0]
+    assert my_row(response, game) and open_row(response, opened)

@@ -98,3 +98,14 @@ async def test_an_open_lobby_or_game_socket_puts_the_player_online(make_user):
     assert await database_sync_to_async(presence.online)([ana.pk, bea.pk, cid.pk]) == {ana.pk, bea.pk}
     await lobby.disconnect()
     await watching.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_friends_open_game_shows_its_seats_taken(make_user):
+    me, ana, bea = make_user("me"), make_user("ana"), make_user("bea")
+    Follow.objects.create(follower=me, followed=ana)
+    game = lifecycle.create_game(ana, num_players=4)
+    lifecycle.join_game(game, user=bea)
+    page = friends_in(me)[0].content.decode()
+    friends = page[page.index('<section id="friends">'):]
+    assert f'Game {game.pk}</a> <span class="note">(2 / 4)</span>' in friends[: friends.index("</section>")]
