@@ -23,7 +23,7 @@ SEED = (
 def archive_site(tmp_path_factory, migrated_database):
     """The site (as conftest's live_site) with sixty finished games in its archive."""
     database = copy_of_migrated(migrated_database, tmp_path_factory.mktemp("archive-site") / "db.sqlite3")
-    env = site_environment(database, {"DJANGO_SETTINGS_MODULE": "elgrande_site.settings"})
+    env = site_environment(database)
     subprocess.run([sys.executable, "-c", SEED], cwd=ROOT, env=env, check=True)
     with serving(
         lambda port: [*MANAGE, "runserver", "--noreload", f"127.0.0.1:{port}"],

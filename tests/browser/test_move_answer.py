@@ -12,6 +12,9 @@ from tests.support.browser import act, shoot, short_game_of_two, version, wait_f
 
 pytestmark = pytest.mark.browser
 
+# How long a page waits for its move's view by its socket before fetching it (static/game.js).
+VIEW_WAIT_MS = 5000
+
 
 def test_the_movers_page_shows_the_moves_answer_and_does_not_fetch_the_same_view_again(live_site, browser):
     isabel, felipe, game_url = short_game_of_two(browser, live_site, "answerisabel", "answerfelipe")
@@ -67,6 +70,8 @@ def test_a_movers_page_whose_view_does_not_come_by_its_socket_fetches_it(live_si
         server.on_message(lambda message: None if isinstance(message, bytes) else route.send(message))
 
     mover.route_web_socket(re.compile(r"/ws/games/"), without_frames)
+    # The page's clock, moved on below past the wait for the view instead of waiting it out.
+    mover.clock.install()
     mover.reload()
     start = version(mover)
     act(mover)
@@ -76,7 +81,9 @@ def test_a_movers_page_whose_view_does_not_come_by_its_socket_fetches_it(live_si
           parts=["#decision-panel"], full_page=False, in_view="#decision-panel")
     form = mover.locator("#decision-panel form").first
     assert form.evaluate("form => getComputedStyle(form).pointerEvents") == "none"
-    # The answer (a 204) brought no view and the frame does not come: the page fetches it.
+    # The answer (a 204) brought no view and the frame does not come: the page fetches it once its
+    # wait for the view (static/game.js VIEW_WAIT_MS), set when the answer landed, is over.
+    mover.clock.fast_forward(VIEW_WAIT_MS)
     wait_for_version(mover, start + 1)
     assert len(fetched) == 1, fetched
     assert mover.locator("#play").get_attribute("aria-busy") is None

@@ -37,10 +37,11 @@ SHARED_SITES = {}
 
 
 def site_environment(database, extra=()):
-    """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL and
-    settings module left out), with `extra` added."""
+    """The environment of a site process on the SQLite file `database` (the tests' REDIS_URL left
+    out; the settings of the tests' live sites, tests/support/site_settings.py), with `extra` added."""
     env = {key: value for key, value in os.environ.items() if key not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1")
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="1", PYTHONUNBUFFERED="1",
+               DJANGO_SETTINGS_MODULE="tests.support.site_settings")
     env.update(extra)
     return env
 

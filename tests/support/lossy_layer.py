@@ -7,7 +7,7 @@ from pathlib import Path
 
 from channels.layers import InMemoryChannelLayer
 
-from elgrande_site.settings import *  # noqa: F403
+from tests.support.site_settings import *  # noqa: F403
 
 CHANNEL_LAYERS = {"default": {"BACKEND": "tests.support.lossy_layer.LosingLayer"}}
 
