@@ -1,13 +1,16 @@
-"""The channels-redis layer with a connection pool that makes a burst wait instead of fail, and a
-send to many groups at once."""
+"""The channels-redis layer with a connection pool that makes a burst wait instead of fail, and its
+group sends, to one group or many at once, in two round trips."""
 
 import asyncio
+import logging
 import time
 from collections import defaultdict
 
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+logger = logging.getLogger(__name__)
 
 
 async def _until_it_ends(task):
@@ -58,8 +61,9 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         return await command()
 
     async def group_send(self, group, message):
-        """channels-redis's group_send, tried again on new connections after a lost one."""
-        await self._retried(lambda: super(WaitingRedisChannelLayer, self).group_send(group, message))
+        """channels-redis's group_send in two round trips (`_send_to_groups`), tried again on new
+        connections after a lost one."""
+        await self._retried(lambda: self._send_to_groups([(group, message)]))
 
     async def receive(self, channel):
         """channels-redis's receive, which always ends when it is cancelled.
@@ -81,46 +85,100 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
             raise
 
     async def group_send_many(self, notices):
-        """`group_send` of each (group, message) of `notices`, for the deadline sweep's batches of a
-        hundred notices, most to groups nobody listens to (a game page nobody has open): the
-        members of all the groups are asked for in one pipelined round trip per Redis host
-        instead of two round trips per group, and only the groups that have members get the
-        message, through `group_send` itself."""
-        listened = set(await self.groups_with_members({group for group, _ in notices}))
-        await asyncio.gather(*(self.group_send(group, message) for group, message in notices if group in listened))
+        """`group_send` of each (group, message) of `notices`: a move's eight (its game's page
+        group, the spectators' groups, the players' lobbies), the deadline sweep's batches of a
+        hundred, most to groups nobody listens to (a game page nobody has open). All of them in
+        two round trips per Redis host (`_send_to_groups`), tried again on new connections after
+        a lost one."""
+        await self._retried(lambda: self._send_to_groups(notices))
 
-    async def groups_with_members(self, groups):
-        """Those of `groups` that somebody listens to (a member whose membership has not expired),
-        in one pipelined round trip per Redis host, tried again on new connections after a lost one."""
-        return await self._retried(lambda: self._groups_with_members(groups))
+    async def _send_to_groups(self, notices):
+        """What channels-redis's group_send does for each (group, message) of `notices`, in two
+        round trips per Redis host instead of four per group (and a fifth for the groups
+        listened to): one script drops each group's expired members and answers with the
+        others; a second, per host of the members' channels, drops each channel's expired
+        messages and adds the new ones, short of the channel's capacity. Each round trip is an
+        await on the web process's event loop, which the move's POST waits for: under the moves'
+        load of bench/web.py each took some 7 ms, a move's notices 36 ms at the median
+        (bench/README.md, "A move on another seat's screen: where the time goes"). Only the
+        groups that have members get anything (`_to_push`)."""
+        groups = list(dict.fromkeys(group for group, _ in notices))
+        members = await self._members(groups)
+        pushes = defaultdict(lambda: ([], [], []))  # host -> (channel keys, messages, capacities)
+        for group, message in notices:
+            if members.get(group):
+                for index, keys, messages, capacities in self._to_push(group, members[group], message):
+                    pushes[index][0].extend(keys)
+                    pushes[index][1].extend(messages)
+                    pushes[index][2].extend(capacities)
+        await asyncio.gather(*(self._push(index, *push) for index, push in pushes.items()))
 
-    async def _groups_with_members(self, groups):
+    def _to_push(self, group, channels, message):
+        """[(host, channel keys, the message serialized for each, their capacities)] of a message to
+        `group`, whose members are `channels`: as channels-redis maps them (one key, and one
+        message naming its channels, per process)."""
+        to_keys, messages, capacities = self._map_channel_keys_to_connection(channels, message)
+        return [
+            (index, keys, [messages[key] for key in keys], [capacities[key] for key in keys])
+            for index, keys in to_keys.items()
+        ]
+
+    async def _members(self, groups):
+        """{group: its members' channel names} of `groups`, the expired members dropped, in one
+        script per Redis host."""
         by_host = defaultdict(list)
         for group in groups:
             assert self.require_valid_group_name(group), "Group name not valid"
             by_host[self.consistent_hash(group)].append(group)
         expired = int(time.time()) - self.group_expiry
-        listened = []
+        members = {}
         for index, names in by_host.items():
-            # One script per host counts each group's members (as group_send's ZCOUNT, the
-            # expired ones left out) and answers with the positions of those that have any: a
-            # ZCOUNT each, pipelined, was a command packed and an answer parsed by redis-py per
-            # group, 20 ms of CPU for a sweep's batch of 405 (bench/README.md).
-            found = await self.connection(index).register_script(_LISTENED)(
-                keys=[self._group_key(group) for group in names], args=[f"({expired}"]
+            found = await self.connection(index).register_script(_MEMBERS)(
+                keys=[self._group_key(group) for group in names], args=[expired]
             )
-            listened += [names[int(position)] for position in found]
-        return listened
+            members.update(
+                (group, [channel.decode("utf8") for channel in channels]) for group, channels in zip(names, found)
+            )
+        return members
+
+    async def _push(self, index, keys, messages, capacities):
+        now = time.time()
+        over = await self.connection(index).register_script(_PUSH)(
+            keys=keys, args=[*messages, *capacities, now, int(self.expiry), int(now) - int(self.expiry)]
+        )
+        if over:
+            logger.info("%s of %s channels over capacity", over, len(keys))
 
 
-# The positions (from 0) of the KEYS, sorted sets of a group's members scored by when each joined,
-# with a member that joined after ARGV[1] (a ZRANGEBYSCORE bound).
-_LISTENED = """
+# Each group of KEYS (a sorted set of its members scored by when each joined) without the members
+# that joined at ARGV[1] or before (expired, as channels-redis's group_send drops them), and the
+# names of those left, in the order of KEYS.
+_MEMBERS = """
 local found = {}
 for position, key in ipairs(KEYS) do
-    if redis.call('ZCOUNT', key, ARGV[1], '+inf') > 0 then
-        found[#found + 1] = position - 1
-    end
+    redis.call('ZREMRANGEBYSCORE', key, 0, ARGV[1])
+    found[position] = redis.call('ZRANGE', key, 0, -1)
 end
 return found
+"""
+
+# channels-redis's group_send's two last steps in one: for each channel key of KEYS, its messages
+# older than the expiry dropped (its pipeline's ZREMRANGEBYSCORE, ARGV[#ARGV]), then ARGV[i] added
+# at the time ARGV[#ARGV - 2] unless it holds its capacity (ARGV[i + #KEYS]) already, and the
+# key's expiry (ARGV[#ARGV - 1]) set anew (its script). Answers how many were over capacity.
+_PUSH = """
+local over_capacity = 0
+local current_time = ARGV[#ARGV - 2]
+local expiry = ARGV[#ARGV - 1]
+local expired = ARGV[#ARGV]
+for i = 1, #KEYS do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, expired)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
 """

@@ -82,8 +82,8 @@ def send_versions_and_lobbies(versions, user_ids):
 
 
 def _deliver(notices):
-    """Send `notices` in one trip to the channel layer (which the Redis layer makes one round trip
-    to find the groups somebody listens to, and a send to each of them)."""
+    """Send `notices` in one trip to the channel layer (which the Redis layer makes two round trips
+    to Redis: one for the groups' members, one to hand them the messages)."""
     if settings.REDIS_URL and cache.unreachable():
         # The channel layer's Redis is the cache's, which did not answer a moment ago: each trip
         # would wait for NOTICE_SECONDS. Pages check their version by themselves (static/game.js).
@@ -151,8 +151,8 @@ async def _group_send(notices):
     layer = get_channel_layer()
     async with asyncio.timeout(NOTICE_SECONDS):
         if len(notices) > 1 and hasattr(layer, "group_send_many"):
-            # The Redis layer (elgrande_site/channel_layers.py): one round trip to find the groups
-            # somebody listens to, not two per group.
+            # The Redis layer (elgrande_site/channel_layers.py): two round trips for them all, not
+            # four per group.
             await layer.group_send_many(notices)
         else:
             await asyncio.gather(*(layer.group_send(group, message) for group, message in notices))

@@ -220,7 +220,7 @@ def sent_notices(monkeypatch):
         await group_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", recorded)
-    if hasattr(layer, "group_send_many"):  # the Redis layer: it sends through its group_send
+    if hasattr(layer, "group_send_many"):  # the Redis layer: it sends without its group_send
         many = layer.group_send_many
 
         async def recorded_many(notices):

@@ -65,7 +65,9 @@ def readers_play(request, game_id):
     reader's own move: a page whose socket takes frames posts its moves asking for no view in the
     answer (games/web/views.py `move`), and gets it here, rendered once."""
     try:
-        game = game_for_play(request, game_id)
+        # A socket asks for the view of a version just made, which the cache has not seen yet: the
+        # large columns the render needs come in the same SELECT (one round trip fewer).
+        game = game_for_play(request, game_id, large=True)
     except Http404:
         return None
     if not view_cache.cacheable(game):

@@ -54,19 +54,20 @@ def game_for_move(request, pk):
     """The one load of the move's path: the whole game, with its seats and their users as the play
     partial needs them and as services.submit_move wants them (`maybe_away`), so that neither the
     move nor the render after it reads the game or its seats again. 404 for a game the requester
-    may not see, as the page. The play partial's one SELECT written out and the large columns'
-    one (games/reading/page_game.py): the ORM's two querysets, built and compiled on each move,
-    were 7 of a move POST's 24 ms of CPU under cProfile (bench/README.md, "The move's load")."""
-    game = page_game.play_game(request, pk)
-    page_game.load_large(game)
-    return game
+    may not see, as the page. The play partial's one SELECT written out, the large columns with
+    the rest (games/reading/page_game.py): the ORM's two querysets, built and compiled on each
+    move, were 7 of a move POST's 24 ms of CPU under cProfile (bench/README.md, "The move's
+    load"), and a second SELECT for the large columns a round trip more (bench/README.md, "A
+    move on another seat's screen: where the time goes")."""
+    return page_game.play_game(request, pk, large=True)
 
 
-def game_for_play(request, pk):
+def game_for_play(request, pk, large=False):
     """The game without `LARGE` for the play partial alone, its seats as `game_for_move` has them:
     the play partial's `vacation_spans` then asks about the players who may be away only, which
-    most of the time is nobody and no query. One SELECT written out (games/reading/page_game.py)."""
-    return page_game.play_game(request, pk)
+    most of the time is nobody and no query. One SELECT written out (games/reading/page_game.py);
+    with `large`, the large columns in it too, for a caller that most likely renders."""
+    return page_game.play_game(request, pk, large=large)
 
 
 def own_seat(request, seats):
