@@ -107,6 +107,7 @@ def claim_and_store_each(claims, done):
     inside = db.in_atomic_block
     start = 0
     while start < len(statements):
+        db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
         sent, error = [], None
@@ -475,10 +476,14 @@ def _cursor():
     statement (server-side binding), where Django's own merges them into its text (client-side
     binding, `server_side_binding` off): psycopg then reads the statement for its placeholders
     once rather than once a row, and the server parses and plans it once as a prepared statement
-    when it is executed for many rows, all of which psycopg sends in one round trip."""
+    when it is executed for many rows, all of which psycopg sends in one round trip.
+
+    A connection kept from an earlier task or request is checked first, as Django's own cursors
+    check it (CONN_HEALTH_CHECKS): one the database dropped meanwhile is replaced."""
     db = _db()
     if db.vendor != "postgresql":
         return db.cursor()
+    db.close_if_health_check_failed()
     db.ensure_connection()
     with db.wrap_database_errors:
         return db._prepare_cursor(psycopg_cursor(db.connection))
