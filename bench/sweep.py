@@ -308,6 +308,8 @@ KILLED = re.compile(r"[Tt]ime limit \([0-9.]+s\) exceeded for games\.tasks\.\w+\
 # made (an execute wrapper, as `sweep_here` counts them; the transactions a batch sends in one
 # pipeline are timed as psycopg sends them, their answers come with the last).
 STATEMENTS = re.compile(r"^statements (\d+) ([0-9.e-]+)$", re.MULTILINE)
+# And a line for each database connection they open.
+CONNECTED = re.compile(r"^connected$", re.MULTILINE)
 WORKER_MAIN = """
 import os, time
 import elgrande_site.logs as logs
@@ -323,6 +325,8 @@ def timed(execute, sql, params, many, context):
         spent[0] += 1
         spent[1] += time.perf_counter() - began
 def wrap(sender, connection, **kwargs):
+    with open(os.environ["SWEEP_BENCH_STATEMENTS"], "a") as out:
+        out.write("connected\\n")
     if timed not in connection.execute_wrappers:
         connection.execute_wrappers.append(timed)
 connection_created.connect(wrap, weak=False)
@@ -461,12 +465,13 @@ class Worker:
         spent = [(int(count), float(seconds))
                  for count, seconds in STATEMENTS.findall(Path(self.statements.name).read_text()[statements_start:])]
         statements, in_statements = sum(count for count, _ in spent), sum(seconds for _, seconds in spent)
+        connected = len(CONNECTED.findall(Path(self.statements.name).read_text()[statements_start:]))
         moves = Move.objects.filter(automatic=True).count()
         print(f"one sweep on a Celery worker of {self.processes} processes: {swept_at[0]:.2f} s from sending it until "
               f"the last of {moved} games was moved on ({moves} default moves), {elapsed:.2f} s until every task "
               f"was done; {cpu:.2f} s CPU in the worker's processes ({cpu / max(moved, 1) * 1000:.2f} ms per game), "
               f"{in_statements:.2f} s in {statements} statements ({in_statements / max(moved, 1) * 1000:.2f} ms "
-              f"per game)")
+              f"per game); {connected} database connections opened by the worker's processes")
         print(f"tasks: {len(sweeps)} sweeps sent ({len(sweep_tasks)} run, {sum(sweep_tasks):.2f} s: listing, "
               f"sending the batches, the mail step); {batches_sent} batch tasks sent, of at most "
               f"{deadlines.SWEEP_BATCH} games: {len(batch_tasks)} run, {sum(batch_tasks):.2f} s in all, the longest "

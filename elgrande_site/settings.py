@@ -357,6 +357,11 @@ CELERY_TASK_TIME_LIMIT = 300
 # Processes of one Celery worker (`make serve`, deploy/systemd): sweeps' batches, mails and computer
 # players' moves run side by side in them.
 CELERY_WORKER_CONCURRENCY = env_int("WORKER_CONCURRENCY", 2, least=1)
+# Celery's Django fixup closes a worker process's database connections before and after every
+# task unless this is set; set, it closes them only every this many tasks, and the worker keeps
+# its connection between tasks for its CONN_MAX_AGE, checked around each (elgrande_site/celery.py):
+# each of a sweep's batch tasks no longer opens a new PostgreSQL backend (bench/README.md).
+CELERY_DB_REUSE_MAX = 1000
 # The broker's connections (the worker's, beat's, and every process's that queues a task) notice a
 # Redis gone silent (a network that drops packets, a firewall that forgot the connection) instead
 # of waiting on it for ever: a command unanswered after REDIS_SOCKET_TIMEOUT fails and is retried

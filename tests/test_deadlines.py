@@ -597,6 +597,27 @@ def test_a_game_locked_by_a_move_in_progress_is_skipped_not_waited_for(start_gam
     assert deadlines.sweep() == 1
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="statements prepared on the server are PostgreSQL's")
+def test_a_games_statement_is_prepared_on_the_server_once_per_shape_and_used_again(start_game):
+    def prepared():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT name, calls FROM (SELECT name, generic_plans + custom_plans AS calls, statement "
+                "FROM pg_prepared_statements) AS each WHERE statement LIKE 'WITH claimed AS%%'"
+            )
+            return dict(cursor.fetchall())
+
+    first, second = overdue(start_game(3)), overdue(start_game(3))
+    assert expiry.play_overdue_games([(first.pk, first.version)]) == 1
+    names = prepared()
+    assert len(names) == 1
+    # The same shape (three seats, a game whose deadline passed in the same decision) again:
+    # executed by name, not prepared anew.
+    assert expiry.play_overdue_games([(second.pk, second.version)]) == 1
+    assert prepared().keys() == names.keys()
+    assert sum(prepared().values()) == 2
+
+
 @pytest.mark.parametrize("value", ["0", "-5", "soon", "inf"])
 def test_a_sweep_interval_that_is_not_a_positive_number_is_refused_at_start(value):
     started = django_set_up(DEADLINE_SWEEP_SECONDS=value)

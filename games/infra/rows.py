@@ -107,8 +107,10 @@ def claim_and_store_each(claims, done):
     inside = db.in_atomic_block
     start = 0
     while start < len(statements):
+        db.close_if_health_check_failed()
         db.ensure_connection()
         raw = db.connection
+        threshold = raw.prepare_threshold
         sent, error = [], None
         try:
             with db.wrap_database_errors, raw.pipeline():
@@ -119,7 +121,17 @@ def claim_and_store_each(claims, done):
                     )
                     cursors = [db._prepare_cursor(psycopg_raw_cursor(raw)) for _ in range(3)]
                     cursors[0].execute(opening)
-                    cursors[1].execute(*statements[index])
+                    # The game's statement prepared on the server, once per shape and connection
+                    # (which a worker process keeps from task to task): the server then neither
+                    # parses nor plans it again, a quarter of a game's time in one process
+                    # (bench/README.md, "The sweep's statements prepared"). Not while the
+                    # connection logs its statements (DEBUG, a test's count), whose log would
+                    # have no text for a prepared one.
+                    raw.prepare_threshold = threshold if db.queries_logged else 0
+                    try:
+                        cursors[1].execute(*statements[index])
+                    finally:
+                        raw.prepare_threshold = threshold
                     cursors[2].execute(closing)
                     sent.append(cursors)
         except DatabaseError as raised:
@@ -475,10 +487,14 @@ def _cursor():
     statement (server-side binding), where Django's own merges them into its text (client-side
     binding, `server_side_binding` off): psycopg then reads the statement for its placeholders
     once rather than once a row, and the server parses and plans it once as a prepared statement
-    when it is executed for many rows, all of which psycopg sends in one round trip."""
+    when it is executed for many rows, all of which psycopg sends in one round trip.
+
+    A connection kept from an earlier task or request is checked first, as Django's own cursors
+    check it (CONN_HEALTH_CHECKS): one the database dropped meanwhile is replaced."""
     db = _db()
     if db.vendor != "postgresql":
         return db.cursor()
+    db.close_if_health_check_failed()
     db.ensure_connection()
     with db.wrap_database_errors:
         return db._prepare_cursor(psycopg_cursor(db.connection))

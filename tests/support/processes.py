@@ -3,6 +3,7 @@ environment they run in, a TCP proxy that can drop, silence or fill a connection
 games to move on."""
 
 import os
+import re
 import signal
 import socket
 import struct
@@ -136,6 +137,16 @@ def start_worker(processes, tmp_path, name, env, concurrency=1):
     return worker
 
 
+def worker_idle(worker, sweeps):
+    """Whether `worker` has ended every task it took, `sweeps` of them the deadline sweeps that
+    found a game overdue (the log leaves out Celery's lines for the sweeps, but each such sweep
+    says what it did when it ends)."""
+    text = worker.output()
+    taken = set(re.findall(r"Task games\.tasks\.\w+\[([^]]+)\] received", text))
+    ended = set(re.findall(r"Task games\.tasks\.\w+\[([^]]+)\] (?:succeeded|raised)", text))
+    return taken <= ended and text.count("deadline sweep: ") >= sweeps
+
+
 def start_beat(processes, tmp_path, name, env):
     beat = Process(celery("beat", "-s", str(tmp_path / "beat-schedule")), env, tmp_path / f"{name}.log")
     processes.append(beat)
@@ -159,6 +170,8 @@ class Proxy:
     def __init__(self, target):
         self.target = target
         self.port = 0
+        # Connections relayed to the database so far: how many its clients opened.
+        self.relayed = 0
         self.connections = set()
         self.silenced = set()
         self.lock = threading.Lock()
@@ -223,6 +236,7 @@ class Proxy:
             server = socket.create_connection(self.target)
             with self.lock:
                 self.connections.update((client, server))
+                self.relayed += 1
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
 
