@@ -8,10 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -90,23 +88,19 @@ def _finished_games(request, player, cursor):
     (games/reading/list_cache.py): what it shows (games, players' names, rating changes) changes
     only when a game finishes or a finished game, a player or the ratings are changed, which
     raise the generation; the key names the reader, whose private games it lists."""
-    cache_key = list_cache.key(request, f"profile-finished:{player.pk}")
-    html = list_cache.get(cache_key)
-    if html is None:
+    def context():
         finished = profile.finished(player, request.user, cursor)
-        html = render_to_string(
-            "accounts/partials/profile_finished.html",
-            {
-                "player": player,
-                "finished": finished,
-                "finished_rows": rows.compose(
-                    [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
-                ),
-            },
-            request,
-        )
-        list_cache.keep(cache_key, html)
-    return mark_safe(html)
+        return {
+            "player": player,
+            "finished": finished,
+            "finished_rows": rows.compose(
+                [profile.row(row, player) for row in finished.rows], players=None, ranking="players"
+            ),
+        }
+
+    return list_cache.rendered(
+        request, f"profile-finished:{player.pk}", "accounts/partials/profile_finished.html", context
+    )
 
 
 RELATIONS = {"follow": friends.follow, "unfollow": friends.unfollow, "block": friends.block, "unblock": friends.unblock}

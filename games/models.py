@@ -195,8 +195,10 @@ class Seat(models.Model):
     The player is a user of the site, or in an imported game only a `name` from its record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: seat_user_game_idx (Meta) starts with the user and serves every look-up by it.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seats",
+        db_index=False,
     )
     name = models.CharField(max_length=150, blank=True, default="")
     index = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -22,7 +22,9 @@ import hashlib
 from urllib.parse import urlencode
 
 from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 
 from games.infra import finished_generation
 
@@ -65,6 +67,16 @@ def key(request, kind, query=True):
     )
     digest = hashlib.blake2b(varying.encode(), digest_size=16).hexdigest()
     return f"finished-list:{generation}:{kind}:{digest}"
+
+
+def rendered(request, kind, template, context_of, query=True):
+    """`template` rendered for `request` with the context `context_of()` makes: from the cache under
+    `key(request, kind, query)` while no finished game changed, else rendered and kept there."""
+    cache_key = key(request, kind, query)
+    html = get(cache_key)
+    if html is None:
+        html = keep(cache_key, render_to_string(template, context_of(), request))
+    return mark_safe(html)
 
 
 def get(cache_key):

@@ -63,10 +63,11 @@ def game_for_move(request, pk):
 
 
 def game_for_play(request, pk, large=False):
-    """The game without `LARGE` for the play partial alone, its seats as `game_for_move` has them:
-    the play partial's `vacation_spans` then asks about the players who may be away only, which
-    most of the time is nobody and no query. One SELECT written out (games/reading/page_game.py);
-    with `large`, the large columns in it too, for a caller that most likely renders."""
+    """The game without its large columns (state, first events) for the play partial alone, its
+    seats as `game_for_move` has them: the play partial's `vacation_spans` then asks about the
+    players who may be away only, which most of the time is nobody and no query. One SELECT
+    written out (games/reading/page_game.py); with `large`, the large columns in it too, for a
+    caller that most likely renders."""
     return page_game.play_game(request, pk, large=large)
 
 
@@ -253,10 +254,7 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
     )
     # What a kept row was read at: the game's version, which every change of a game raises, and
     # the fields this query reads anyway that a row shows (a statement that changes them without
-    # raising the version, as some maintenance and tests do, still makes a new row); and what
-    # prepared it, so that a row kept by one caller never reaches another that prepares them
-    # otherwise.
-    prepared = getattr(prepare, "__name__", "")
+    # raising the version, as some maintenance and tests do, still makes a new row).
     stamps = {}
     waiting, others = [], []
     for game_id, index, to_act, version, status, deadline in playing:
@@ -265,20 +263,11 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
             waiting.append(game_id)
         else:
             others.append(game_id)
-        stamps[game_id] = (
-            f"{version}:{status}:{to_act.replace(' ', '')}:{(deadline or '').replace(' ', 'T')}:{prepared}"
-        )
+        stamps[game_id] = f"{version}:{status}:{to_act.replace(' ', '')}:{(deadline or '').replace(' ', 'T')}"
     paginator = Paginator(waiting + others, MY_GAMES_PER_PAGE)
     page = paginator.page(min(number, paginator.num_pages))
     ids = list(page.object_list)
-
-    def read(missing):
-        rows = listing.rows_of(missing, user)
-        if prepare is not None:
-            prepare(list(rows.values()))
-        return rows
-
-    by_id = list_cache.rows_by_version(user, {game_id: stamps[game_id] for game_id in ids}, read, generation)
+    by_id = _kept_rows(user, stamps, prepare, generation)(ids)
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=len(waiting))
@@ -319,10 +308,19 @@ def open_games(user, cursor=None, prepare=None, generation=list_cache.READ):
         )
         games = games.filter(~Exists(unwanted))
     found = keyset.page_keys(games, cursor, OPEN_GAMES_PER_PAGE + 1, "created_at", "id", also=("version", "status"))
-    # What a kept row was read at: the version (every join, leave, start and cancel raises it);
-    # and what prepared it, as for "my games".
+    # What a kept row was read at: the version (every join, leave, start and cancel raises it).
+    stamps = {game_id: f"open:{version}:{status}" for _at, game_id, version, status in found}
+    return keyset.page_of(
+        found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at", rows_of=_kept_rows(user, stamps, prepare, generation)
+    )
+
+
+def _kept_rows(user, stamps, prepare, generation):
+    """ids -> {game id: row} of those games (`stamps`: {game id: what its row is read at, without
+    spaces}): their rows as listing.rows_of makes them for `user`, `prepare`d when given, each kept
+    per stamp and reader (list_cache.rows_by_version). The kept stamp names what prepared the row,
+    so that a row kept by one caller never reaches another that prepares them otherwise."""
     prepared = getattr(prepare, "__name__", "")
-    stamps = {game_id: f"open:{version}:{status}:{prepared}" for _at, game_id, version, status in found}
 
     def read(missing):
         rows = listing.rows_of(missing, user)
@@ -330,11 +328,8 @@ def open_games(user, cursor=None, prepare=None, generation=list_cache.READ):
             prepare(list(rows.values()))
         return rows
 
-    return keyset.page_of(
-        found, cursor, OPEN_GAMES_PER_PAGE, user, "created_at",
-        rows_of=lambda ids: list_cache.rows_by_version(
-            user, {game_id: stamps[game_id] for game_id in ids}, read, generation
-        ),
+    return lambda ids: list_cache.rows_by_version(
+        user, {game_id: f"{stamps[game_id]}:{prepared}" for game_id in ids}, read, generation
     )
 
 

@@ -77,13 +77,11 @@ def lobby(request):
 def _recently_finished(request):
     """The lobby's recently finished games, from the cache while no finished game changed
     (games/reading/list_cache.py)."""
-    cache_key = list_cache.key(request, "lobby-finished", query=False)
-    html = list_cache.get(cache_key)
-    if html is None:
-        finished = rows.compose(selectors.finished_games(request.user), players=None, ranking="ranking")
-        html = render_to_string("games/partials/recently_finished.html", {"finished": finished}, request)
-        list_cache.keep(cache_key, html)
-    return mark_safe(html)
+    return list_cache.rendered(
+        request, "lobby-finished", "games/partials/recently_finished.html",
+        lambda: {"finished": rows.compose(selectors.finished_games(request.user), players=None, ranking="ranking")},
+        query=False,
+    )
 
 
 @require_GET
