@@ -130,10 +130,7 @@ def load_large(game):
         row = cursor.fetchone()
     if row is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    converters = _converters(connection.vendor, Game, tuple(_LARGE_FIELDS))
-    for field, (column, functions), value in zip(_LARGE_FIELDS, converters, row, strict=True):
-        for function in functions:
-            value = function(value, column, connection)
+    for field, value in zip(_LARGE_FIELDS, _converted(Game, _LARGE_FIELDS, list(row)), strict=True):
         setattr(game, field.attname, value)
 
 
