@@ -28,7 +28,7 @@ def migrated_database(tmp_path_factory):
     """An SQLite database migrated once for the whole session: each module's site starts from a
     copy of it (`copy_of_migrated`) instead of migrating one of its own."""
     if not shutil.which(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium-headless-shell)")
     database = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
     subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=site_environment(database), check=True)
     return database

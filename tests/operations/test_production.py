@@ -21,18 +21,19 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.support.browser import CHROMIUM
 from tests.support.helpers import free_port
 from tests.support.smtp import smtp_server
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-CHROMIUM = "/usr/bin/chromium"
 TOKEN = "a-scrapers-token-0123456789"
 PASSWORD = "a-long-enough-Passw0rd"
 
 pytestmark = [
     pytest.mark.skipif(not os.path.exists(NGINX), reason="needs nginx (apt-get install -y nginx; .ci/run does)"),
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Chromium (apt-get install -y chromium)"),
+    pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                       reason="needs Chromium (apt-get install -y chromium-headless-shell)"),
     pytest.mark.skipif(
         not os.environ.get("REDIS_URL") or not os.environ.get("DATABASE_URL", "").startswith("postgres"),
         reason="the production topology runs on PostgreSQL and Redis (CI sets DATABASE_URL and REDIS_URL)",
