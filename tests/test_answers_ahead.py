@@ -18,6 +18,7 @@ from games.infra import work
 from games.models import Game, Move, Seat
 from games.play import answers_ahead, expiry, moving
 from games.play.errors import Conflict
+from tests.support.copied_rows import made_once
 from tests.support.helpers import HTMX, find_position, logged_in, row_held, snapshot, state_of, user_at
 from tests.support.processes import environment, processes, start_worker  # noqa: F401
 
@@ -76,10 +77,18 @@ def just_before(start_game, predicate, num_players=4):
     """A game one move before `predicate` holds: (game, that last move as (seat, move), the seats
     the question is asked of)."""
     seed, history = find_position(predicate, num_players, seeds=range(1, 400))
-    game = start_game(num_players, seed=seed)
-    for seat, move in history[:-1]:
-        moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
-        game.refresh_from_db()
+
+    def build():
+        game = start_game(num_players, seed=seed)
+        for seat, move in history[:-1]:
+            moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
+            game.refresh_from_db()
+        return game
+
+    # Built once per test process and copied into the later tests that start where it started
+    # (tests/support/copied_rows.py): the fifty to a hundred and fifty moves through the services
+    # were most of this file's processor time (bench/README.md).
+    game = made_once(("answers ahead: just before", predicate, num_players), build)
     state = state_of(game)
     from games.engine import apply_move
 

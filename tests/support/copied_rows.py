@@ -7,8 +7,8 @@ whose database stands where the first one's stood (the same rows in every table 
 last ids, as after each test's rollback) gets those rows inserted as they were,
 which is what its own build would have made. Otherwise (rows that test made first, ids moved on by
 a transactional test) it builds afresh. A build that changed or deleted a row it found is never
-copied. SQLite only: on PostgreSQL the sequences are not rolled back with the test, so the ids would
-not be the build's; there every test builds.
+copied, nor is one in a transactional test. SQLite only: on PostgreSQL the sequences are not
+rolled back with the test, so the ids would not be the build's; there every test builds.
 
 What is not in the database is not copied: the caches start empty in each test anyway (their keys
 get a prefix per test, tests/conftest.py), and the work a build queued (mails, computer moves) is
@@ -43,7 +43,9 @@ def made_once(key, build):
     """`build()`'s model instance (or list of them), its rows made by `build` the first time `key`
     is asked in this process and copied afterwards when the database stands where it stood then
     (see above)."""
-    if connection.vendor != "sqlite":
+    if connection.vendor != "sqlite" or not connection.in_atomic_block:
+        # Outside the test's transaction (a transactional test) the copy's inserts would be checked
+        # one by one against rows not yet inserted, and the build's after-commit work ran: build.
         return build()
     kept = _kept.get(key)
     if kept is not None:
