@@ -14,10 +14,14 @@ pytest_plugins = ["tests.support.clock"]
 def pytest_configure(config):
     """The WebSocket tests import elgrande_site/asgi.py, which starts the embedded deadline
     ticker; in the test process it would move games behind the tests' backs. Tests of the
-    deadlines run their sweeps, tickers and servers themselves."""
+    deadlines run their sweeps, tickers and servers themselves. The flush after each transactional
+    test keeps the content types and permissions (tests/support/flush.py)."""
     from django.conf import settings
 
+    from tests.support import flush
+
     settings.DEADLINE_TICKER = False
+    flush.keep_what_migrate_wrote()
 
 
 @pytest.fixture
