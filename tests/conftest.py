@@ -54,11 +54,6 @@ def channel_layer_of_its_own():
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def queued_work(monkeypatch):
     """What each task queued during a test goes to: {task name: handler(*args, delay)}. The
     fixtures below fill it; a task that no fixture handles goes to the real queue."""
@@ -89,13 +84,12 @@ def queued_mail(queued_work):
 
 
 @pytest.fixture(autouse=True)
-def queued_computer_moves(queued_work, settings):
+def queued_computer_moves(queued_work):
     """(game id, version) of the computer players' moves queued during a test; none is made unless
     the test makes it (`games.play.computer_moves.play`) or asks for the real queue
-    (`real_computer_moves`). No pause between moves in tests."""
+    (`real_computer_moves`). No pause between moves in tests (tests/settings.py)."""
     from games.computer import players as computer
 
-    settings.BOT_MOVE_DELAY = 0
     queued = []
     queued_work[computer.PLAY_COMPUTER_MOVE] = lambda game_id, version, delay: queued.append((game_id, version))
     return queued

@@ -26,3 +26,10 @@ from elgrande_site.settings import *  # noqa: E402, F403
 # processes themselves are pointed here by --ds in pyproject.toml, which the environment does not
 # override.
 os.environ["DJANGO_SETTINGS_MODULE"] = "elgrande_site.settings"
+
+# Set for the test processes once, not by an autouse fixture in each test: each change of a
+# setting is sent to some twenty receivers on the way in and again on the way out (bench/README.md).
+# A fast hash (tests/support/site_settings.py says why that is safe), and no pause before a
+# computer player's move.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+BOT_MOVE_DELAY = 0
