@@ -3,18 +3,13 @@ imported game only when it is exactly a finished game scoring what it claims; an
 refused with a clear message, a non-zero exit, and nothing stored."""
 
 import json
-import sqlite3
-import subprocess
-import sys
-from contextlib import closing
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
 
 from games.models import Game, Move, Notification, Seat
 from games.records import game_records
+from tests.support.helpers import command_line
 from tests.support.records import a_record, engine_record
 
 pytestmark = pytest.mark.django_db
@@ -274,28 +269,16 @@ def test_records_of_every_table_size_import(tmp_path, num_players):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_command_exits_non_zero_on_a_refused_record(tmp_path):
-    """Run as a program: the message on stderr, a non-zero exit status. (The test database is a
-    file only on SQLite, so the run is pointed at a scratch SQLite file of its own.)"""
+    """Run from its command line, as manage.py's main runs it: the message on stderr, a non-zero
+    exit status, nothing stored; a good record then exits with 0. (In this process, on the test's
+    database: a `manage.py` of its own took two starts of Django, about 5 s of processor, for
+    what its main does here; tests/operations/test_backup.py runs `manage.py import_game` as a
+    program.)"""
     record = a_record()
     record["scores"][0] += 1
-    database = tmp_path / "scratch.sqlite3"
-    manage = str(Path(__file__).resolve().parents[2] / "manage.py")
-    env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": "/usr/bin:/bin"}
-    if connection.vendor == "sqlite":
-        # The test database is migrated and, in a transactional test, empty: a copy of it is the
-        # scratch database, without a `manage.py migrate` (a start of Django and every migration).
-        connection.ensure_connection()
-        with closing(sqlite3.connect(database)) as scratch:
-            connection.connection.backup(scratch)
-    else:
-        subprocess.run([sys.executable, manage, "migrate", "-v0"], env=env, check=True)
-    result = subprocess.run(
-        [sys.executable, manage, "import_game", str(write(tmp_path, record))], env=env, capture_output=True, text=True
-    )
-    assert result.returncode != 0
-    assert "claims the final scores" in result.stderr and "Nothing was stored." in result.stderr
-    ok = subprocess.run(
-        [sys.executable, manage, "import_game", str(write(tmp_path, a_record(), "good.json"))],
-        env=env, capture_output=True, text=True,
-    )
-    assert ok.returncode == 0 and "Imported" in ok.stdout, ok.stderr
+    status, _, stderr = command_line("import_game", str(write(tmp_path, record)))
+    assert status != 0
+    assert "claims the final scores" in stderr and "Nothing was stored." in stderr
+    assert nothing_stored()
+    status, stdout, stderr = command_line("import_game", str(write(tmp_path, a_record(), "good.json")))
+    assert status == 0 and "Imported" in stdout, stderr

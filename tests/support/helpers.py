@@ -163,3 +163,21 @@ def seated_game(names, password, *, seed=None, history=(), **options):
         moving.submit_move(game, user=user_at(game, seat), move=move, expected_version=game.version)
         game.refresh_from_db()
     return game
+
+
+def command_line(*args):
+    """Run `manage.py *args` as manage.py's main runs it (Django's command line), in this process:
+    (exit status, stdout, stderr). A refused command writes its message to stderr and exits 1."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from django.core.management import execute_from_command_line
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with redirect_stdout(stdout), redirect_stderr(stderr):
+        try:
+            execute_from_command_line(["manage.py", *args])
+            status = 0
+        except SystemExit as exit_:
+            status = exit_.code
+    return status, stdout.getvalue(), stderr.getvalue()
