@@ -33,7 +33,7 @@ serve: install
 # source again; written once, they are read after. Measured (bench/README.md): five test files took
 # 43-50 s of processor without the bytecode and 32 s with it.
 test: install node_modules/.package-lock.json
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The tests' Node packages (axe-core for tests/browser/test_accessibility.py), from package-lock.json.
 node_modules/.package-lock.json: package-lock.json

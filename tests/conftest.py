@@ -24,6 +24,13 @@ def pytest_configure(config):
     flush.keep_what_migrate_wrote()
 
 
+def pytest_collection_modifyitems(config, items):
+    """The longest modules first, for `make test`'s workers (tests/support/schedule.py)."""
+    from tests.support import schedule
+
+    schedule.order(items)
+
+
 @pytest.fixture
 def password():
     return "a-long-enough-Passw0rd"
