@@ -200,16 +200,31 @@ def prepare(num_games, num_players, warm_moves):
     return games
 
 
+def _with_children(pid):
+    """`pid` and the processes it started, theirs included (Gunicorn's workers under its master)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            found.extend(_with_children(int(child)))
+    return found
+
+
 def server_cpu(servers):
-    """CPU seconds (user + system) the web processes have used so far, from /proc."""
+    """CPU seconds (user + system) the web processes have used so far, from /proc: each server and
+    the processes it started (with `--server gunicorn`, its Uvicorn workers do the work)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for server in servers:
-        try:
-            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
+        for pid in _with_children(server.pid):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / ticks
 
 
