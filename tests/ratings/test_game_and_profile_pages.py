@@ -169,3 +169,19 @@ def test_a_private_rated_game_shows_on_profiles_only_to_its_players(client, make
                 # The rating itself counts the private game too: it is the one on the ladder.
                 rating = Rating.objects.get(user=player, ladder=ladder)
                 assert rating.games == 2 and f"<strong>{shown(rating.mu, rating.sigma)}</strong>" in card
+
+
+def test_a_ladder_whose_every_game_the_reader_may_not_see_draws_no_empty_chart(client, make_user):
+    """A player whose only rated games are private ones: to another reader his cards count no game
+    and draw no chart (not an empty frame); his own profile draws it."""
+    a, b = make_user(), make_user()
+    play_rated([a, b], private=True)
+    for viewer, sees in ((client, False), (logged_in(b), True)):
+        text = viewer.get(a.get_absolute_url()).content.decode()
+        for ladder in (Ladder.ALL, Ladder.TWO):
+            card = section(text, f"rating-{ladder.value}")
+            assert card is not None
+            assert ('class="rating-chart"' in card) == sees, card
+            if not sees:
+                assert "0 games, 0 wins" in card
+                assert "<svg" not in card
