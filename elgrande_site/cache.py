@@ -56,21 +56,40 @@ def _dropped(keys):
         _stale.update(keys)
 
 
-class _KeptClient(RedisCacheClient):
-    """Django's client makes a new redis.Redis (its table of some 170 reply callbacks filled in
-    anew) on every call: 0.1-0.2 ms of CPU a call, two or three a game page. A redis.Redis over a
-    connection pool is safe to share between threads, so one is kept per pool."""
+# The connection pools of the process, and a redis.Redis over each, shared by every cache object:
+# {(server, pool class, its options): (pool, client)}.
+_pools = {}
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._clients = {}
+
+class _KeptClient(RedisCacheClient):
+    """Django's client keeps its connection pools on itself, and Django makes a cache object per
+    thread and async context: under Daphne each request and each socket's render runs in a thread
+    of its own, so each made a pool of its own, and with it a new connection to Redis (its TCP
+    handshake and redis-py's CLIENT SETINFO, some 1.1 ms of CPU against 0.07 for a command on a
+    kept connection; one connection made per game page request in bench/web.py, 1,624 in a
+    run: bench/README.md, "The cache's connections kept"). Here the pools are the process's,
+    one per server and options, as redis-py means them to be (thread-safe, and reset in a forked
+    child); Django also made a new redis.Redis (its table of some 170 reply callbacks filled in
+    anew) on every call, 0.1-0.2 ms of CPU a call: one is kept per pool."""
+
+    def _kept(self, write):
+        index = self._get_connection_pool_index(write)
+        server = self._servers[index]
+        key = (server, self._pool_class, repr(sorted(self._pool_options.items())))
+        kept = _pools.get(key)
+        if kept is None:
+            with _lock:
+                kept = _pools.get(key)
+                if kept is None:
+                    pool = self._pool_class.from_url(server, **self._pool_options)
+                    kept = _pools[key] = (pool, self._client(connection_pool=pool))
+        return kept
+
+    def _get_connection_pool(self, write):
+        return self._kept(write)[0]
 
     def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
-        if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
-        return client
+        return self._kept(write)[1]
 
 
 class RedisCache(DjangoRedisCache):
