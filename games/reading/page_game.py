@@ -12,8 +12,6 @@ as clocks.with_vacation_hint: the others' vacations are not read), and the same 
 reader may not see; `play_game` the same without the chat marks, which only the chat reads (as
 `selectors.game_for_play` had it from the ORM)."""
 
-from functools import cache
-
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models.query import QuerySet
@@ -22,6 +20,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Vacation
+from elgrande_site.sql_rows import columns as _columns
+from elgrande_site.sql_rows import concrete_fields as _fields
+from elgrande_site.sql_rows import converted as _converted
+from elgrande_site.sql_rows import instance as _instance
+from elgrande_site.sql_rows import ordering as _order
 from games import clocks
 from games.access import can_view
 from games.models import Game, Move, Seat
@@ -29,22 +32,6 @@ from games.play import chat
 
 # The game's columns that only a render needs, not a look in the cache: left for later there.
 LARGE = ("state", "first_events")
-
-
-def _fields(model, leave_out=()):
-    return [field for field in model._meta.concrete_fields if field.name not in leave_out]
-
-
-def _columns(model, fields):
-    table = model._meta.db_table
-    return ", ".join(f'"{table}"."{field.column}"' for field in fields)
-
-
-def _order(model):
-    table = model._meta.db_table
-    return ", ".join(
-        f'"{table}"."{model._meta.get_field("id" if name == "pk" else name).column}"' for name in model._meta.ordering
-    )
 
 
 _GAME_FIELDS = _fields(Game, LARGE)
@@ -76,29 +63,6 @@ _PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _GAME_FIELDS), muted="FALSE"
 _WHOLE_PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _WHOLE_GAME_FIELDS), muted="FALSE", blocked="FALSE")
 _LARGE_FIELDS = [Game._meta.get_field(name) for name in LARGE]
 _LARGE = f'SELECT {_columns(Game, _LARGE_FIELDS)} FROM "{_GAME_TABLE}" WHERE "{_GAME_TABLE}"."id" = %s'
-
-
-@cache
-def _converters(vendor, model, fields):
-    """Per field, the functions that turn its database value into the Python value, as the ORM's
-    compiler applies them (SQLite's booleans and dates come as numbers and text)."""
-    converters = []
-    for field in fields:
-        column = field.get_col(model._meta.db_table)
-        converters.append((column, connection.ops.get_db_converters(column) + column.get_db_converters(connection)))
-    return converters
-
-
-def _converted(model, fields, values):
-    converters = _converters(connection.vendor, model, tuple(fields))
-    for position, (column, functions) in enumerate(converters):
-        for function in functions:
-            values[position] = function(values[position], column, connection)
-    return values
-
-
-def _instance(model, fields, values):
-    return model.from_db(connection.alias, [field.attname for field in fields], _converted(model, fields, values))
 
 
 _MOVE_FIELDS = [Move._meta.get_field(name) for name in ("events", "automatic", "autopilot", "seat", "version")]
