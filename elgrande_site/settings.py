@@ -204,7 +204,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 AUTHENTICATION_BACKENDS = [
-    # allauth's backend: log in by username or email, behind its rate limits.
+    # allauth's backend (log in by username or email, behind its rate limits), with the session's
+    # user read by a SELECT written out once. Logins are recorded with it.
+    "accounts.backends.AuthenticationBackend",
+    # allauth's own, which the sessions of logins made before recorded: they stay logged in. It
+    # never checks a password again after the first one failed (accounts/backends.py).
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 LOGIN_URL = "account_login"

@@ -1,0 +1,48 @@
+"""The site's authentication backend: allauth's (log in by username or email, behind its rate
+limits), with the session's user read by a SELECT written out once.
+
+Django's `ModelBackend.get_user`, which allauth's keeps, builds and compiles the ORM's query on
+every request that has a session: 0.78 ms of CPU on PostgreSQL against 0.16 ms for the same
+SELECT written out and its instance built as the ORM builds it (elgrande_site/sql_rows.py);
+every logged-in request and every render of a player's view for his socket
+(games/live/own_views.py) asks for it (bench/README.md, "The cache's connections kept, the
+session's user written out")."""
+
+from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+
+from elgrande_site.sql_rows import columns, concrete_fields, instance
+
+_USER = get_user_model()
+_FIELDS = concrete_fields(_USER)
+_BY_ID = (
+    f'SELECT {columns(_USER, _FIELDS)} FROM "{_USER._meta.db_table}"'
+    f' WHERE "{_USER._meta.db_table}"."{_USER._meta.pk.column}" = %s'
+)
+
+
+class AuthenticationBackend(AllauthBackend):
+    """Listed first in settings.AUTHENTICATION_BACKENDS, before allauth's own, which stays there for
+    the sessions that name it (logged in before this one was): Django logs out a session whose
+    backend is not listed."""
+
+    def authenticate(self, request, **credentials):
+        """allauth's answer; when it refuses, Django is told to stop there (PermissionDenied), so
+        that allauth's own backend, listed after, does not check the same password a second time
+        (the same answer, for twice the hashing)."""
+        user = super().authenticate(request, **credentials)
+        if user is None:
+            raise PermissionDenied
+        return user
+
+    def get_user(self, user_id):
+        """What `ModelBackend.get_user` answers: the active user of that id, else None."""
+        with connection.cursor() as cursor:
+            cursor.execute(_BY_ID, [user_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        user = instance(_USER, _FIELDS, list(row))
+        return user if self.user_can_authenticate(user) else None
