@@ -10,8 +10,9 @@ the play room (games/play/), then measures:
   mover's page takes it from its socket's frame) and is timed to the mover's own view in hand too;
 - move to screen: from the start of a move's POST to the arrival of its version on the
   WebSocket of a spectator's page of that game, and to another seat's page having its new view
-  (from its socket's frame, or fetched after a bare notice, as static/game.js does), split at the
-  bare notice; beside the bare channel-layer group send, measured on the idle server before the
+  (from its socket's frame, or fetched after a bare notice, as static/game.js does; a version
+  whose view was skipped for a newer one, rendered once for both, is on the screen with that one),
+  split at the bare notice; beside the bare channel-layer group send, measured on the idle server before the
   move phase and during it (to a game of its own: the same load);
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
@@ -427,16 +428,21 @@ def bench_moves(port, games, seconds, bare_game=None):
                 movers[game.version + 1] = seat
             time.sleep(0.5)
             opened.close()
+        # A page shows a version once it has the view of that version or of a newer one: a page
+        # whose render was under way when notices came renders the newest of them once
+        # (games/live/consumers.py), and the versions it skipped reached its screen with it.
+        screen_at = {v: shown_at(screens, v) for v in submitted if movers[v] != 0}
+        own_at = {v: shown_at({u: at for (s, u), at in own_views.items() if s == movers[v]}, v) for v in submitted}
         with lock:
-            own_latencies.extend(
-                own_views[(movers[v], v)] - t for v, t in submitted.items() if (movers[v], v) in own_views)
+            own_latencies.extend(own_at[v] - t for v, t in submitted.items() if own_at[v] is not None)
             submit_latencies.extend(mine)
             arrival_latencies.extend(arrived[v] - t for v, t in submitted.items() if v in arrived)
-            screen_latencies.extend(screens[v] - t for v, t in submitted.items() if v in screens and movers[v] != 0)
+            screen_latencies.extend(
+                screen_at[v] - t for v, t in submitted.items() if movers[v] != 0 and screen_at[v] is not None)
             for v, t in submitted.items():
-                if v in screens and v in arrived and movers[v] != 0:
+                if movers[v] != 0 and screen_at[v] is not None and v in arrived:
                     to_notice.append(arrived[v] - t)
-                    notice_to_screen.append(screens[v] - arrived[v])
+                    notice_to_screen.append(screen_at[v] - arrived[v])
             ways[0] += frames
             ways[1] += fetches
             missing = [v for v in submitted if v not in arrived]
@@ -451,6 +457,12 @@ def bench_moves(port, games, seconds, bare_game=None):
     parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare,
              "own": own_latencies}
     return submit_latencies, arrival_latencies, screen_latencies, refused, elapsed, parts
+
+
+def shown_at(views, version):
+    """When a page had in hand the view of `version` or of a newer one, from `views` ({version:
+    time it came}); None if it never had."""
+    return min((at for shown, at in views.items() if shown >= version), default=None)
 
 
 def bench_socket_burst(port, games, count):
