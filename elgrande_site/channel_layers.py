@@ -5,6 +5,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
+from functools import partial
 
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
@@ -65,7 +66,86 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         connections after a lost one."""
         await self._retried(lambda: self._send_to_groups([(group, message)]))
 
+    # The pause before the process's pop is tried again after Redis failed it.
+    PUMP_PAUSE = 0.5
+
     async def receive(self, channel):
+        """The next message of `channel`. A socket's channel (process-specific: "specific.<the
+        process>!<its own>") takes it from its queue in this process, which one pump per event loop
+        fills from the process's one queue in Redis (`_pumping`); no socket's receive pops from
+        Redis itself, so a closing socket (its receive cancelled) takes nobody else's message with
+        it. In channels-redis the receive of whichever socket held the process's lock popped the
+        next message for any socket of the process: cancelled after Redis popped a message and
+        before its reply was read, it lost it, and another page never heard of a move (channels
+        issue 1683; seen once in bench/web.py right after 500 pages left at once;
+        tests/test_channel_layer.py). The queue of a socket whose receive was cancelled goes
+        with it. Other channels: channels-redis's receive (`_receive_ending`)."""
+        if "!" not in channel:
+            return await self._receive_ending(channel)
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        queue = self.receive_buffer[channel]
+        self._start_pump(self.non_local_name(channel))
+        try:
+            return await queue.get()
+        except asyncio.CancelledError:
+            self.receive_buffer.pop(channel, None)
+            raise
+
+    def _start_pump(self, real_channel):
+        """The pump of this event loop (one per loop: pools and queues belong to a loop), started
+        if it is not running."""
+        loop = asyncio.get_running_loop()
+        pumps = self.__dict__.setdefault("_pumps", {})
+        pump = pumps.get(loop)
+        if pump is None or pump.done():
+            for other in [other for other, task in pumps.items() if other.is_closed() or task.done()]:
+                del pumps[other]
+            pumps[loop] = asyncio.ensure_future(self._pumping(real_channel))
+
+    async def _pumping(self, real_channel):
+        """Pop the process's messages from Redis one by one and put each in the queue of its
+        socket(s), as channels-redis's receive does once a receive holds the process's lock
+        (`receive_single`: each message kept in a backup in Redis until it is handed over, and
+        the next pop after that backup's cleaning), until the loop ends. A failure of Redis is
+        logged once, and the pop tried again every PUMP_PAUSE on new connections. Ends when
+        cancelled, even when redis-py lets the cancellation go by (Python 3.11: see
+        `_receive_ending`): the task's `cancelling()` is checked before each pop."""
+        index = self.consistent_hash(real_channel)
+        channel_key = self.prefix + real_channel
+        this = asyncio.current_task()
+        failing = False
+        while not this.cancelling():
+            await self.receive_clean_locks.acquire(channel_key)
+            try:
+                content = await self._brpop_with_clean(index, channel_key, timeout=self.brpop_timeout)
+            except asyncio.CancelledError:
+                self.receive_clean_locks.release(channel_key)
+                raise
+            except Exception as error:
+                self.receive_clean_locks.release(channel_key)
+                if not failing:
+                    logger.warning("the process's messages cannot be taken from Redis (%s): trying again", error)
+                failing = True
+                await self.connection(index).connection_pool.disconnect(inuse_connections=False)
+                await asyncio.sleep(self.PUMP_PAUSE)
+                continue
+            failing = False
+            if content is None:  # the blocking pop's time ran out
+                self.receive_clean_locks.release(channel_key)
+                continue
+            cleaner = asyncio.ensure_future(self._clean_receive_backup(index, channel_key))
+            self.receive_cleaners.append(cleaner)
+            cleaner.add_done_callback(partial(self._cleaned, channel_key))
+            message = self.deserialize(content)
+            channels = message.pop("__asgi_channel__", real_channel)
+            for channel in channels if isinstance(channels, list) else [channels]:
+                self.receive_buffer[channel].put_nowait(message)
+
+    def _cleaned(self, channel_key, cleaner):
+        self.receive_cleaners.remove(cleaner)
+        self.receive_clean_locks.release(channel_key)
+
+    async def _receive_ending(self, channel):
         """channels-redis's receive, which always ends when it is cancelled.
 
         On Python 3.11 a cancellation can be lost inside redis-py: each command is written
@@ -74,9 +154,7 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         receive then goes on with its next blocking pop, and its loop never ends: a consumer
         whose socket closed (its receive is cancelled and waited for) hung for ever, and so did
         an event loop's shutdown that waits for its cancelled tasks. Here the receive runs as a
-        task of its own, which is cancelled again until it has ended. A message it had just
-        taken when it was cancelled is dropped, as channels-redis drops it: its reader is
-        going away."""
+        task of its own, which is cancelled again until it has ended."""
         receiving = asyncio.ensure_future(super().receive(channel))
         try:
             return await asyncio.shield(receiving)
