@@ -136,8 +136,15 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
             cleaner = asyncio.ensure_future(self._clean_receive_backup(index, channel_key))
             self.receive_cleaners.append(cleaner)
             cleaner.add_done_callback(partial(self._cleaned, channel_key))
-            message = self.deserialize(content)
-            channels = message.pop("__asgi_channel__", real_channel)
+            try:
+                message = self.deserialize(content)
+                channels = message.pop("__asgi_channel__", real_channel)
+            except Exception:
+                # One message that cannot be read (written by another version of the site, or
+                # damaged) is dropped: raised here it ended the pump, and every socket of the
+                # process waited on its queue for ever.
+                logger.exception("a message of the process's queue in Redis could not be read: dropped")
+                continue
             for channel in channels if isinstance(channels, list) else [channels]:
                 self.receive_buffer[channel].put_nowait(message)
 

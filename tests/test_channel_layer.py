@@ -153,6 +153,20 @@ async def test_a_message_popped_for_another_socket_as_a_receive_is_cancelled_is_
     assert await receive(layer, staying) is None
 
 
+async def test_a_message_that_cannot_be_read_is_dropped_and_the_next_ones_still_come():
+    # A member of the process's queue in Redis that is no message of this site (written by another
+    # version of it, or damaged): the pump that takes the process's messages drops it and goes on.
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    receiving = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0.2)  # the pump is in its blocking pop
+    queue = layer.prefix + layer.non_local_name(channel)
+    async with redis.asyncio.Redis.from_url(settings.REDIS_URL) as direct:
+        await direct.zadd(queue, {b"\xc1 not a message": time.time()})
+    await layer.send(channel, {"type": "game.version", "version": 3})
+    assert await asyncio.wait_for(receiving, 3) == {"type": "game.version", "version": 3}
+
+
 @pytest.fixture
 def redis_relay():
     with relayed_redis() as relay:
