@@ -5,15 +5,14 @@ Django's `ModelBackend.get_user`, which allauth's keeps, builds and compiles the
 every request that has a session: 0.78 ms of CPU on PostgreSQL against 0.16 ms for the same
 SELECT written out and its instance built as the ORM builds it (elgrande_site/sql_rows.py);
 every logged-in request and every render of a player's view for his socket
-(games/live/own_views.py) asks for it (bench/README.md, "The cache's connections kept, the
-session's user written out")."""
+(games/live/own_views.py) asks for it (bench/README.md, "Speed, the eighth pass (issue 22)")."""
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 
-from elgrande_site.sql_rows import columns, concrete_fields, instance
+from elgrande_site.sql_rows import columns, concrete_fields, holds_id, instance
 
 _USER = get_user_model()
 _FIELDS = concrete_fields(_USER)
@@ -39,6 +38,8 @@ class AuthenticationBackend(AllauthBackend):
 
     def get_user(self, user_id):
         """What `ModelBackend.get_user` answers: the active user of that id, else None."""
+        if not holds_id(_USER, user_id):
+            return None
         with connection.cursor() as cursor:
             cursor.execute(_BY_ID, [user_id])
             row = cursor.fetchone()

@@ -67,7 +67,7 @@ class _KeptClient(RedisCacheClient):
     of its own, so each made a pool of its own, and with it a new connection to Redis (its TCP
     handshake and redis-py's CLIENT SETINFO, some 1.1 ms of CPU against 0.07 for a command on a
     kept connection; one connection made per game page request in bench/web.py, 1,624 in a
-    run: bench/README.md, "The cache's connections kept"). Here the pools are the process's,
+    run: bench/README.md, "Speed, the eighth pass (issue 22)"). Here the pools are the process's,
     one per server and options, as redis-py means them to be (thread-safe, and reset in a forked
     child); Django also made a new redis.Redis (its table of some 170 reply callbacks filled in
     anew) on every call, 0.1-0.2 ms of CPU a call: one is kept per pool."""

@@ -8,6 +8,13 @@ from functools import cache
 from django.db import connection
 
 
+def holds_id(model, pk):
+    """Whether `pk` fits `model`'s id column: an id past it names no row, as the ORM answers it,
+    where the SELECT written out would fail (SQLite: OverflowError; PostgreSQL: out of range)."""
+    low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
+    return low <= pk <= high
+
+
 def concrete_fields(model, leave_out=()):
     return [field for field in model._meta.concrete_fields if field.name not in leave_out]
 

@@ -107,7 +107,7 @@ def fake_redis(settings, monkeypatch):
         "default": {"BACKEND": "elgrande_site.cache.RedisCache", "LOCATION": f"redis://127.0.0.1:{fake.port}/0"},
     }
     monkeypatch.setattr(cache, "_down_until", 0.0)
-    monkeypatch.setattr(cache, "_pools", {}, raising=False)  # pools of other tests point elsewhere
+    monkeypatch.setattr(cache, "_pools", {})  # the pools of other tests point elsewhere
     yield fake
     fake.close()
 

@@ -23,6 +23,7 @@ from accounts.models import Vacation
 from elgrande_site.sql_rows import columns as _columns
 from elgrande_site.sql_rows import concrete_fields as _fields
 from elgrande_site.sql_rows import converted as _converted
+from elgrande_site.sql_rows import holds_id
 from elgrande_site.sql_rows import instance as _instance
 from elgrande_site.sql_rows import ordering as _order
 from games import clocks
@@ -113,8 +114,7 @@ def play_game(request, pk, large=False):
 
 def _viewable(request, pk, chat_marks, large=False):
     # An id past what the column holds is no game, as the ORM has it (tests/test_bad_input.py).
-    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
-    if not low <= pk <= high:
+    if not holds_id(Game, pk):
         raise Http404(_("No such game."))
     user = request.user
     earliest_end, latest_start = clocks.vacation_hint_days(timezone.now())
