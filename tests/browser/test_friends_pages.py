@@ -81,3 +81,27 @@ def test_quick_game_joins_the_oldest_open_game_with_the_chosen_options(site, bro
     assert "dan" in page.locator(".waiting").inner_text()
     shoot(page, "quick-game-joined")
     context.close()
+
+
+def test_a_friend_with_a_long_name_and_open_games_fits_a_phone(site, live_site_env, browser):
+    # The name and the games share the column beside the presence: a long name wraps there, and
+    # the games after it, rather than squeezing them off the right of the screen.
+    seeded(live_site_env, (
+        "from accounts.models import Follow; from games.play import lifecycle; "
+        "from tests.support.ratings_seed import player; "
+        "eve, long = player('eve'), player('a_player_with_a_rather_long_name'); "
+        "Follow.objects.create(follower=eve, followed=long); "
+        "[lifecycle.create_game(long, num_players=4) for _ in range(2)]"
+    ))
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = log_in(context, site, "eve")
+    friend = page.locator("#friends li")
+    assert friend.count() == 1 and friend.locator(".friend-games a").count() == 2
+    assert fits_the_screen(page)
+    # Each game, with its seats taken, stays whole on one line, right of the presence.
+    presence = friend.locator(".presence").bounding_box()
+    for game in friend.locator(".friend-game").all():
+        box = game.bounding_box()
+        assert box["x"] >= presence["x"] + presence["width"] and box["height"] < 1.6 * presence["height"] + 4
+    shoot(page, "lobby-friend-long-name")
+    context.close()
