@@ -5,12 +5,17 @@ import io
 import os
 from urllib.parse import urlsplit
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
 
-# Django must be set up before the consumers (and through them the models) are imported.
-django_asgi_app = get_asgi_application()
+# Django must be set up before the consumers (and through them the models) are imported; as
+# django.core.asgi.get_asgi_application does, with the handler of elgrande_site/http_handler.py.
+django.setup(set_prefix=False)
+
+from elgrande_site.http_handler import OneHopASGIHandler  # noqa: E402
+
+django_asgi_app = OneHopASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
