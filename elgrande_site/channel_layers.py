@@ -1,12 +1,15 @@
 """The channels-redis layer with a connection pool that makes a burst wait instead of fail, and its
-group sends, to one group or many at once, in two round trips."""
+group sends, to one group or many at once, in two round trips; from a thread without an event
+loop (a request's, a Celery task's), on blocking connections of the process's own."""
 
 import asyncio
 import logging
+import threading
 import time
 from collections import defaultdict
 from functools import partial
 
+import redis
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -182,21 +185,104 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         round trips per Redis host instead of four per group (and a fifth for the groups
         listened to): one script drops each group's expired members and answers with the
         others; a second, per host of the members' channels, drops each channel's expired
-        messages and adds the new ones, short of the channel's capacity. Each round trip is an
-        await on the web process's event loop, which the move's POST waits for: under the moves'
-        load of bench/web.py each took some 7 ms, a move's notices 36 ms at the median
-        (bench/README.md, "A move on another seat's screen: where the time goes"). Only the
-        groups that have members get anything (`_to_push`)."""
-        groups = list(dict.fromkeys(group for group, _ in notices))
-        members = await self._members(groups)
-        pushes = defaultdict(lambda: ([], [], []))  # host -> (channel keys, messages, capacities)
+        messages and adds the new ones, short of the channel's capacity. Only the groups that
+        have members get anything (`_pushes`)."""
+        members = {}
+        for index, names in self._by_host(notices).items():
+            members.update(self._named(names, await self.connection(index).register_script(_MEMBERS)(
+                keys=[self._group_key(group) for group in names], args=[self._expired_before()]
+            )))
+        await asyncio.gather(*(
+            self._push(index, *push) for index, push in self._pushes(notices, members).items()
+        ))
+
+    def group_send_many_now(self, notices, seconds):
+        """`group_send_many` from a thread without an event loop (a request's, a Celery task's), in
+        that thread: the same two scripts on blocking connections of the process's own, each
+        round trip given at most `seconds` / 2 (TimeoutError), tried again on new connections
+        after a lost one (RETRY_PAUSES). The async layer's connections belong to an event loop: a
+        request's notices were handed to the server's loop (asgiref's async_to_sync), which under
+        the moves' load of bench/web.py they waited for as long as for the two round trips
+        (bench/README.md, the ninth pass); a Celery task's made a loop, and new connections, for
+        each batch of notices."""
+        for pause in self.RETRY_PAUSES:
+            try:
+                return self._send_now(notices, seconds)
+            except redis.exceptions.ConnectionError:
+                for client in self._blocking_clients(seconds).values():
+                    client.connection_pool.disconnect(inuse_connections=False)
+                time.sleep(pause)
+        return self._send_now(notices, seconds)
+
+    def _send_now(self, notices, seconds):
+        clients = self._blocking_clients(seconds)
+        try:
+            members = {}
+            for index, names in self._by_host(notices).items():
+                members.update(self._named(names, clients[index].register_script(_MEMBERS)(
+                    keys=[self._group_key(group) for group in names], args=[self._expired_before()]
+                )))
+            for index, (keys, messages, capacities) in self._pushes(notices, members).items():
+                over = clients[index].register_script(_PUSH)(keys=keys, args=self._push_args(messages, capacities))
+                if over:
+                    logger.info("%s of %s channels over capacity", over, len(keys))
+        except redis.exceptions.TimeoutError as error:
+            # As the async layer's sends, whose asyncio.timeout the callers know.
+            raise TimeoutError(f"Redis did not answer within {seconds / 2} s") from error
+
+    _clients_lock = threading.Lock()
+
+    def _blocking_clients(self, seconds):
+        """{host index: redis.Redis} on blocking connections shared by the process's threads, made
+        once per layer (redis-py's pools start afresh in a forked process): the hosts' options,
+        with `seconds` / 2 to connect, to wait for a free connection and to read an answer."""
+        clients = self.__dict__.get("_clients")
+        if clients is None:
+            with self._clients_lock:
+                clients = self.__dict__.get("_clients")
+                if clients is None:
+                    clients = {}
+                    for index, host in enumerate(self.hosts):
+                        options = dict(host)
+                        address = options.pop("address")
+                        limit = seconds / 2
+                        options.update(
+                            timeout=limit,
+                            socket_timeout=limit,
+                            socket_connect_timeout=min(options.get("socket_connect_timeout") or limit, limit),
+                        )
+                        pool = redis.BlockingConnectionPool.from_url(address, **options)
+                        clients[index] = redis.Redis(connection_pool=pool)
+                    self.__dict__["_clients"] = clients
+        return clients
+
+    def _by_host(self, notices):
+        """{host index: the names of the groups of `notices` kept there}."""
+        by_host = defaultdict(list)
+        for group in dict.fromkeys(group for group, _ in notices):
+            assert self.require_valid_group_name(group), "Group name not valid"
+            by_host[self.consistent_hash(group)].append(group)
+        return by_host
+
+    def _expired_before(self):
+        return int(time.time()) - self.group_expiry
+
+    @staticmethod
+    def _named(names, found):
+        """{group: its members' channel names}, from `_MEMBERS`'s answer for the groups `names`."""
+        return {group: [channel.decode("utf8") for channel in channels] for group, channels in zip(names, found)}
+
+    def _pushes(self, notices, members):
+        """{host index: (channel keys, the messages for them, their capacities)} of `notices`, to the
+        groups' `members` (`_to_push`)."""
+        pushes = defaultdict(lambda: ([], [], []))
         for group, message in notices:
             if members.get(group):
                 for index, keys, messages, capacities in self._to_push(group, members[group], message):
                     pushes[index][0].extend(keys)
                     pushes[index][1].extend(messages)
                     pushes[index][2].extend(capacities)
-        await asyncio.gather(*(self._push(index, *push) for index, push in pushes.items()))
+        return pushes
 
     def _to_push(self, group, channels, message):
         """[(host, channel keys, the message serialized for each, their capacities)] of a message to
@@ -208,31 +294,15 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
             for index, keys in to_keys.items()
         ]
 
-    async def _members(self, groups):
-        """{group: its members' channel names} of `groups`, the expired members dropped, in one
-        script per Redis host."""
-        by_host = defaultdict(list)
-        for group in groups:
-            assert self.require_valid_group_name(group), "Group name not valid"
-            by_host[self.consistent_hash(group)].append(group)
-        expired = int(time.time()) - self.group_expiry
-        members = {}
-        for index, names in by_host.items():
-            found = await self.connection(index).register_script(_MEMBERS)(
-                keys=[self._group_key(group) for group in names], args=[expired]
-            )
-            members.update(
-                (group, [channel.decode("utf8") for channel in channels]) for group, channels in zip(names, found)
-            )
-        return members
-
     async def _push(self, index, keys, messages, capacities):
-        now = time.time()
-        over = await self.connection(index).register_script(_PUSH)(
-            keys=keys, args=[*messages, *capacities, now, int(self.expiry), int(now) - int(self.expiry)]
-        )
+        script = self.connection(index).register_script(_PUSH)
+        over = await script(keys=keys, args=self._push_args(messages, capacities))
         if over:
             logger.info("%s of %s channels over capacity", over, len(keys))
+
+    def _push_args(self, messages, capacities):
+        now = time.time()
+        return [*messages, *capacities, now, int(self.expiry), int(now) - int(self.expiry)]
 
 
 # Each group of KEYS (a sorted set of its members scored by when each joined) without the members

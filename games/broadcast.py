@@ -89,7 +89,26 @@ def _deliver(notices):
         # would wait for NOTICE_SECONDS. Pages check their version by themselves (static/game.js).
         logger.warning("Redis unreachable: %d notices not sent", len(notices))
         return
-    _on_the_servers_loop(_group_send, notices)
+    _send(notices)
+
+
+def _send(notices):
+    """Give `notices` to the channel layer. From a thread without an event loop (a request's, a
+    Celery task's), the Redis layer sends them in that thread, on its blocking connections
+    (elgrande_site/channel_layers.py `group_send_many_now`): handed to the server's event loop,
+    a move's notices waited for its turn, which under load is the longest wait on a move's way to
+    the other screens (bench/README.md, the ninth pass). Else on an event loop, as below."""
+    layer = get_channel_layer()
+    if hasattr(layer, "group_send_many_now") and _running_loop() is None:
+        layer.group_send_many_now(_marked(notices), NOTICE_SECONDS)
+    else:
+        _on_the_servers_loop(_group_send, notices)
+
+
+def _marked(notices):
+    """A message to a spectators' group says its group, which the spectators' hub
+    (games/live/spectators.py) reads to find the pages it is for, whoever sent it."""
+    return [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
 
 
 # The event loop of the server of this process (Daphne, `runserver`), once it has served a request
@@ -145,9 +164,8 @@ NOTICE_SECONDS = 3
 
 
 async def _group_send(notices):
-    """Send each (group, message). A message to a spectators' group says its group, which the
-    spectators' hub (games/live/spectators.py) reads to find the pages it is for, whoever sent it."""
-    notices = [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
+    """Send each (group, message) (`_marked`) from an event loop."""
+    notices = _marked(notices)
     layer = get_channel_layer()
     async with asyncio.timeout(NOTICE_SECONDS):
         if len(notices) > 1 and hasattr(layer, "group_send_many"):

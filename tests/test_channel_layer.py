@@ -26,8 +26,9 @@ async def receive(layer, channel):
         return None
 
 
+@pytest.mark.parametrize("way", ["on the loop", "from a thread"])
 async def test_only_the_groups_somebody_listens_to_are_sent_to_and_every_listener_hears(
-    channel_prefix_of_this_process, monkeypatch
+    channel_prefix_of_this_process, monkeypatch, way
 ):
     layer = get_channel_layer()
     # Names of this test's own: other tests of this process leave pages in their games' groups.
@@ -49,12 +50,16 @@ async def test_only_the_groups_somebody_listens_to_are_sent_to_and_every_listene
         return real(group, channels, message)
 
     monkeypatch.setattr(layer, "_to_push", to_push)
-    await layer.group_send_many([
+    notices = [
         (one, {"type": "game.version", "version": 4}),
         (two, {"type": "game.version", "version": 9}),
         (three, {"type": "game.version", "version": 2}),
         (lobby, {"type": "lobby.changed"}),
-    ])
+    ]
+    if way == "on the loop":
+        await layer.group_send_many(notices)
+    else:  # a request's thread, a Celery task's: no event loop there (games/broadcast.py)
+        await asyncio.to_thread(layer.group_send_many_now, notices, 3)
     assert sorted(sent) == sorted([one, lobby])
     assert await receive(layer, first) == {"type": "game.version", "version": 4}
     heard = [await receive(layer, second), await receive(layer, second)]
@@ -205,6 +210,62 @@ async def test_the_first_notice_after_a_redis_blip_is_sent_on_a_fresh_connection
         await sender.group_send(group, {"type": "game.version", "version": 4})
     await listener.group_discard(group, channel)
     await sender.close_pools()
+
+
+def test_the_first_notice_from_a_thread_after_a_redis_blip_is_sent_on_a_fresh_connection(redis_relay):
+    """As above, for the notices of a request's thread or a Celery task's, sent there on blocking
+    connections (games/broadcast.py)."""
+    sender, listener = layer_through(redis_relay), get_channel_layer()
+    group = f"game-{uuid4().hex}"
+
+    async def listening():
+        channel = await listener.new_channel()
+        await listener.group_add(group, channel)
+        return channel
+
+    async def heard(channel):
+        return await receive(listener, channel)
+
+    # One loop for the listener throughout: its connections belong to it.
+    with asyncio.Runner() as runner:
+        channel = runner.run(listening())
+        sender.group_send_many_now([(group, {"type": "game.version", "version": 1})], 3)
+        assert runner.run(heard(channel)) == {"type": "game.version", "version": 1}
+        for version in (2, 3):
+            redis_relay.down()
+            time.sleep(1)
+            redis_relay.up()
+            notices = [(group, {"type": "game.version", "version": version}), (f"user-{uuid4().hex}", {"type": "x"})]
+            sender.group_send_many_now(notices, 3)
+            assert runner.run(heard(channel)) == {"type": "game.version", "version": version}
+        # With Redis still away, the retries end, in an error the caller logs, rather than for ever.
+        redis_relay.down()
+        started = time.monotonic()
+        with pytest.raises(redis.exceptions.ConnectionError):
+            sender.group_send_many_now([(group, {"type": "game.version", "version": 4})], 3)
+        assert time.monotonic() - started < 3
+        runner.run(listener.group_discard(group, channel))
+
+
+def test_a_move_s_notices_from_a_thread_go_to_redis_without_an_event_loop(monkeypatch):
+    """A request's thread sends its move's notices itself: never handed to the server's event loop
+    (asgiref's async_to_sync), whose turn under load they waited for."""
+    from games import broadcast
+
+    monkeypatch.setattr(broadcast, "_on_the_servers_loop", lambda *args: pytest.fail("handed to an event loop"))
+    listener = get_channel_layer()
+    game_id = random.randrange(10**9, 2 * 10**9)
+
+    async def listening():
+        channel = await listener.new_channel()
+        await listener.group_add(broadcast.game_group(game_id), channel)
+        return channel
+
+    with asyncio.Runner() as runner:
+        channel = runner.run(listening())
+        broadcast.send_version(game_id, 7)
+        assert runner.run(receive(listener, channel)) == {"type": "game.version", "version": 7}
+        runner.run(listener.group_discard(broadcast.game_group(game_id), channel))
 
 
 def test_a_notice_to_a_silent_redis_is_given_up_in_seconds_not_held_for_the_socket_timeout(

@@ -47,10 +47,7 @@ def test_a_move_s_notices_go_to_the_channel_layer_only_while_redis_answers(with_
 
     sent = []
 
-    async def group_send(notices):
-        sent.extend(notices)
-
-    monkeypatch.setattr(broadcast, "_group_send", group_send)
+    monkeypatch.setattr(broadcast, "_send", sent.extend)
     monkeypatch.setattr(cache, "_down_until", time.monotonic() + 60 if away else 0.0)
     with caplog.at_level(logging.WARNING, logger="games.broadcast"):
         broadcast.send_version(5, 9)

@@ -232,6 +232,13 @@ def sent_notices(monkeypatch):
                 monkeypatch.setattr(layer, "group_send", recorded)
 
         monkeypatch.setattr(layer, "group_send_many", recorded_many)
+        now = layer.group_send_many_now
+
+        def recorded_now(notices, seconds):  # from a thread without an event loop
+            sent.extend((group, message) for group, message in notices)
+            now(notices, seconds)
+
+        monkeypatch.setattr(layer, "group_send_many_now", recorded_now)
     return sent
 
 
