@@ -303,8 +303,16 @@ def bench_bare_send(port, game_id, count, until=None):
         while number < count if until is None else time.perf_counter() < until:
             version = 10**9 + number
             number += 1
+            notice = (game_group(game_id), {"type": "game.version", "version": version})
             started = time.perf_counter()
-            async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.version", "version": version})
+            if hasattr(layer, "group_send_many_now"):
+                # As a move's POST sends its notices (games/broadcast.py): from this thread, on the
+                # layer's kept connections. async_to_sync made an event loop and a connection for
+                # each send, and timed them too: 1-3 ms idle, far more with the bench's own threads
+                # busy (bench/README.md, the ninth pass).
+                layer.group_send_many_now([notice], 3)
+            else:
+                async_to_sync(layer.group_send)(*notice)
             while json.loads(page.recv(timeout=30))["version"] != version:
                 pass
             latencies.append(time.perf_counter() - started)
