@@ -7,7 +7,6 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from functools import partial
 
 import redis
 from channels_redis.core import RedisChannelLayer
@@ -106,26 +105,31 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
             pumps[loop] = asyncio.ensure_future(self._pumping(real_channel))
 
     async def _pumping(self, real_channel):
-        """Pop the process's messages from Redis one by one and put each in the queue of its
-        socket(s), as channels-redis's receive does once a receive holds the process's lock
-        (`receive_single`: each message kept in a backup in Redis until it is handed over, and
-        the next pop after that backup's cleaning), until the loop ends. A failure of Redis is
-        logged once, and the pop tried again every PUMP_PAUSE on new connections. Ends when
-        cancelled, even when redis-py lets the cancellation go by (Python 3.11: see
-        `_receive_ending`): the task's `cancelling()` is checked before each pop."""
+        """Pop the process's messages from Redis and put each in the queue of its socket(s), until
+        the loop ends: all that wait, up to PUMP_BATCH, in one round trip (`_pop_many`); when none
+        waits, a blocking pop for the next one. channels-redis's receive took four round trips per
+        message, one after the other (a script restoring its backup, the blocking pop, the backup
+        of what it popped, and that backup's removal once handed over), so that under the moves'
+        load of bench/web.py the process's messages queued in Redis behind each other: a notice
+        took 80-140 ms at the median from Redis to its socket, 25 ms with this pump (bench/README.md,
+        the ninth pass). The backup guarded a receive cancelled between the pop and the handing
+        over; the pump hands over what it popped without an await between, and is cancelled only
+        when its event loop ends, and with it the process's sockets. A failure of Redis is logged
+        once, and the pop tried again every PUMP_PAUSE on new connections. Ends when cancelled,
+        even when redis-py lets the cancellation go by (Python 3.11: see `_receive_ending`): the
+        task's `cancelling()` is checked before each pop."""
         index = self.consistent_hash(real_channel)
         channel_key = self.prefix + real_channel
         this = asyncio.current_task()
         failing = False
+        # Whether the queue was found empty: then the next pop waits for a message.
+        empty = False
         while not this.cancelling():
-            await self.receive_clean_locks.acquire(channel_key)
             try:
-                content = await self._brpop_with_clean(index, channel_key, timeout=self.brpop_timeout)
+                contents = await self._pop_many(index, channel_key, wait=empty)
             except asyncio.CancelledError:
-                self.receive_clean_locks.release(channel_key)
                 raise
             except Exception as error:
-                self.receive_clean_locks.release(channel_key)
                 if not failing:
                     logger.warning("the process's messages cannot be taken from Redis (%s): trying again", error)
                 failing = True
@@ -133,27 +137,35 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
                 await asyncio.sleep(self.PUMP_PAUSE)
                 continue
             failing = False
-            if content is None:  # the blocking pop's time ran out
-                self.receive_clean_locks.release(channel_key)
-                continue
-            cleaner = asyncio.ensure_future(self._clean_receive_backup(index, channel_key))
-            self.receive_cleaners.append(cleaner)
-            cleaner.add_done_callback(partial(self._cleaned, channel_key))
-            try:
-                message = self.deserialize(content)
-                channels = message.pop("__asgi_channel__", real_channel)
-            except Exception:
-                # One message that cannot be read (written by another version of the site, or
-                # damaged) is dropped: raised here it ended the pump, and every socket of the
-                # process waited on its queue for ever.
-                logger.exception("a message of the process's queue in Redis could not be read: dropped")
-                continue
-            for channel in channels if isinstance(channels, list) else [channels]:
-                self.receive_buffer[channel].put_nowait(message)
+            empty = not contents
+            for content in contents:
+                self._hand_over(content, real_channel)
 
-    def _cleaned(self, channel_key, cleaner):
-        self.receive_cleaners.remove(cleaner)
-        self.receive_clean_locks.release(channel_key)
+    # The most messages the pump takes from Redis in one round trip.
+    PUMP_BATCH = 100
+
+    async def _pop_many(self, index, channel_key, wait):
+        """The oldest messages of the process's queue in Redis, up to PUMP_BATCH, taken from it; with
+        `wait`, the next one, waiting for it up to brpop_timeout ([] if none came)."""
+        connection = self.connection(index)
+        if wait:
+            found = await connection.bzpopmin(channel_key, timeout=self.brpop_timeout)
+            return [] if found is None else [found[1]]
+        return [member for member, _score in await connection.zpopmin(channel_key, self.PUMP_BATCH)]
+
+    def _hand_over(self, content, real_channel):
+        """Put the message `content` in the queue of each of its sockets."""
+        try:
+            message = self.deserialize(content)
+            channels = message.pop("__asgi_channel__", real_channel)
+        except Exception:
+            # One message that cannot be read (written by another version of the site, or
+            # damaged) is dropped: raised here it ended the pump, and every socket of the
+            # process waited on its queue for ever.
+            logger.exception("a message of the process's queue in Redis could not be read: dropped")
+            return
+        for channel in channels if isinstance(channels, list) else [channels]:
+            self.receive_buffer[channel].put_nowait(message)
 
     async def _receive_ending(self, channel):
         """channels-redis's receive, which always ends when it is cancelled.

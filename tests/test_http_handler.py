@@ -13,8 +13,6 @@ from django.urls import path
 
 from elgrande_site.http_handler import OneHopASGIHandler
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 # Where each part of the request ran: (part, thread id).
 ran = []
 
