@@ -1,6 +1,8 @@
 """The channels-redis layer with a connection pool that makes a burst wait instead of fail, and its
 group sends, to one group or many at once, in two round trips; from a thread without an event
-loop (a request's, a Celery task's), on blocking connections of the process's own."""
+loop (a request's, a Celery task's), on blocking connections of the process's own. A process's
+sockets are fed by one pump per event loop, which takes all the messages waiting for them in one
+round trip."""
 
 import asyncio
 import logging

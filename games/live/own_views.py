@@ -34,7 +34,12 @@ logger = logging.getLogger(__name__)
 
 # The threads the readers' views are rendered in: their own, so that neither a consumer's database
 # look-up, a request, nor the spectators' hub waits behind them. A page has one render at a time.
-_RENDERING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="own-views")
+# Two, not four: a render is mostly Python, and four of them at once shared the process's GIL
+# with the requests and the event loop; under the moves' load of bench/web.py (two runs each)
+# two threads made 45-47 moves a second against 27-29 with four, another seat's screen p95 278-323
+# ms against 348-422, the move POST's p50 74-77 ms against 120-127; one thread made the views
+# wait their turn (screen p95 308-474 ms). bench/README.md, the ninth pass.
+_RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="own-views")
 
 
 async def frame(scope, user_id, language, game_id):
