@@ -253,3 +253,31 @@ def test_a_seats_cached_view_marks_the_others_moves_as_new_only_until_its_player
         again = play_html(client, game)
         assert not re.search(r'<li data-round="\d+" class="[^"]*\bnew\b', again)
     assert Seat.objects.get(game=game, index=reader).seen_version == game.version
+
+
+def test_a_view_whose_game_moved_on_while_it_was_read_is_not_kept_under_the_older_version(start_game, rf):
+    """The game's row is read without its state, which a render reads after it: a move between
+    the two made a view of the newer state, kept under the older version's key (and served to
+    every spectator of that version)."""
+    from django.core.cache import cache
+
+    from games.reading import page_game, play_view
+
+    game = start_game(3)
+    play(game, moves=3)
+    game.refresh_from_db()
+    request = rf.get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+    request.user, request.session = AnonymousUser(), SessionStore()
+    read = page_game.play_game(request, game.pk)  # the row of this version, without its state
+    assert read.get_deferred_fields()
+    play(game, moves=1)  # another player's move, between the row and its state
+    key, _spans = play_view.play_key(request, read)
+    body, _deadline = play_view.cached_play(request, read)
+    assert body  # the reader still gets a view
+    assert cache.get(key) is None
+    # Without a move between them the view is kept, as always.
+    game.refresh_from_db()
+    read = page_game.play_game(request, game.pk)
+    entry = play_view.cached_play(request, read)
+    assert cache.get(play_view.play_key(request, read)[0]) == entry
+    assert f'data-version="{game.version}"' in entry[0]

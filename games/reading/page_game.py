@@ -63,7 +63,10 @@ _PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _GAME_FIELDS), muted="FALSE"
 # The same with `LARGE` too, for a render that needs them (`play_game(..., large=True)`).
 _WHOLE_PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _WHOLE_GAME_FIELDS), muted="FALSE", blocked="FALSE")
 _LARGE_FIELDS = [Game._meta.get_field(name) for name in LARGE]
-_LARGE = f'SELECT {_columns(Game, _LARGE_FIELDS)} FROM "{_GAME_TABLE}" WHERE "{_GAME_TABLE}"."id" = %s'
+_VERSION_FIELD = Game._meta.get_field("version")
+_LARGE = (
+    f'SELECT {_columns(Game, [*_LARGE_FIELDS, _VERSION_FIELD])} FROM "{_GAME_TABLE}" WHERE "{_GAME_TABLE}"."id" = %s'
+)
 
 
 _MOVE_FIELDS = [Move._meta.get_field(name) for name in ("events", "automatic", "autopilot", "seat", "version")]
@@ -89,14 +92,19 @@ def log_moves(game, since):
 def load_large(game):
     """Read `LARGE` into `game`, loaded without them, when a render needs them: what
     `game.refresh_from_db(fields=LARGE)` does, without its queryset (1.0 ms of CPU of a play
-    partial's render of 15, bench/README.md, "The play partial's render halved")."""
+    partial's render of 15, bench/README.md, "The play partial's render halved"). Whether they
+    are the columns of `game`'s version: False when the game moved on since `game` was read (its
+    state is then a newer version's, which no entry of the view cache keyed by `game.version`
+    may hold)."""
     with connection.cursor() as cursor:
         cursor.execute(_LARGE, [game.pk])
         row = cursor.fetchone()
     if row is None:
         raise Game.DoesNotExist("Game matching query does not exist.")
-    for field, value in zip(_LARGE_FIELDS, _converted(Game, _LARGE_FIELDS, list(row)), strict=True):
+    *large, version = _converted(Game, [*_LARGE_FIELDS, _VERSION_FIELD], list(row))
+    for field, value in zip(_LARGE_FIELDS, large, strict=True):
         setattr(game, field.attname, value)
+    return version == game.version
 
 
 def viewable_page_game(request, pk):

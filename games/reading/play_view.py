@@ -34,10 +34,12 @@ def cached_play(request, game, keyed=None, entry=None):
     if keyed is None:
         entry = view_cache.get(key)
     if entry is None:
-        if game.get_deferred_fields():
-            page_game.load_large(game)
+        # A game that moved on between its row and its large columns is rendered as read (the
+        # page learns of the newer version from its socket and fetches it), but not kept: under
+        # this version's key it would be a newer version's view.
+        current = page_game.load_large(game) if game.get_deferred_fields() else True
         context = {**game_context(request, game, spans=spans), "partial": PLAY_PARTIAL}
-        entry = view_cache.render("games/partials/unlocalized.html", context, key)
+        entry = view_cache.render("games/partials/unlocalized.html", context, key if current else None)
     return entry
 
 

@@ -83,13 +83,14 @@ def get(cache_key):
 
 def render(template, context, cache_key):
     """Render `template` with `context` (from selectors.game_context) with the reader's own parts
-    as placeholders, keep it under `cache_key`, and return the entry."""
+    as placeholders, keep it under `cache_key` (unless None), and return the entry."""
     clock = context.get("clock")
     shared = {**context, "csrf_token": _CSRF}
     if clock:
         shared["clock"] = {**clock, "seconds": _SECONDS, "left": _LEFT}
     entry = (render_to_string(template, shared), clock["deadline"] if clock else None)
-    cache.set(cache_key, entry, TIMEOUT)
+    if cache_key is not None:
+        cache.set(cache_key, entry, TIMEOUT)
     return entry
 
 
