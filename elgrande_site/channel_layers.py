@@ -213,20 +213,25 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
     def group_send_many_now(self, notices, seconds):
         """`group_send_many` from a thread without an event loop (a request's, a Celery task's), in
         that thread: the same two scripts on blocking connections of the process's own, each
-        round trip given at most `seconds` / 2 (TimeoutError), tried again on new connections
-        after a lost one (RETRY_PAUSES). The async layer's connections belong to an event loop: a
-        request's notices were handed to the server's loop (asgiref's async_to_sync), which under
-        the moves' load of bench/web.py they waited for as long as for the two round trips
-        (bench/README.md, the ninth pass); a Celery task's made a loop, and new connections, for
-        each batch of notices."""
-        for pause in self.RETRY_PAUSES:
+        round trip given at most `seconds` / 2 (TimeoutError, as the async sends'
+        asyncio.timeout), tried again after a lost connection (RETRY_PAUSES) while a round trip's
+        time is left before `seconds` have passed; at once TimeoutError when no connection of the
+        process's pool came free within `seconds` / 2 (waiting longer would hold the request). A
+        dead idle connection is replaced by the pool itself as it hands it out. The async layer's
+        connections belong to an event loop: a request's notices were handed to the server's loop
+        (asgiref's async_to_sync), which under the moves' load of bench/web.py they waited for as
+        long as for the two round trips (bench/README.md, the ninth pass); a Celery task's made a
+        loop, and new connections, for each batch of notices."""
+        deadline = time.monotonic() + seconds
+        for pause in (*self.RETRY_PAUSES, None):
             try:
                 return self._send_now(notices, seconds)
-            except redis.exceptions.ConnectionError:
-                for client in self._blocking_clients(seconds).values():
-                    client.connection_pool.disconnect(inuse_connections=False)
+            except redis.exceptions.ConnectionError as error:
+                if str(error) == _NO_FREE_CONNECTION:
+                    raise TimeoutError(f"no Redis connection came free within {seconds / 2} s") from error
+                if pause is None or time.monotonic() + pause + seconds / 2 > deadline:
+                    raise
                 time.sleep(pause)
-        return self._send_now(notices, seconds)
 
     def _send_now(self, notices, seconds):
         clients = self._blocking_clients(seconds)
@@ -318,6 +323,9 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         now = time.time()
         return [*messages, *capacities, now, int(self.expiry), int(now) - int(self.expiry)]
 
+
+# What redis-py's BlockingConnectionPool raises when no connection came free within its timeout.
+_NO_FREE_CONNECTION = "No connection available."
 
 # Each group of KEYS (a sorted set of its members scored by when each joined) without the members
 # that joined at ARGV[1] or before (expired, as channels-redis's group_send drops them), and the

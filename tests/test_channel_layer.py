@@ -271,6 +271,38 @@ def test_the_first_notice_from_a_thread_after_a_redis_blip_is_sent_on_a_fresh_co
         runner.run(listener.group_discard(group, channel))
 
 
+def test_a_notice_from_a_thread_finding_every_connection_busy_gives_up_in_seconds():
+    """More threads sending at once than the process may open connections (REDIS_MAX_CONNECTIONS):
+    the one left waits for a free one for half of its time, then gives up, not tried again."""
+    import threading
+
+    from elgrande_site.channel_layers import WaitingRedisChannelLayer
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    [host] = config["hosts"]
+    layer = WaitingRedisChannelLayer(**{**config, "hosts": [{**host, "max_connections": 1}]})
+    pool = layer._blocking_clients(2)[0].connection_pool
+    held = pool.get_connection()  # another thread's send, under way
+    outcome = []
+
+    def send():
+        started = time.monotonic()
+        try:
+            layer.group_send_many_now([(f"game-{uuid4().hex}", {"type": "game.version", "version": 1})], 2)
+        except Exception as error:  # noqa: BLE001 -- the outcome is what the test reads
+            outcome.append((type(error), time.monotonic() - started))
+
+    sending = threading.Thread(target=send, daemon=True)
+    sending.start()
+    sending.join(5)
+    pool.release(held)
+    assert not sending.is_alive()
+    [(kind, seconds)] = outcome
+    assert kind is TimeoutError and 0.9 < seconds < 1.8
+    # With its connection back, the next notice goes.
+    layer.group_send_many_now([(f"game-{uuid4().hex}", {"type": "game.version", "version": 2})], 2)
+
+
 def test_a_move_s_notices_from_a_thread_go_to_redis_without_an_event_loop(monkeypatch):
     """A request's thread sends its move's notices itself: never handed to the server's event loop
     (asgiref's async_to_sync), whose turn under load they waited for."""
