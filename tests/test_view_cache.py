@@ -281,3 +281,24 @@ def test_a_view_whose_game_moved_on_while_it_was_read_is_not_kept_under_the_olde
     entry = play_view.cached_play(request, read)
     assert cache.get(play_view.play_key(request, read)[0]) == entry
     assert f'data-version="{game.version}"' in entry[0]
+
+
+def test_a_render_reads_no_move_newer_than_the_game_it_renders(start_game, rf):
+    """A move committed after the game's row was read (its state read with it) and before the
+    log's moves: the view kept under the older version had the newer move in its log, and the
+    page's turn report (kept with the page's frame) too."""
+    from games.mail.turn_report import since_last_move
+    from games.reading import page_game
+
+    game = start_game(3)
+    play(game, moves=4)
+    game.refresh_from_db()
+    request = rf.get(reverse("game_partial", args=[game.pk, "play"]), **HTMX)
+    request.user, request.session = AnonymousUser(), SessionStore()
+    read = page_game.play_game(request, game.pk, large=True)
+    seats = list(read.seats.all())
+    waiting = next(seat.index for seat in seats if seat.index not in read.to_act)
+    before = since_last_move(read, waiting, seats)
+    play(game, moves=1)
+    assert [version for *_rest, version in page_game.log_moves(read, 0)][-1] == read.version
+    assert since_last_move(read, waiting, seats) == before

@@ -119,9 +119,10 @@ def since_last_move(game, seat, seats):
     they made themselves: one the site made for them when their time ran out is told. One query."""
     own = Move.objects.filter(game=game, seat__index=seat, automatic=False).order_by("-version").values("version")
     last = Coalesce(Subquery(own[:1]), 0)
+    # None newer than the game as read: the report is kept with the page's frame under its version.
     rows = list(
         game.moves.annotate(last=last)
-        .filter(version__gt=F("last"))
+        .filter(version__gt=F("last"), version__lte=game.version)
         .order_by("-version")
         .values_list("events", "automatic", "autopilot", "seat__index", "version", "last")[: MOST_MOVES + 1]
     )

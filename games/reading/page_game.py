@@ -74,17 +74,19 @@ _MOVES = (
     f'SELECT {_columns(Move, _MOVE_FIELDS)} FROM "{Move._meta.db_table}"'
     f' WHERE "{Move._meta.db_table}"."{Move._meta.get_field("game").column}" = %s'
     f' AND "{Move._meta.db_table}"."{Move._meta.get_field("round").column}" >= %s'
+    f' AND "{Move._meta.db_table}"."{Move._meta.get_field("version").column}" <= %s'
     f' ORDER BY "{Move._meta.db_table}"."{Move._meta.get_field("version").column}"'
 )
 
 
 def log_moves(game, since):
     """The game's stored moves from round `since` on, oldest first, as the log reads them:
-    [(events, automatic, autopilot, seat id, version)]. One SELECT written out: the ORM's
-    `values_list` of the same cost 0.4 ms of CPU a render, bench/README.md, "The play partial's
-    render halved"."""
+    [(events, automatic, autopilot, seat id, version)]; none newer than `game.version`, which a
+    move committed since `game` was read would be (the render is kept under that version). One
+    SELECT written out: the ORM's `values_list` of the same cost 0.4 ms of CPU a render,
+    bench/README.md, "The play partial's render halved"."""
     with connection.cursor() as cursor:
-        cursor.execute(_MOVES, [game.pk, since])
+        cursor.execute(_MOVES, [game.pk, since, game.version])
         rows = cursor.fetchall()
     return [tuple(_converted(Move, _MOVE_FIELDS, list(row))) for row in rows]
 
