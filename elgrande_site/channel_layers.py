@@ -114,31 +114,35 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         of what it popped, and that backup's removal once handed over), so that under the moves'
         load of bench/web.py the process's messages queued in Redis behind each other: a notice
         took 80-140 ms at the median from Redis to its socket, 25 ms with this pump (bench/README.md,
-        the ninth pass). The backup guarded a receive cancelled between the pop and the handing
-        over; the pump hands over what it popped without an await between, and is cancelled only
-        when its event loop ends, and with it the process's sockets. A failure of Redis is logged
-        once, and the pop tried again every PUMP_PAUSE on new connections. Ends when cancelled,
-        even when redis-py lets the cancellation go by (Python 3.11: see `_receive_ending`): the
-        task's `cancelling()` is checked before each pop."""
+        the ninth pass). Each batch is kept in a backup in Redis until the next pop, which drops
+        it once the batch was handed over, or puts it back in the queue when the pop's answer was
+        lost (a connection cut after Redis popped): no batch is lost with a connection. A failure
+        of Redis is logged once, and the pop tried again every PUMP_PAUSE on new connections.
+        Ends when cancelled, even when redis-py lets the cancellation go by (Python 3.11: see
+        `_receive_ending`): the task's `cancelling()` is checked before each pop."""
         index = self.consistent_hash(real_channel)
         channel_key = self.prefix + real_channel
         this = asyncio.current_task()
         failing = False
         # Whether the queue was found empty: then the next pop waits for a message.
         empty = False
+        # Whether the last batch's pop failed: its answer may be lost, and its backup is put back.
+        lost = False
         while not this.cancelling():
             try:
-                contents = await self._pop_many(index, channel_key, wait=empty)
+                contents = await self._pop_many(index, channel_key, wait=empty, restore=lost)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 if not failing:
                     logger.warning("the process's messages cannot be taken from Redis (%s): trying again", error)
                 failing = True
+                # A blocking pop's failure leaves the backup of a batch handed over already.
+                lost = lost or not empty
                 await self.connection(index).connection_pool.disconnect(inuse_connections=False)
                 await asyncio.sleep(self.PUMP_PAUSE)
                 continue
-            failing = False
+            failing = lost = False
             empty = not contents
             for content in contents:
                 self._hand_over(content, real_channel)
@@ -146,14 +150,20 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
     # The most messages the pump takes from Redis in one round trip.
     PUMP_BATCH = 100
 
-    async def _pop_many(self, index, channel_key, wait):
-        """The oldest messages of the process's queue in Redis, up to PUMP_BATCH, taken from it; with
-        `wait`, the next one, waiting for it up to brpop_timeout ([] if none came)."""
+    async def _pop_many(self, index, channel_key, wait, restore=False):
+        """The oldest messages of the process's queue in Redis, up to PUMP_BATCH, taken from it and
+        kept in its backup until the next such pop (`_POP`: `restore`, the backup is put back in
+        the queue first, else dropped); with `wait`, the next one, waiting for it up to
+        brpop_timeout ([] if none came)."""
         connection = self.connection(index)
         if wait:
             found = await connection.bzpopmin(channel_key, timeout=self.brpop_timeout)
             return [] if found is None else [found[1]]
-        return [member for member, _score in await connection.zpopmin(channel_key, self.PUMP_BATCH)]
+        popped = await connection.register_script(_POP)(
+            keys=[channel_key, self._backup_channel_name(channel_key)],
+            args=[self.PUMP_BATCH, int(restore), int(self.expiry)],
+        )
+        return popped[::2]
 
     def _hand_over(self, content, real_channel):
         """Put the message `content` in the queue of each of its sockets."""
@@ -323,6 +333,28 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         now = time.time()
         return [*messages, *capacities, now, int(self.expiry), int(now) - int(self.expiry)]
 
+
+# The oldest ARGV[1] messages of a process's queue (KEYS[1]) taken from it, and kept in its backup
+# (KEYS[2], for ARGV[3] seconds) until the next call, which first puts the backup back in the queue
+# (ARGV[2] == "1": the last call's answer was lost) or drops it (the last batch was handed over).
+# Answers [message, score, message, score...], the oldest first.
+_POP = """
+if ARGV[2] == '1' then
+    local kept = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+    for i = 1, #kept, 2 do
+        redis.call('ZADD', KEYS[1], kept[i + 1], kept[i])
+    end
+end
+redis.call('DEL', KEYS[2])
+local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
+for i = 1, #popped, 2 do
+    redis.call('ZADD', KEYS[2], popped[i + 1], popped[i])
+end
+if #popped > 0 then
+    redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
+return popped
+"""
 
 # What redis-py's BlockingConnectionPool raises when no connection came free within its timeout.
 _NO_FREE_CONNECTION = "No connection available."

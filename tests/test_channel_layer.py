@@ -88,9 +88,9 @@ async def test_the_process_pump_ends_when_cancelled_even_if_redis_py_lets_the_ca
     real = layer._pop_many
     lost = []
 
-    async def pop_that_loses_a_cancellation(index, channel, wait):
+    async def pop_that_loses_a_cancellation(index, channel, wait, **options):
         try:
-            return await real(index, channel, wait)
+            return await real(index, channel, wait, **options)
         except asyncio.CancelledError:
             if lost:
                 raise
@@ -168,8 +168,8 @@ async def test_the_messages_waiting_for_a_process_are_taken_in_one_round_trip_an
     pops = []
     real = layer._pop_many
 
-    async def counted(index, channel, wait):
-        found = await real(index, channel, wait)
+    async def counted(index, channel, wait, **options):
+        found = await real(index, channel, wait, **options)
         pops.append(len(found))
         return found
 
@@ -180,6 +180,32 @@ async def test_the_messages_waiting_for_a_process_are_taken_in_one_round_trip_an
             heard[channel].append(message["version"])
     assert heard == {first: list(range(1, 51, 2)), second: list(range(2, 51, 2))}
     assert pops[0] == 50 and sum(pops) == 50
+
+
+async def test_a_batch_whose_answer_was_lost_with_its_connection_comes_once_on_the_next_pop(monkeypatch):
+    # Redis popped the batch, and the connection was cut before its answer was read: the batch
+    # kept in the backup goes back in the queue, in its order, and is handed over once.
+    layer = get_channel_layer()
+    monkeypatch.setattr(layer, "PUMP_PAUSE", 0.05)
+    channel = await layer.new_channel()
+    for version in range(1, 6):
+        await layer.send(channel, {"type": "game.version", "version": version})
+    real = layer._pop_many
+    calls = []
+
+    async def answer_lost_once(index, key, wait, **options):
+        calls.append(options)
+        found = await real(index, key, wait, **options)
+        if found and len(calls) == 1:
+            raise redis.exceptions.ConnectionError("Connection closed by server.")
+        return found
+
+    monkeypatch.setattr(layer, "_pop_many", answer_lost_once)
+    heard = []
+    while (message := await receive(layer, channel)) is not None:
+        heard.append(message["version"])
+    assert heard == [1, 2, 3, 4, 5]
+    assert calls[:2] == [{"restore": False}, {"restore": True}]
 
 
 async def test_a_message_that_cannot_be_read_is_dropped_and_the_next_ones_still_come():
