@@ -5,6 +5,7 @@ sockets are fed by one pump per event loop, which takes all the messages waiting
 round trip."""
 
 import asyncio
+import itertools
 import logging
 import threading
 import time
@@ -114,9 +115,10 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         of what it popped, and that backup's removal once handed over), so that under the moves'
         load of bench/web.py the process's messages queued in Redis behind each other: a notice
         took 80-140 ms at the median from Redis to its socket, 25 ms with this pump (bench/README.md,
-        the ninth pass). Each batch is kept in a backup in Redis until the next pop, which drops
-        it once the batch was handed over, or puts it back in the queue when the pop's answer was
-        lost (a connection cut after Redis popped): no batch is lost with a connection. A failure
+        the ninth pass). Each batch is kept in a backup in Redis, under a number of its own, until
+        the next pop, which drops it when it is the batch last handed over, and else puts it back
+        in the queue (that pop's answer was lost with its connection, after Redis popped): no batch
+        is lost with a connection, nor handed over twice after a pop that never reached Redis. A failure
         of Redis is logged once, and the pop tried again every PUMP_PAUSE on new connections.
         Ends when cancelled, even when redis-py lets the cancellation go by (Python 3.11: see
         `_receive_ending`): the task's `cancelling()` is checked before each pop."""
@@ -126,42 +128,45 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         failing = False
         # Whether the queue was found empty: then the next pop waits for a message.
         empty = False
-        # Whether the last batch's pop failed: its answer may be lost, and its backup is put back.
-        lost = False
+        # The numbers of the batches popped, and of the last one handed over ("": none yet).
+        batches = itertools.count(1)
+        handed = ""
         while not this.cancelling():
+            batch = str(next(batches))
             try:
-                contents = await self._pop_many(index, channel_key, wait=empty, restore=lost)
+                contents = await self._pop_many(index, channel_key, wait=empty, batch=batch, handed=handed)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 if not failing:
                     logger.warning("the process's messages cannot be taken from Redis (%s): trying again", error)
                 failing = True
-                # A blocking pop's failure leaves the backup of a batch handed over already.
-                lost = lost or not empty
                 await self.connection(index).connection_pool.disconnect(inuse_connections=False)
                 await asyncio.sleep(self.PUMP_PAUSE)
                 continue
-            failing = lost = False
+            failing = False
             empty = not contents
+            if not empty:
+                handed = batch
             for content in contents:
                 self._hand_over(content, real_channel)
 
     # The most messages the pump takes from Redis in one round trip.
     PUMP_BATCH = 100
 
-    async def _pop_many(self, index, channel_key, wait, restore=False):
+    async def _pop_many(self, index, channel_key, wait, batch="", handed=""):
         """The oldest messages of the process's queue in Redis, up to PUMP_BATCH, taken from it and
-        kept in its backup until the next such pop (`_POP`: `restore`, the backup is put back in
-        the queue first, else dropped); with `wait`, the next one, waiting for it up to
-        brpop_timeout ([] if none came)."""
+        kept in its backup as batch number `batch` until the next such pop (`_POP`: the backup is
+        dropped if it is batch `handed`, the last handed over, else put back in the queue first);
+        with `wait`, the next one, waiting for it up to brpop_timeout ([] if none came)."""
         connection = self.connection(index)
         if wait:
             found = await connection.bzpopmin(channel_key, timeout=self.brpop_timeout)
             return [] if found is None else [found[1]]
+        backup = self._backup_channel_name(channel_key)
         popped = await connection.register_script(_POP)(
-            keys=[channel_key, self._backup_channel_name(channel_key)],
-            args=[self.PUMP_BATCH, int(restore), int(self.expiry)],
+            keys=[channel_key, backup, backup + "$batch"],
+            args=[self.PUMP_BATCH, handed, int(self.expiry), batch],
         )
         return popped[::2]
 
@@ -263,18 +268,20 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
 
     def _blocking_clients(self, seconds):
         """{host index: redis.Redis} on blocking connections shared by the process's threads, made
-        once per layer (redis-py's pools start afresh in a forked process): the hosts' options,
-        with `seconds` / 2 to connect, to wait for a free connection and to read an answer."""
-        clients = self.__dict__.get("_clients")
+        once per layer and `seconds` (redis-py's pools start afresh in a forked process): the
+        hosts' options, with `seconds` / 2 to connect, to wait for a free connection and to read
+        an answer."""
+        kept = self.__dict__.setdefault("_clients", {})
+        clients = kept.get(seconds)
         if clients is None:
             with self._clients_lock:
-                clients = self.__dict__.get("_clients")
+                clients = kept.get(seconds)
                 if clients is None:
                     clients = {}
+                    limit = seconds / 2
                     for index, host in enumerate(self.hosts):
                         options = dict(host)
                         address = options.pop("address")
-                        limit = seconds / 2
                         options.update(
                             timeout=limit,
                             socket_timeout=limit,
@@ -282,7 +289,7 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
                         )
                         pool = redis.BlockingConnectionPool.from_url(address, **options)
                         clients[index] = redis.Redis(connection_pool=pool)
-                    self.__dict__["_clients"] = clients
+                    kept[seconds] = clients
         return clients
 
     def _by_host(self, notices):
@@ -335,23 +342,26 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
 
 
 # The oldest ARGV[1] messages of a process's queue (KEYS[1]) taken from it, and kept in its backup
-# (KEYS[2], for ARGV[3] seconds) until the next call, which first puts the backup back in the queue
-# (ARGV[2] == "1": the last call's answer was lost) or drops it (the last batch was handed over).
-# Answers [message, score, message, score...], the oldest first.
+# (KEYS[2]) as batch ARGV[4] (its number in KEYS[3]), both for ARGV[3] seconds, until the next
+# call, which first drops the backup if it is batch ARGV[2] (the last handed over) and else puts
+# it back in the queue (the answer of the call that popped it was lost). Answers [message, score,
+# message, score...], the oldest first.
 _POP = """
-if ARGV[2] == '1' then
+local kept_batch = redis.call('GET', KEYS[3])
+if kept_batch and kept_batch ~= ARGV[2] then
     local kept = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
     for i = 1, #kept, 2 do
         redis.call('ZADD', KEYS[1], kept[i + 1], kept[i])
     end
 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
 local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
 for i = 1, #popped, 2 do
     redis.call('ZADD', KEYS[2], popped[i + 1], popped[i])
 end
 if #popped > 0 then
     redis.call('EXPIRE', KEYS[2], ARGV[3])
+    redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3])
 end
 return popped
 """
