@@ -118,8 +118,8 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         the ninth pass). Each batch is kept in a backup in Redis, under a number of its own, until
         the next pop, which drops it when it is the batch last handed over, and else puts it back
         in the queue (that pop's answer was lost with its connection, after Redis popped): no batch
-        is lost with a connection, nor handed over twice after a pop that never reached Redis. A failure
-        of Redis is logged once, and the pop tried again every PUMP_PAUSE on new connections.
+        is lost with a connection, nor handed over twice after a pop that never reached Redis.
+        A failure of Redis is logged once, and the pop tried again every PUMP_PAUSE on new connections.
         Ends when cancelled, even when redis-py lets the cancellation go by (Python 3.11: see
         `_receive_ending`): the task's `cancelling()` is checked before each pop."""
         index = self.consistent_hash(real_channel)
@@ -132,9 +132,9 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
         batches = itertools.count(1)
         handed = ""
         while not this.cancelling():
-            batch = str(next(batches))
+            batch, waiting = str(next(batches)), empty
             try:
-                contents = await self._pop_many(index, channel_key, wait=empty, batch=batch, handed=handed)
+                contents = await self._pop_many(index, channel_key, wait=waiting, batch=batch, handed=handed)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -146,7 +146,7 @@ class WaitingRedisChannelLayer(RedisChannelLayer):
                 continue
             failing = False
             empty = not contents
-            if not empty:
+            if contents and not waiting:  # a blocking pop keeps no backup
                 handed = batch
             for content in contents:
                 self._hand_over(content, real_channel)
