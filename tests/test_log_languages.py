@@ -29,6 +29,7 @@ EVENTS = [
     ({"event": "order", "order": [2, 0, 1]}, [], []),
     ({"event": "court", "seat": 0, "count": 3, "from_regions": {"valencia": 1}}, ["valencia"], []),
     ({"event": "court", "seat": 0, "count": 0, "power_card": 13}, [], []),
+    ({"event": "court", "seat": 0, "count": 0}, [], []),
     ({"event": "take_card", "seat": 1, "card": "royal_adviser"}, [], ["royal_adviser"]),
     ({"event": "place", "seat": 1, "to": [["basque", 2], ["castillo", 1]]}, ["basque"], []),
     ({"event": "place", "seat": 1, "to": []}, [], []),
@@ -226,3 +227,13 @@ def test_the_game_page_names_regions_and_cards_in_each_readers_language_cache_or
             html = client.get(url, HTTP_ACCEPT_LANGUAGE=language, **extra).content.decode().replace("&#x27;", "'")
             with translation.override(language):
                 assert seville in html and card_title(offered) in html, (language, url)
+
+
+def test_a_player_who_sends_no_caballero_to_court_is_said_to_send_none():
+    said = {}
+    for language in ("en", "it", "fr"):
+        with translation.override(language):
+            said[language] = text(event_html({"round": 2, "event": "court", "seat": 0, "count": 0}, NAMES))
+    assert "moves no caballero to court." in said["en"], said
+    assert "nessun Caballero" in said["it"] and "aucun Caballero" in said["fr"], said
+    assert not any(re.search(r"\b0\b", plain) for plain in said.values()), said

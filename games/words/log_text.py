@@ -281,6 +281,9 @@ def _court(event, names):
             count=caballeros(event["count"]),
             taken=taken,
         )
+    if not event["count"]:
+        # A player who chose to send none: "moves 0 caballeros to court" read as a slip.
+        return format_html(_("{player} moves no caballero to court."), player=player)
     return format_html(_("{player} moves {count} to court."), player=player, count=caballeros(event["count"]))
 
 
