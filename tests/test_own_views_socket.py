@@ -360,7 +360,7 @@ async def test_the_movers_page_asking_no_view_in_the_answer_gets_it_from_its_soc
     socket = await seat_page(game, mover)
     renders = []
     real = view_cache.render
-    monkeypatch.setattr(view_cache, "render", lambda *args: renders.append(args[2]) or real(*args))
+    monkeypatch.setattr(view_cache, "render", lambda *args: renders.append(args[1]["own_seat"]) or real(*args))
     response = await database_sync_to_async(post_asking_no_view)(user, game, mover)
     assert response.status_code == 204 and response["X-Game-Version"] == str(game.version)
     got = await heard(socket)
@@ -369,5 +369,84 @@ async def test_the_movers_page_asking_no_view_in_the_answer_gets_it_from_its_soc
     assert token_is_the_pages(got["play"])
     assert await socket.receive_nothing()
     # Rendered once, by the socket's process, and as the mover's seat.
-    assert len(renders) == 1 and f":seat-{mover}-user-{user.pk}-" in renders[0]
+    assert len(renders) == 1 and (renders[0].index, renders[0].user_id) == (mover, user.pk)
+    await socket.disconnect()
+
+
+def seen_version_of(game, seat):
+    return Seat.objects.get(game=game, index=seat).seen_version
+
+
+async def test_a_seats_lines_are_marked_seen_once_its_frame_is_sent(clock, start_game, monkeypatch):
+    """The seen mark (the log's lines no longer new at the next look) is written after the frame
+    that shows them as new went out on the page's socket, not before."""
+    from games.live.consumers import GameConsumer
+
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    before = await database_sync_to_async(seen_version_of)(game, seat)
+    happened = []
+    real_send, real_seen = GameConsumer.send, play_view.seen
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if bytes_data is not None:
+            happened.append(("frame sent", await database_sync_to_async(seen_version_of)(game, seat)))
+        await real_send(self, text_data=text_data, bytes_data=bytes_data, close=close)
+
+    def seen(mark):
+        real_seen(mark)
+        happened.append(("seen written", seen_version_of(game, seat)))
+
+    monkeypatch.setattr(GameConsumer, "send", send)
+    monkeypatch.setattr(play_view, "seen", seen)
+    await database_sync_to_async(move_now)(game, mover)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    assert ' new">' in got["play"], "the other seat's move is marked new (games/templatetags/game_page.py)"
+    await socket.receive_nothing()
+    assert happened == [("frame sent", before), ("seen written", game.version)]
+    await socket.disconnect()
+
+
+async def test_a_frame_that_could_not_be_sent_leaves_the_lines_new_for_the_next_look(
+    clock, start_game, monkeypatch
+):
+    from games.live.consumers import GameConsumer
+
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    before = await database_sync_to_async(seen_version_of)(game, seat)
+    real_send = GameConsumer.send
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if bytes_data is not None:
+            raise ConnectionResetError("the page went away")
+        await real_send(self, text_data=text_data, bytes_data=bytes_data, close=close)
+
+    monkeypatch.setattr(GameConsumer, "send", send)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await socket.receive_nothing(timeout=1)
+    assert await database_sync_to_async(seen_version_of)(game, seat) == before < game.version
+    await socket.disconnect()
+    # The next look shows the other seat's move as new, and only then moves the mark on.
+    user = await database_sync_to_async(user_at)(game, seat)
+    body = await database_sync_to_async(fetched)(user, game)
+    assert ' new">' in body and await database_sync_to_async(seen_version_of)(game, seat) == game.version
+    assert ' new">' not in await database_sync_to_async(fetched)(user, game)
+
+
+async def test_a_seats_socket_render_neither_reads_nor_keeps_a_view_cache_entry(clock, start_game, monkeypatch):
+    """Its entry would be keyed by the seen version the render moves on: nobody could read it."""
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    asked = []
+    real_get = view_cache.get
+    monkeypatch.setattr(view_cache, "get", lambda key: asked.append(key) or real_get(key))
+    kept = []
+    real_render = view_cache.render
+    monkeypatch.setattr(view_cache, "render", lambda *args: kept.append(args[2]) or real_render(*args))
+    await database_sync_to_async(move_now)(game, mover)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    assert asked == [] and kept == [None]
     await socket.disconnect()

@@ -158,21 +158,23 @@ def test_a_stored_move_that_no_longer_replays_is_said_so_and_marks_nothing(start
 
 
 def test_a_look_moves_the_seen_version_on_and_never_back(start_game):
-    """`_mark_new` (its UPDATE written out) stores the newest version a look showed, unless a later
-    look, by another request, stored a newer one already."""
+    """`_mark_new` finds the newest version a look showed and `mark_seen` (its UPDATE written out)
+    stores it, unless a later look, by another request, stored a newer one already."""
     from games.models import Seat
-    from games.reading.selectors import _mark_new
+    from games.reading.selectors import _mark_new, mark_seen
 
     game = start_game(3, seed=4)
     play(game, moves=6)
     game.refresh_from_db()
     own = game.seats.get(index=0)
     Seat.objects.filter(pk=own.pk).update(seen_version=game.version + 5)
-    _mark_new([{"version": game.version, "mover": 1}], own)
+    mark_seen(own.pk, _mark_new([{"version": game.version, "mover": 1}], own))
     assert Seat.objects.get(pk=own.pk).seen_version == game.version + 5
     Seat.objects.filter(pk=own.pk).update(seen_version=0)
     own.seen_version = 0
     entries = [{"version": game.version - 1, "mover": 0}, {"version": game.version, "mover": 1}]
-    _mark_new(entries, own)
-    assert Seat.objects.get(pk=own.pk).seen_version == game.version == own.seen_version
+    assert _mark_new(entries, own) == game.version == own.seen_version
+    assert Seat.objects.get(pk=own.pk).seen_version == 0
+    mark_seen(own.pk, game.version)
+    assert Seat.objects.get(pk=own.pk).seen_version == game.version
     assert [entry["new"] for entry in entries] == [False, True]

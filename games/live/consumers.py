@@ -157,6 +157,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 self.newer(made["version"])
                 if "frame" in made:
                     await self.send(bytes_data=made["frame"])
+                    if made["seen"] is not None:
+                        # After the frame, off its way to the screen (games/reading/play_view.py).
+                        await own_views.mark_seen(made["seen"])
                 else:
                     await self.send_json({"version": made["version"]})
         finally:

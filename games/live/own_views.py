@@ -64,7 +64,8 @@ def reader_request(scope):
 
 def make_frame(scope, user_id, language, game_id):
     """What the page of user `user_id` (written in `language`) is sent for the game as it stands:
-    {"version", "frame": gzip of {"version", "play": the reader's view}}, or {"version"} alone
+    {"version", "frame": gzip of {"version", "play": the reader's view}, "seen": the seen mark to
+    write once the frame is sent, or None}, or {"version"} alone
     (the page fetches), or None (nothing to send but the version the notice told of). The mover's
     page too is sent his view of his own move: it posts asking for none in the answer."""
     try:
@@ -79,7 +80,7 @@ def make_frame(scope, user_id, language, game_id):
         return None
     if found is None:
         return None
-    version, body = found
+    version, body, seen = found
     if body is None or (not had_token and "CSRF_COOKIE" in request.META):
         return {"version": version}
     # gzip's fastest level: its 9 (the default) took 0.83 ms of CPU for a 55 KB view, a ninth of the
@@ -88,4 +89,14 @@ def make_frame(scope, user_id, language, game_id):
     packed = gzip.compress(json.dumps({"version": version, "play": body}).encode(), compresslevel=1, mtime=0)
     if len(packed) > MAX_FRAME:
         return {"version": version}
-    return {"version": version, "frame": packed}
+    # The seen mark of the lines the view shows as new: for `mark_seen`, once the frame is sent.
+    return {"version": version, "frame": packed, "seen": seen}
+
+
+async def mark_seen(mark):
+    """Write a frame's seen mark (play_view.readers_play), in a rendering thread, after the frame
+    went out; a failure is logged: the lines stay new for the reader's next look."""
+    try:
+        await database_sync_to_async(play_view.seen, thread_sensitive=False, executor=_RENDERING)(mark)
+    except Exception:
+        logger.exception("the seen mark %s could not be written", mark)

@@ -12,7 +12,7 @@ from games.models import Game
 from games.play import chat
 from games.reading import page_game, view_cache
 from games.reading.page_game import LARGE
-from games.reading.selectors import game_context, game_for_play, own_seat, vacation_spans
+from games.reading.selectors import game_context, game_for_play, mark_seen, own_seat, vacation_spans
 
 PLAY_PARTIAL = "games/partials/play.html"
 
@@ -61,11 +61,20 @@ def spectators_play(game_id):
 
 def readers_play(request, game_id):
     """The play partial of the game as `request`'s reader would fetch it now (games/web/views.py
-    `_play`, from the same `game_for_play` and cache entry), for the socket of that reader's own
-    page (games/live/consumers.py): (version, body); None when he may not see the game, or its view
-    is not kept in the view cache (an open or cancelled game: his page fetches it). Also after the
-    reader's own move: a page whose socket takes frames posts its moves asking for no view in the
-    answer (games/web/views.py `move`), and gets it here, rendered once."""
+    `_play`, from the same `game_for_play`), for the socket of that reader's own page
+    (games/live/consumers.py): (version, body, the seen mark to write once the page has it: `seen`);
+    None when he may not see the game, or its view is not kept in the view cache (an open or
+    cancelled game: his page fetches it). Also after the reader's own move: a page whose socket
+    takes frames posts its moves asking for no view in the answer (games/web/views.py `move`),
+    and gets it here, rendered once.
+
+    A seat's view is rendered without the view cache. Its entry is keyed by the seat's seen
+    version, which this very render moves on (selectors._mark_new), so no later look at this
+    version could read what it would keep, and a socket's render is the first of its version and
+    reader, so there is nothing to read yet: the cache's read and write were two round trips to
+    Redis on the way of every move to every seat's screen, and the pickling of a 55 KB entry
+    (bench/README.md, the tenth pass). The seen mark is written after the frame is sent, not
+    before: a frame that never left leaves the lines new for the next look."""
     try:
         # A socket asks for the view of a version just made, which the cache has not seen yet: the
         # large columns the render needs come in the same SELECT (one round trip fewer).
@@ -74,4 +83,16 @@ def readers_play(request, game_id):
         return None
     if not view_cache.cacheable(game):
         return None
-    return game.version, view_cache.body_for_reader(request, cached_play(request, game))
+    seats = list(game.seats.all())
+    if own_seat(request, seats) is None:
+        # A logged-in spectator in his own time zone: the entry he shares with every spectator there.
+        return game.version, view_cache.body_for_reader(request, cached_play(request, game)), None
+    spans = vacation_spans(game, seats)
+    context = {**game_context(request, game, spans=spans, seen_later=True), "partial": PLAY_PARTIAL}
+    entry = view_cache.render("games/partials/unlocalized.html", context, None)
+    return game.version, view_cache.body_for_reader(request, entry), context.get("seen_later")
+
+
+def seen(mark):
+    """Write the seen mark `readers_play` gave: (seat id, version)."""
+    mark_seen(*mark)

@@ -96,7 +96,7 @@ def vacation_spans(game, seats):
     return {}
 
 
-def game_context(request, game, whole_log=False, shows_log=True, spans=None):
+def game_context(request, game, whole_log=False, shows_log=True, spans=None, seen_later=False):
     """What the game page and every partial need, in a fixed number of queries: the game and
     its seats (`viewable_game`), and the events of the recent moves. The stored state is rendered
     as is; history is never replayed here (the replay is games/web/replay_views.py). `spans`: the
@@ -106,7 +106,8 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
     templates only draw it.
 
     The log marks as new what other seats did since the reader last looked (`Seat.seen_version`),
-    which then becomes this version, when what is rendered `shows_log`."""
+    which then becomes this version, when what is rendered `shows_log`; with `seen_later`, not
+    here: the context's "seen_later" says what to write (`mark_seen`) once the reader has it."""
     seats = list(game.seats.all())
     own = own_seat(request, seats)
     seat = own.index if own is not None else None
@@ -152,7 +153,12 @@ def game_context(request, game, whole_log=False, shows_log=True, spans=None):
             context["changed_areas"] = since_visit.changed_areas(
                 game, seats, own, view, context["log_entries"]
             )
-            _mark_new(context["log_entries"], own)
+            newest = _mark_new(context["log_entries"], own)
+            if newest is not None:
+                if seen_later:
+                    context["seen_later"] = (own.pk, newest)
+                else:
+                    mark_seen(own.pk, newest)
     return context
 
 
@@ -181,8 +187,8 @@ def _log(game, seats, seat, names, since):
 
 
 def _mark_new(entries, own):
-    """Mark the lines of moves made since the seat's player last looked, but his own moves, and
-    remember that he has now seen this version. One UPDATE, and only when there is something new."""
+    """Mark the lines of moves made since the seat's player last looked, but his own moves; the
+    version he has now seen when there is something new (for `mark_seen`), else None."""
     seen = own.seen_version
     newest = seen
     for entry in entries:
@@ -190,9 +196,16 @@ def _mark_new(entries, own):
             newest = max(newest, entry["version"])
             entry["new"] = entry.get("mover") != own.index
     if newest > seen:
-        with connection.cursor() as cursor:
-            cursor.execute(_SEEN, [newest, own.pk, newest])
         own.seen_version = newest
+        return newest
+    return None
+
+
+def mark_seen(seat_id, version):
+    """Remember that the seat's player has seen the game's `version`: one UPDATE, which never
+    moves the mark back (two pages of one player may write theirs in either order)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SEEN, [version, seat_id, version])
 
 
 # `_mark_new`'s UPDATE written out: the ORM's `filter(...).update(...)`, built on every render of a
