@@ -7,6 +7,9 @@ SELECT written out and its instance built as the ORM builds it (elgrande_site/sq
 every logged-in request and every render of a player's view for his socket
 (games/live/own_views.py) asks for it (bench/README.md, "Speed, the eighth pass (issue 22)")."""
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -20,6 +23,29 @@ _BY_ID = (
     f'SELECT {columns(_USER, _FIELDS)} FROM "{_USER._meta.db_table}"'
     f' WHERE "{_USER._meta.db_table}"."{_USER._meta.pk.column}" = %s'
 )
+# The users other SELECTs read whole meanwhile (`read_along`), by id, within `users_read_along`.
+_READ = ContextVar("users read along", default=None)
+
+
+@contextmanager
+def users_read_along():
+    """Within it, `get_user` answers for a user that another SELECT read whole, every column as
+    `_BY_ID` reads them (`read_along`), without a SELECT of its own: a socket's render of a
+    seat's view reads the game's seats with their users (games/reading/page_game.py), and its
+    reader is one of them (games/live/own_views.py). The same row of the same moment, so the
+    same answer: active or not, and the session's hash checked against its password by Django."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
+
+
+def read_along(users):
+    """Offer `users` (instances with every concrete column) to `get_user` within `users_read_along`."""
+    known = _READ.get()
+    if known is not None:
+        known.update((user.pk, user) for user in users)
 
 
 class AuthenticationBackend(AllauthBackend):
@@ -40,6 +66,10 @@ class AuthenticationBackend(AllauthBackend):
         """What `ModelBackend.get_user` answers: the active user of that id, else None."""
         if not holds_id(_USER, user_id):
             return None
+        known = _READ.get()
+        if known is not None and user_id in known:
+            user = known[user_id]
+            return user if self.user_can_authenticate(user) else None
         with connection.cursor() as cursor:
             cursor.execute(_BY_ID, [user_id])
             row = cursor.fetchone()

@@ -38,8 +38,8 @@ def rendered(monkeypatch):
     made = []
     real = play_view.readers_play
 
-    def counted(request, game_id):
-        found = real(request, game_id)
+    def counted(request, game):
+        found = real(request, game)
         made.append((request.user.pk, found))
         return found
 
@@ -190,6 +190,50 @@ async def test_a_socket_whose_session_ended_or_changed_hands_gets_the_bare_versi
     await socket.disconnect()
 
 
+def change_password(user):
+    user.set_password("another one entirely")
+    user.save()
+
+
+def deactivate(user):
+    User.objects.filter(pk=user.pk).update(is_active=False)
+
+
+@pytest.mark.parametrize("change", [change_password, deactivate], ids=["password changed", "deactivated"])
+async def test_a_socket_whose_player_changed_his_password_or_was_deactivated_gets_the_bare_version(
+    clock, start_game, change
+):
+    """The reader is read with the game's seats (accounts/backends.py `users_read_along`), and Django
+    checks the session against that row as against its own SELECT's."""
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    await database_sync_to_async(change)(await database_sync_to_async(user_at)(game, seat))
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    await socket.disconnect()
+
+
+def test_a_seats_frame_reads_its_reader_with_the_games_seats_in_three_round_trips(start_game):
+    """The session, the game with its seats and their users (the reader among them), the log's moves;
+    the seen mark after the frame is sent."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start_game(3)
+    mover = game.to_act[0]
+    seat = next(index for index in range(3) if index != mover)
+    move_now(game, mover)
+    user = user_at(game, seat)
+    _name, value = cookie(user)
+    scope = {"type": "websocket", "path": f"/ws/games/{game.pk}/", "query_string": b"",
+             "headers": [(b"host", b"testserver"), (b"cookie", value)]}
+    with CaptureQueriesContext(connection) as queries:
+        made = own_views.make_frame(scope, user.pk, "en", game.pk)
+    assert made["frame"] and made["version"] == game.version
+    assert [query["sql"].split('"')[1] for query in queries] == ["games_game", "games_move"], queries.captured_queries
+    assert made["seen"] == (Seat.objects.get(game=game, index=seat).pk, game.version)
+
+
 async def test_a_seat_page_without_the_csrf_cookie_gets_the_bare_version(clock, start_game):
     """A token minted by the socket's process would be one the browser never gets: its forms
     would fail. The page fetches its view, and the fetch sets the cookie."""
@@ -251,7 +295,7 @@ async def test_a_render_that_fails_leaves_the_page_to_fetch(clock, start_game, m
     game, mover, seat = await waiting_seat(start_game)
     socket = await seat_page(game, seat)
 
-    def broken(request, game_id):
+    def broken(request, game):
         raise RuntimeError("the view could not be rendered")
 
     monkeypatch.setattr(play_view, "readers_play", broken)

@@ -26,7 +26,9 @@ from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone, translation
+from django.utils.functional import SimpleLazyObject
 
+from accounts.backends import users_read_along
 from games.live.spectators import MAX_FRAME
 from games.reading import play_view
 
@@ -57,7 +59,9 @@ def reader_request(scope):
     request = ASGIRequest({**scope, "type": "http", "method": "GET", "scheme": scheme}, io.BytesIO())
     engine = import_module(settings.SESSION_ENGINE)
     request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    request.user = auth.get_user(request)
+    # Read when first asked for, as AuthenticationMiddleware leaves it: `make_frame` asks once the
+    # game's seats and their users are read (accounts/backends.py `users_read_along`).
+    request.user = SimpleLazyObject(lambda: auth.get_user(request))
     CsrfViewMiddleware(lambda request: None).process_request(request)
     return request
 
@@ -70,15 +74,24 @@ def make_frame(scope, user_id, language, game_id):
     page too is sent his view of his own move: it posts asking for none in the answer."""
     try:
         request = reader_request(scope)
-        if not request.user.is_authenticated or request.user.pk != user_id:
+        # A session that holds nobody, or someone else, is not worth the game's SELECT.
+        if request.session.get(auth.SESSION_KEY) != str(user_id):
             return None
         had_token = "CSRF_COOKIE" in request.META
-        with translation.override(request.user.language or language), timezone.override(request.user.zone):
-            found = play_view.readers_play(request, game_id)
+        # The reader is read with the game's seats, one SELECT for both (a seat's player is one of
+        # them): the user's own SELECT was a round trip more on the way of each move to each
+        # seat's screen (bench/README.md, the tenth pass). Django then checks the session's hash.
+        with users_read_along():
+            game = play_view.readers_game(request, game_id)
+            reader = request.user if request.user.is_authenticated else None
+        if reader is None or reader.pk != user_id:
+            return None
+        if game is None:
+            return None
+        with translation.override(reader.language or language), timezone.override(reader.zone):
+            found = play_view.readers_play(request, game)
     except Exception:
         logger.exception("the own view of game %s could not be rendered for user %s", game_id, user_id)
-        return None
-    if found is None:
         return None
     version, body, seen = found
     if body is None or (not had_token and "CSRF_COOKIE" in request.META):

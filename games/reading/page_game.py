@@ -19,6 +19,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.backends import read_along
 from accounts.models import Vacation
 from elgrande_site.sql_rows import columns as _columns
 from elgrande_site.sql_rows import concrete_fields as _fields
@@ -158,6 +159,8 @@ def _viewable(request, pk, chat_marks, large=False):
     prefetched = QuerySet(Seat).filter(game=game)
     prefetched._result_cache, prefetched._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": prefetched}
+    # A reader not known yet (a socket's made-up request) may be one of these: no SELECT for him.
+    read_along(users.values())
     if not can_view(game, user, request.session):
         raise Http404(_("No such game."))
     return game

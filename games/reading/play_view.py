@@ -59,14 +59,25 @@ def spectators_play(game_id):
     return None if body is None else (game.version, body)
 
 
-def readers_play(request, game_id):
-    """The play partial of the game as `request`'s reader would fetch it now (games/web/views.py
-    `_play`, from the same `game_for_play`), for the socket of that reader's own page
-    (games/live/consumers.py): (version, body, the seen mark to write once the page has it: `seen`);
-    None when he may not see the game, or its view is not kept in the view cache (an open or
-    cancelled game: his page fetches it). Also after the reader's own move: a page whose socket
-    takes frames posts its moves asking for no view in the answer (games/web/views.py `move`),
-    and gets it here, rendered once.
+def readers_game(request, game_id):
+    """The game as `request`'s reader would fetch its play partial now (games/web/views.py `_play`,
+    from the same `game_for_play`), for `readers_play`; None when he may not see it, or its view
+    is not kept in the view cache (an open or cancelled game: his page fetches it)."""
+    try:
+        # A socket asks for the view of a version just made, which the cache has not seen yet: the
+        # large columns the render needs come in the same SELECT (one round trip fewer).
+        game = game_for_play(request, game_id, large=True)
+    except Http404:
+        return None
+    return game if view_cache.cacheable(game) else None
+
+
+def readers_play(request, game):
+    """The play partial of `game` (from `readers_game`) as `request`'s reader would fetch it now,
+    for the socket of that reader's own page (games/live/consumers.py): (version, body, the seen
+    mark to write once the page has it: `seen`). Also after the reader's own move: a page whose
+    socket takes frames posts its moves asking for no view in the answer (games/web/views.py
+    `move`), and gets it here, rendered once.
 
     A seat's view is rendered without the view cache. Its entry is keyed by the seat's seen
     version, which this very render moves on (selectors._mark_new), so no later look at this
@@ -75,14 +86,6 @@ def readers_play(request, game_id):
     Redis on the way of every move to every seat's screen, and the pickling of a 55 KB entry
     (bench/README.md, the tenth pass). The seen mark is written after the frame is sent, not
     before: a frame that never left leaves the lines new for the next look."""
-    try:
-        # A socket asks for the view of a version just made, which the cache has not seen yet: the
-        # large columns the render needs come in the same SELECT (one round trip fewer).
-        game = game_for_play(request, game_id, large=True)
-    except Http404:
-        return None
-    if not view_cache.cacheable(game):
-        return None
     seats = list(game.seats.all())
     if own_seat(request, seats) is None:
         # A logged-in spectator in his own time zone: the entry he shares with every spectator there.

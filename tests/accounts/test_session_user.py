@@ -90,3 +90,34 @@ def test_an_id_past_the_column_is_nobody_as_the_orm_has_it(make_user):
     for user_id in (2**63, -(2**63) - 1):
         assert ModelBackend().get_user(user_id) is None
         assert AuthenticationBackend().get_user(user_id) is None
+
+
+def test_a_user_read_along_answers_without_a_select_of_its_own_and_only_within(make_user):
+    from accounts.backends import read_along, users_read_along
+
+    user, other = make_user(), make_user("other")
+    whole = User.objects.get(pk=user.pk)
+    read_along([whole])  # outside: offered to nobody
+    with CaptureQueriesContext(connection) as queries:
+        assert AuthenticationBackend().get_user(user.pk) == user
+    assert len(queries) == 1
+    with users_read_along():
+        read_along([whole])
+        with CaptureQueriesContext(connection) as queries:
+            assert AuthenticationBackend().get_user(user.pk) is whole
+            # Another user than those read along is read as ever.
+            assert AuthenticationBackend().get_user(other.pk) == other
+        assert len(queries) == 1
+    with CaptureQueriesContext(connection) as queries:
+        assert AuthenticationBackend().get_user(user.pk) == user
+    assert len(queries) == 1
+
+
+def test_an_inactive_user_read_along_is_nobody(make_user):
+    from accounts.backends import read_along, users_read_along
+
+    user = make_user()
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    with users_read_along():
+        read_along([User.objects.get(pk=user.pk)])
+        assert AuthenticationBackend().get_user(user.pk) is None
