@@ -170,8 +170,8 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     game.refresh_from_db()
     assert f'data-version="{game.version}"' in response.content.decode()
     sql = [query["sql"] for query in captured.captured_queries]
-    # The session's user; the game, its large columns and its seats, loaded once; the transaction: its savepoint, the
-    # row locked for its version alone, the move inserted, the game updated, the row that keeps
+    # The session's user; the transaction (its savepoint in a test's): the game, its large columns
+    # and its seats, loaded once with the game's row locked, the move inserted, the game updated, the row that keeps
     # the mails it calls for from being lost (when it brings somebody a new decision), the
     # release; the render of the play area from the saved game: the log's recent moves, the
     # version the mover has now seen. No vacations: nobody may be on one (the seats' hint, asked
@@ -181,7 +181,7 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
     # lock (games/play/answers_ahead.py `read_answers_ahead`).
     asks_veto = veto_question(state_of(game))
     assert asks_veto is opens_a_veto_question
-    assert len(sql) == 9 + calls_for_mail + asks_veto, sql
+    assert len(sql) == 8 + calls_for_mail + asks_veto, sql
     assert not any(query.startswith('SELECT "accounts_vacation"') for query in sql)
     read_again = 'SELECT "games_seat"."id" AS "pk", "games_seat"."answers_ahead" AS "answers_ahead" FROM'
     assert sum(query.startswith(read_again) for query in sql) == asks_veto
@@ -194,8 +194,15 @@ def test_a_move_post_loads_the_game_once_in_a_fixed_number_of_queries(start_game
         for query in sql
     ) == 1
     assert not any(query.startswith('SELECT "games_game"."state"') for query in sql)
+    # Its row locked by that SELECT, not by one of its own (SQLite's transactions lock the file).
+    locking = [query for query in sql if "FOR UPDATE" in query]
+    if connection.features.has_select_for_update:
+        assert len(locking) == 1 and locking[0].startswith('SELECT "games_game"."id"')
+        assert 'JOIN "games_seat"' in locking[0]
+    else:
+        assert locking == []
+    assert not any(query.startswith('SELECT "games_game"."version"') for query in sql)
     assert sum(query.startswith('SELECT "games_seat"') for query in sql) == asks_veto
-    assert any(query.startswith('SELECT "games_game"."version"') for query in sql)
 
 
 def test_a_move_posted_with_htmx_returns_the_new_play_area(start_game):

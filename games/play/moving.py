@@ -38,7 +38,7 @@ from games.play.steps import (
 logger = logging.getLogger(__name__)
 
 
-def submit_move(game, *, user, move, expected_version, seat_index=None, seats=None):
+def submit_move(game, *, user, move, expected_version, seat_index=None, seats=None, locked=False):
     """Apply `user`'s move if it was made against the current version; else change nothing.
     Returns the saved game.
 
@@ -49,9 +49,16 @@ def submit_move(game, *, user, move, expected_version, seat_index=None, seats=No
     reads the game once. Without, the game is read again under the lock and the caller's object
     is left as it was. A `move` that is not a JSON object with a "type" is refused, after the
     checks that do not depend on it (a move from a seat with no decision to make is None).
+
+    `locked`: the caller's transaction read `game` and `seats` with the game's row locked
+    (selectors.game_for_move's `lock`), so they are current and this runs in that transaction,
+    without a savepoint (a refusal then ends the whole transaction: the caller's rolls back).
     """
-    with transaction.atomic():
-        game, current = _lock_loaded(game) if seats is not None else (_lock(game), False)
+    with transaction.atomic(savepoint=not locked):
+        if locked:
+            current = True
+        else:
+            game, current = _lock_loaded(game) if seats is not None else (_lock(game), False)
         _check_running(game)
         loaded = {seat.index: seat for seat in seats} if seats is not None and current else None
         seats, vacations = _seats_and_vacations(game, timezone.now(), loaded)

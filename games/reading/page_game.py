@@ -63,6 +63,8 @@ _PAGE_OF_READER = _PAGE.format(game=_columns(Game, _GAME_FIELDS), muted=chat.MUT
 _PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _GAME_FIELDS), muted="FALSE", blocked="FALSE")
 # The same with `LARGE` too, for a render that needs them (`play_game(..., large=True)`).
 _WHOLE_PAGE_OF_VISITOR = _PAGE.format(game=_columns(Game, _WHOLE_GAME_FIELDS), muted="FALSE", blocked="FALSE")
+# And with the game's row locked until the transaction ends (`play_game(..., lock=True)`): the move's.
+_LOCKED_WHOLE_PAGE_OF_VISITOR = f'{_WHOLE_PAGE_OF_VISITOR} FOR UPDATE OF "{_GAME_TABLE}"'
 _LARGE_FIELDS = [Game._meta.get_field(name) for name in LARGE]
 _VERSION_FIELD = Game._meta.get_field("version")
 _LARGE = (
@@ -115,15 +117,18 @@ def viewable_page_game(request, pk):
     return _viewable(request, pk, chat_marks=True)
 
 
-def play_game(request, pk, large=False):
+def play_game(request, pk, large=False, lock=False):
     """The play partial's game (`selectors.game_for_play`): its seats without chat marks; with
     `large`, its `LARGE` columns read in the same SELECT, for a caller that renders whatever the
     cache holds (the move, which makes a new version; a socket's render of a new version): a
-    second round trip fewer than `load_large` after it."""
-    return _viewable(request, pk, chat_marks=False, large=large)
+    second round trip fewer than `load_large` after it. With `lock` (and `large`; inside a
+    transaction), the game's row is locked by the same SELECT until the transaction ends: the
+    move's, whose lock was a SELECT of its own (on SQLite, whose transactions take the whole
+    file's lock, there is no row lock to take)."""
+    return _viewable(request, pk, chat_marks=False, large=large, lock=lock)
 
 
-def _viewable(request, pk, chat_marks, large=False):
+def _viewable(request, pk, chat_marks, large=False, lock=False):
     # An id past what the column holds is no game, as the ORM has it (tests/test_bad_input.py).
     if not holds_id(Game, pk):
         raise Http404(_("No such game."))
@@ -134,7 +139,10 @@ def _viewable(request, pk, chat_marks, large=False):
         if chat_marks and user.is_authenticated:
             cursor.execute(_PAGE_OF_READER, [user.pk, user.pk, *around])
         else:
-            cursor.execute(_WHOLE_PAGE_OF_VISITOR if large else _PAGE_OF_VISITOR, around)
+            if large and lock and connection.features.has_select_for_update:
+                cursor.execute(_LOCKED_WHOLE_PAGE_OF_VISITOR, around)
+            else:
+                cursor.execute(_WHOLE_PAGE_OF_VISITOR if large else _PAGE_OF_VISITOR, around)
         rows = cursor.fetchall()
     if not rows:
         raise Http404(_("No such game."))

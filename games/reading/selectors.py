@@ -50,7 +50,7 @@ def viewable_game(request, pk, defer=()):
     return game_or_404(request, games, pk)
 
 
-def game_for_move(request, pk):
+def game_for_move(request, pk, lock=False):
     """The one load of the move's path: the whole game, with its seats and their users as the play
     partial needs them and as services.submit_move wants them (`maybe_away`), so that neither the
     move nor the render after it reads the game or its seats again. 404 for a game the requester
@@ -58,8 +58,9 @@ def game_for_move(request, pk):
     the rest (games/reading/page_game.py): the ORM's two querysets, built and compiled on each
     move, were 7 of a move POST's 24 ms of CPU under cProfile (bench/README.md, "The move's
     load"), and a second SELECT for the large columns a round trip more (bench/README.md, "A
-    move on another seat's screen: where the time goes")."""
-    return page_game.play_game(request, pk, large=True)
+    move on another seat's screen: where the time goes"). With `lock`, inside the move's
+    transaction, the game's row is locked by this SELECT (moving.submit_move's `locked`)."""
+    return page_game.play_game(request, pk, large=True, lock=lock)
 
 
 def game_for_play(request, pk, large=False):
