@@ -120,7 +120,8 @@ def main():
             timed(selectors, "_log", "  the log")
             timed(selectors, "seat_view", "  the seat's view")
             timed(since_visit, "changed_areas", "  the areas changed since")
-            timed(selectors, "_mark_new", "  the seen version stored")
+            timed(selectors, "_mark_new", "  the lines marked new")
+            timed(selectors, "mark_seen", "  the seen version stored")
             timed(view_cache, "render_to_string", "the templates")
 
         languages = args.languages.split(",")

@@ -201,15 +201,21 @@ def deactivate(user):
 
 @pytest.mark.parametrize("change", [change_password, deactivate], ids=["password changed", "deactivated"])
 async def test_a_socket_whose_player_changed_his_password_or_was_deactivated_gets_the_bare_version(
-    clock, start_game, change
+    clock, start_game, change, caplog
 ):
     """The reader is read with the game's seats (accounts/backends.py `users_read_along`), and Django
     checks the session against that row as against its own SELECT's."""
     game, mover, seat = await waiting_seat(start_game)
     socket = await seat_page(game, seat)
-    await database_sync_to_async(change)(await database_sync_to_async(user_at)(game, seat))
+    # Framed while the session holds him, as it was made.
     await database_sync_to_async(move_now)(game, mover)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    await database_sync_to_async(change)(await database_sync_to_async(user_at)(game, seat))
+    await database_sync_to_async(move_now)(game)
     assert await heard(socket) == {"version": game.version}
+    # Refused, not broken: nothing failed on the way.
+    assert "could not be" not in caplog.text
     await socket.disconnect()
 
 
@@ -493,4 +499,27 @@ async def test_a_seats_socket_render_neither_reads_nor_keeps_a_view_cache_entry(
     got = await heard(socket)
     assert got["frame"] and got["version"] == game.version
     assert asked == [] and kept == [None]
+    await socket.disconnect()
+
+
+async def test_a_page_gone_to_a_past_position_during_its_render_leaves_the_lines_new(clock, start_game, monkeypatch):
+    """It does not show the frame that comes then (static/game.js): nothing it shows was seen."""
+    import asyncio
+
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    before = await database_sync_to_async(seen_version_of)(game, seat)
+    real = own_views.frame
+
+    async def frame_then_replay(*args):
+        made = await real(*args)
+        await socket.send_to(text_data="replay")
+        await asyncio.sleep(0.2)  # the consumer hears it while the frame is on its way
+        return made
+
+    monkeypatch.setattr(own_views, "frame", frame_then_replay)
+    await database_sync_to_async(move_now)(game, mover)
+    await heard(socket)
+    await socket.receive_nothing()
+    assert await database_sync_to_async(seen_version_of)(game, seat) == before < game.version
     await socket.disconnect()

@@ -157,8 +157,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 self.newer(made["version"])
                 if "frame" in made:
                     await self.send(bytes_data=made["frame"])
-                    if made["seen"] is not None:
-                        # After the frame, off its way to the screen (games/reading/play_view.py).
+                    # After the frame, off its way to the screen (games/reading/play_view.py), and
+                    # not when the page went to a past position meanwhile: it does not show the
+                    # frame (static/game.js). Awaited: the next render reads the mark.
+                    if made["seen"] is not None and not self.in_replay:
                         await own_views.mark_seen(made["seen"])
                 else:
                     await self.send_json({"version": made["version"]})

@@ -3,7 +3,7 @@ sent over that socket alone (games/live/consumers.py), so that a move reaches an
 without the page's HTTP request (its session load, middleware, view): issue 22.
 
 The view is the one the page would fetch (games/reading/play_view.py `readers_play`, the same code
-and cache entry as games/web/views.py `_play`), for a request made up from the socket's handshake:
+as games/web/views.py `_play`; a seat's without the view cache), for a request made up from the socket's handshake:
 its host and cookies. The reader is who the socket's session says *now* (authenticated as
 AuthenticationMiddleware would, session hash included), and must be the user the socket was opened
 for: a page whose session ended or changed hands (logged out, logged in as another) is sent the

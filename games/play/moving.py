@@ -51,8 +51,12 @@ def submit_move(game, *, user, move, expected_version, seat_index=None, seats=No
     checks that do not depend on it (a move from a seat with no decision to make is None).
 
     `locked`: the caller's transaction read `game` and `seats` with the game's row locked
-    (selectors.game_for_move's `lock`), so they are current and this runs in that transaction,
-    without a savepoint (a refusal then ends the whole transaction: the caller's rolls back).
+    (selectors.game_for_move's `lock`), and this runs in that transaction, without a savepoint (a
+    refusal then ends the whole transaction: the caller's rolls back). The game's row is then the
+    newest; its seats' rows, under READ COMMITTED, are as they stood when that SELECT began, which
+    is as good: every change of a seat that a move reads raises the game's version (checked here
+    against the one posted), and the answers given ahead, which change without one, are read again
+    under the lock (games/play/answers_ahead.py `read_answers_ahead`).
     """
     with transaction.atomic(savepoint=not locked):
         if locked:

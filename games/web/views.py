@@ -264,26 +264,31 @@ def move(request, pk):
     fragment with a 4xx); a plain post is redirected to the page. A page whose socket brings its
     views in frames (the header `VIEW_BY_SOCKET`) gets a 204 with the new version in
     `X-Game-Version`, and its view from its socket."""
+    if not request.user.is_authenticated:
+        # Read without a lock: a game this visitor may not see is a 404 first, as the page.
+        return _move_error(request, game_for_move(request, pk), _("Log in to play."), 403)
     try:
         # The move's transaction begins with its one read of the game, which locks the game's row
         # (one round trip where the read and the lock were two: bench/README.md, the tenth pass).
         with transaction.atomic():
             game = game_for_move(request, pk, lock=True)
             form, refusal = _read_move(request, game)
-            if refusal is not None:
-                return refusal
-            game = moving.submit_move(
-                game,
-                user=request.user,
-                move=form.move(),
-                expected_version=form.cleaned_data["expected_version"],
-                seat_index=form.cleaned_data["seat"],
-                seats=list(game.seats.all()),
-                locked=True,
-            )
+            if refusal is None:
+                game = moving.submit_move(
+                    game,
+                    user=request.user,
+                    move=form.move(),
+                    expected_version=form.cleaned_data["expected_version"],
+                    seat_index=form.cleaned_data["seat"],
+                    seats=list(game.seats.all()),
+                    locked=True,
+                )
     except GameError as error:
         # Said once the transaction has rolled back.
         return _move_error(request, game, error.message, error.status)
+    if refusal is not None:
+        # Said once the game's row is free again.
+        return _move_error(request, game, *refusal)
     if request.htmx and request.headers.get(VIEW_BY_SOCKET) == "1" and view_cache.cacheable(game):
         # The page's socket takes frames (static/game.js says so): it brings the mover's new view
         # as it brings every other seat's, rendered once by the process holding it
@@ -296,27 +301,24 @@ def move(request, pk):
 
 
 def _read_move(request, game):
-    """(The form of the seat's decision with the posted move, None), or (None, the refusal to answer)."""
-    if not request.user.is_authenticated:
-        return None, _move_error(request, game, _("Log in to play."), 403)
+    """(The form of the seat's decision with the posted move, None), or (None, (the refusal's
+    message, its status))."""
     own = own_seat(request, list(game.seats.all()))
     view = seat_view(game, own.index) if own is not None and game.status == Game.Status.ACTIVE else None
     try:
         form = read_move(request.POST, view, game.version)
     except UnreadableFields as error:
-        problem = _("This move could not be read (%(problem)s).") % {"problem": error}
-        return None, _move_error(request, game, problem, 400)
+        return None, (_("This move could not be read (%(problem)s).") % {"problem": error}, 400)
     if not form.is_valid():
         if set(form.errors) <= {NON_FIELD_ERRORS, "move"}:
             # Sentences written for the player ("This is not one of the moves open to you now."):
             # said as they are.
-            return None, _move_error(request, game, " ".join(e for errors in form.errors.values() for e in errors), 400)
+            return None, (" ".join(e for errors in form.errors.values() for e in errors), 400)
         problems = "; ".join(
             " ".join(errors) if field == NON_FIELD_ERRORS else f"{field}: {' '.join(errors)}"
             for field, errors in form.errors.items()
         )
-        problem = _("This move could not be read (%(problem)s).") % {"problem": problems}
-        return None, _move_error(request, game, problem, 400)
+        return None, (_("This move could not be read (%(problem)s).") % {"problem": problems}, 400)
     return form, None
 
 
