@@ -523,3 +523,79 @@ async def test_a_page_gone_to_a_past_position_during_its_render_leaves_the_lines
     await socket.receive_nothing()
     assert await database_sync_to_async(seen_version_of)(game, seat) == before < game.version
     await socket.disconnect()
+
+
+def test_a_rendering_thread_keeps_its_connection_gives_it_back_after_a_failure_and_after_a_while(
+    start_game, monkeypatch
+):
+    """games/live/own_views.py `_on_kept_connection`: no checkout (and the pool's check of it) a call."""
+    import threading
+
+    from django.db import OperationalError, connection
+
+    start_game(3)
+    seen = []
+
+    def query():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        seen.append(connection.connection)
+
+    def broken():
+        query()
+        raise OperationalError("the server closed the connection unexpectedly")
+
+    kept, failing = own_views._on_kept_connection(query), own_views._on_kept_connection(broken)
+
+    def in_a_thread(function):
+        # A thread of its own, as a rendering thread: the test's connection is left alone.
+        done = []
+        thread = threading.Thread(target=lambda: done.append(run_then_look(function)))
+        thread.start()
+        thread.join()
+        return done[0]
+
+    def run_then_look(function):
+        results = []
+        for call in function:
+            try:
+                call()
+            except OperationalError:
+                pass
+            results.append(connection.connection)
+        connection.close()
+        return results
+
+    after = in_a_thread([kept, kept, failing, kept])
+    assert seen[0] is seen[1] and after[0] is after[1] is seen[0], "kept from one call to the next"
+    assert after[2] is None, "given back after a failure"
+    assert after[3] is seen[3] is not None, "one from the pool after (the same, if the pool found it sound)"
+    monkeypatch.setattr(own_views, "KEEP_SECONDS", 0)
+    after = in_a_thread([kept, kept])
+    assert after == [seen[4], None] and seen[5] is not None, "given back after KEEP_SECONDS"
+
+
+async def test_a_render_whose_connection_broke_leaves_the_page_to_fetch_and_the_next_move_framed(
+    clock, start_game, monkeypatch, caplog
+):
+    from django.db import OperationalError
+
+    game, mover, seat = await waiting_seat(start_game)
+    socket = await seat_page(game, seat)
+    real = play_view.readers_game
+    calls = []
+
+    def once_broken(request, game_id):
+        calls.append(game_id)
+        if len(calls) == 1:
+            raise OperationalError("the server closed the connection unexpectedly")
+        return real(request, game_id)
+
+    monkeypatch.setattr(play_view, "readers_game", once_broken)
+    await database_sync_to_async(move_now)(game, mover)
+    assert await heard(socket) == {"version": game.version}
+    assert "could not be rendered" in caplog.text
+    await database_sync_to_async(move_now)(game)
+    got = await heard(socket)
+    assert got["frame"] and got["version"] == game.version
+    await socket.disconnect()

@@ -17,13 +17,16 @@ import gzip
 import io
 import json
 import logging
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
@@ -42,11 +45,52 @@ logger = logging.getLogger(__name__)
 # ms against 348-422, the move POST's p50 74-77 ms against 120-127; one thread made the views
 # wait their turn (screen p95 308-474 ms). bench/README.md, the ninth pass.
 _RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="own-views")
+# The thread the seen marks are written in, after their frames: not a rendering one, which the
+# next page's render may be waiting for.
+_MARKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-marks")
+
+# Each of these threads keeps its database connection from one call to the next, as a request's
+# thread cannot (it is a new thread each time): a connection taken from the pool for each call
+# (channels' database_sync_to_async) was the pool's check of it, a round trip, on the way of every
+# move to every seat's screen, and a seen mark's own checkout (bench/README.md, the tenth pass). A
+# call that fails gives its connection back (the pool drops a broken one) and the next takes a
+# fresh one: after a database restart one render per thread fails, and its page fetches. A kept
+# connection goes back to the pool after KEEP_SECONDS, as the pool would retire it.
+KEEP_SECONDS = 600
+_kept = threading.local()
+
+
+def _on_kept_connection(function):
+    def run(*args):
+        try:
+            return function(*args)
+        except Exception:
+            forget_connection()
+            raise
+        finally:
+            _keep_or_give_back()
+
+    return run
+
+
+def forget_connection():
+    """Give this thread's connection back now: a failed call may have left it broken."""
+    connection.close()
+    _kept.since = None
+
+
+def _keep_or_give_back():
+    if connection.connection is None:
+        _kept.since = None
+    elif getattr(_kept, "since", None) is None:
+        _kept.since = time.monotonic()
+    elif time.monotonic() - _kept.since > KEEP_SECONDS:
+        forget_connection()
 
 
 async def frame(scope, user_id, language, game_id):
-    """`make_frame` in a rendering thread, its database connection closed when unusable."""
-    return await database_sync_to_async(make_frame, thread_sensitive=False, executor=_RENDERING)(
+    """`make_frame` in a rendering thread, on its kept connection."""
+    return await sync_to_async(_on_kept_connection(make_frame), thread_sensitive=False, executor=_RENDERING)(
         scope, user_id, language, game_id
     )
 
@@ -92,6 +136,7 @@ def make_frame(scope, user_id, language, game_id):
             found = play_view.readers_play(request, game)
     except Exception:
         logger.exception("the own view of game %s could not be rendered for user %s", game_id, user_id)
+        forget_connection()
         return None
     version, body, seen = found
     if body is None or (not had_token and "CSRF_COOKIE" in request.META):
@@ -107,9 +152,9 @@ def make_frame(scope, user_id, language, game_id):
 
 
 async def mark_seen(mark):
-    """Write a frame's seen mark (play_view.readers_play), in a rendering thread, after the frame
+    """Write a frame's seen mark (play_view.readers_play), in the marking thread, after the frame
     went out; a failure is logged: the lines stay new for the reader's next look."""
     try:
-        await database_sync_to_async(play_view.seen, thread_sensitive=False, executor=_RENDERING)(mark)
+        await sync_to_async(_on_kept_connection(play_view.seen), thread_sensitive=False, executor=_MARKING)(mark)
     except Exception:
         logger.exception("the seen mark %s could not be written", mark)
