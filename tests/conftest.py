@@ -48,6 +48,18 @@ def english_to_begin_with():
 
 
 @pytest.fixture(autouse=True)
+def own_views_connections_given_back():
+    """The connections that the threads rendering the seats' views keep (games/live/own_views.py)
+    are given back after each test that made them keep one: the test database is then emptied,
+    or dropped at the end, which a connection held in another thread stands in the way of."""
+    yield
+    from games.live import own_views
+
+    if own_views.holding():
+        own_views.give_back_connections()
+
+
+@pytest.fixture(autouse=True)
 def channel_layer_of_its_own():
     """Each test gets channel layers of its own. The Redis layer keeps state for its receives (locks
     held until a clean-up task of the last receive has run, the loop that receives) which belongs

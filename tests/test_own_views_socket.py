@@ -599,3 +599,19 @@ async def test_a_render_whose_connection_broke_leaves_the_page_to_fetch_and_the_
     got = await heard(socket)
     assert got["frame"] and got["version"] == game.version
     await socket.disconnect()
+
+
+def test_every_kept_connection_is_given_back_on_demand(start_game):
+    from concurrent.futures import wait
+
+    from django.db import connection
+
+    start_game(2)
+    touch = own_views._on_kept_connection(lambda: connection.ensure_connection())
+    # Both rendering threads and the marking thread take one.
+    barrier = __import__("threading").Barrier(own_views.RENDERING_THREADS, timeout=5)
+    wait([own_views._RENDERING.submit(lambda: (barrier.wait(), touch())) for _ in range(own_views.RENDERING_THREADS)])
+    wait([own_views._MARKING.submit(touch)])
+    assert len(own_views._holding) == own_views.RENDERING_THREADS + 1
+    own_views.give_back_connections()
+    assert not own_views.holding()

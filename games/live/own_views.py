@@ -44,10 +44,12 @@ logger = logging.getLogger(__name__)
 # two threads made 45-47 moves a second against 27-29 with four, another seat's screen p95 278-323
 # ms against 348-422, the move POST's p50 74-77 ms against 120-127; one thread made the views
 # wait their turn (screen p95 308-474 ms). bench/README.md, the ninth pass.
-_RENDERING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="own-views")
+RENDERING_THREADS = 2
+_RENDERING = ThreadPoolExecutor(max_workers=RENDERING_THREADS, thread_name_prefix="own-views")
 # The thread the seen marks are written in, after their frames: not a rendering one, which the
 # next page's render may be waiting for.
 _MARKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-marks")
+_POOLS = ((_RENDERING, RENDERING_THREADS), (_MARKING, 1))
 
 # Each of these threads keeps its database connection from one call to the next, as a request's
 # thread cannot (it is a new thread each time): a connection taken from the pool for each call
@@ -58,6 +60,8 @@ _MARKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-marks")
 # connection goes back to the pool after KEEP_SECONDS, as the pool would retire it.
 KEEP_SECONDS = 600
 _kept = threading.local()
+# The threads that keep one now (their idents).
+_holding = set()
 
 
 def _on_kept_connection(function):
@@ -77,15 +81,38 @@ def forget_connection():
     """Give this thread's connection back now: a failed call may have left it broken."""
     connection.close()
     _kept.since = None
+    _holding.discard(threading.get_ident())
 
 
 def _keep_or_give_back():
     if connection.connection is None:
         _kept.since = None
+        _holding.discard(threading.get_ident())
     elif getattr(_kept, "since", None) is None:
         _kept.since = time.monotonic()
+        _holding.add(threading.get_ident())
     elif time.monotonic() - _kept.since > KEEP_SECONDS:
         forget_connection()
+
+
+def holding():
+    """Whether a thread keeps a connection now."""
+    return bool(_holding)
+
+
+def give_back_connections():
+    """Every kept connection given back, each thread of the two pools running `forget_connection`
+    once (a barrier makes each take one call): for the end of a test, whose database is then
+    emptied or dropped, which a connection held elsewhere would stand in the way of."""
+    for executor, threads in _POOLS:
+        barrier = threading.Barrier(threads, timeout=10)
+
+        def give_back(barrier=barrier):
+            barrier.wait()
+            forget_connection()
+
+        for done in [executor.submit(give_back) for _ in range(threads)]:
+            done.result()
 
 
 async def frame(scope, user_id, language, game_id):
