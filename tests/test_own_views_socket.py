@@ -563,7 +563,7 @@ def test_a_rendering_thread_keeps_its_connection_gives_it_back_after_a_failure_a
             except OperationalError:
                 pass
             results.append(connection.connection)
-        connection.close()
+        own_views.forget_connection()
         return results
 
     after = in_a_thread([kept, kept, failing, kept])
