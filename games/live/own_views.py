@@ -54,18 +54,30 @@ _POOLS = ((_RENDERING, RENDERING_THREADS), (_MARKING, 1))
 # Each of these threads keeps its database connection from one call to the next, as a request's
 # thread cannot (it is a new thread each time): a connection taken from the pool for each call
 # (channels' database_sync_to_async) was the pool's check of it, a round trip, on the way of every
-# move to every seat's screen, and a seen mark's own checkout (bench/README.md, the tenth pass). A
-# call that fails gives its connection back (the pool drops a broken one) and the next takes a
-# fresh one: after a database restart one render per thread fails, and its page fetches. A kept
-# connection goes back to the pool after KEEP_SECONDS, as the pool would retire it.
+# move to every seat's screen, and a seen mark's own checkout (bench/README.md, the tenth pass).
+# Given back, and the next call takes one from the pool (checked there):
+# - after a call that failed (the pool drops a broken connection): after a database restart one
+#   render per thread fails, and its page fetches;
+# - before a call that comes after IDLE_SECONDS without one (a connection left idle is the one a
+#   restart, a failover or a proxy's idle timeout has killed), or after KEEP_SECONDS in all;
+# - after a call when the pool is small (fewer than KEEP_WITH_POOL connections: the requests need
+#   them) or has a request waiting for one.
+# So while the pages are busy each web process keeps three of its pool's connections out.
+IDLE_SECONDS = 60
 KEEP_SECONDS = 600
+KEEP_WITH_POOL = 8
 _kept = threading.local()
-# The threads that keep one now (their idents).
+# The threads that hold one now, or are in a call that may take one (their idents).
 _holding = set()
 
 
 def _on_kept_connection(function):
     def run(*args):
+        now = time.monotonic()
+        since, used = getattr(_kept, "since", None), getattr(_kept, "used", None)
+        if since is not None and (now - used > IDLE_SECONDS or now - since > KEEP_SECONDS):
+            forget_connection()
+        _holding.add(threading.get_ident())
         try:
             return function(*args)
         except Exception:
@@ -85,25 +97,32 @@ def forget_connection():
 
 
 def _keep_or_give_back():
-    if connection.connection is None:
-        _kept.since = None
-        _holding.discard(threading.get_ident())
-    elif getattr(_kept, "since", None) is None:
-        _kept.since = time.monotonic()
-        _holding.add(threading.get_ident())
-    elif time.monotonic() - _kept.since > KEEP_SECONDS:
+    if connection.connection is None or _pool_needs_it():
         forget_connection()
+        return
+    now = time.monotonic()
+    if getattr(_kept, "since", None) is None:
+        _kept.since = now
+    _kept.used = now
+
+
+def _pool_needs_it():
+    pool = getattr(connection, "pool", None)  # PostgreSQL's with DATABASE_POOL (settings.py)
+    if pool is None:
+        return False
+    return pool.max_size < KEEP_WITH_POOL or pool.get_stats().get("requests_waiting", 0) > 0
 
 
 def holding():
-    """Whether a thread keeps a connection now."""
+    """Whether a thread holds a connection now, or is in a call that may take one."""
     return bool(_holding)
 
 
 def give_back_connections():
     """Every kept connection given back, each thread of the two pools running `forget_connection`
-    once (a barrier makes each take one call): for the end of a test, whose database is then
-    emptied or dropped, which a connection held elsewhere would stand in the way of."""
+    once (a barrier makes each take one call, after what it was doing): for the end of a test,
+    whose database is then emptied or dropped, which a connection held elsewhere would stand in
+    the way of."""
     for executor, threads in _POOLS:
         barrier = threading.Barrier(threads, timeout=10)
 
@@ -112,14 +131,18 @@ def give_back_connections():
             forget_connection()
 
         for done in [executor.submit(give_back) for _ in range(threads)]:
-            done.result()
+            done.result(timeout=30)
+
+
+_framing = sync_to_async(_on_kept_connection(lambda *args: make_frame(*args)), thread_sensitive=False,
+                         executor=_RENDERING)
+_marking = sync_to_async(_on_kept_connection(lambda mark: play_view.seen(mark)), thread_sensitive=False,
+                         executor=_MARKING)
 
 
 async def frame(scope, user_id, language, game_id):
     """`make_frame` in a rendering thread, on its kept connection."""
-    return await sync_to_async(_on_kept_connection(make_frame), thread_sensitive=False, executor=_RENDERING)(
-        scope, user_id, language, game_id
-    )
+    return await _framing(scope, user_id, language, game_id)
 
 
 def reader_request(scope):
@@ -182,6 +205,6 @@ async def mark_seen(mark):
     """Write a frame's seen mark (play_view.readers_play), in the marking thread, after the frame
     went out; a failure is logged: the lines stay new for the reader's next look."""
     try:
-        await sync_to_async(_on_kept_connection(play_view.seen), thread_sensitive=False, executor=_MARKING)(mark)
+        await _marking(mark)
     except Exception:
         logger.exception("the seen mark %s could not be written", mark)
