@@ -182,28 +182,39 @@ async def test_the_messages_waiting_for_a_process_are_taken_in_one_round_trip_an
     assert pops[0] == 50 and sum(pops) == 50
 
 
+async def heard_through(monkeypatch, versions, pop, batch=None):
+    """The versions a channel hears of `versions` sent to it, its pump's pops going through
+    `pop(real, calls, index, key, wait, **options)` (`calls`: each pop's options, in order)."""
+    layer = get_channel_layer()
+    monkeypatch.setattr(layer, "PUMP_PAUSE", 0.05)
+    if batch is not None:
+        monkeypatch.setattr(layer, "PUMP_BATCH", batch)
+    channel = await layer.new_channel()
+    for version in versions:
+        await layer.send(channel, {"type": "game.version", "version": version})
+    real, calls = layer._pop_many, []
+
+    async def popping(index, key, wait, **options):
+        calls.append(options)
+        return await pop(real, calls, index, key, wait, **options)
+
+    monkeypatch.setattr(layer, "_pop_many", popping)
+    heard = []
+    while (message := await receive(layer, channel)) is not None:
+        heard.append(message["version"])
+    return heard, calls
+
+
 async def test_a_batch_whose_answer_was_lost_with_its_connection_comes_once_on_the_next_pop(monkeypatch):
     # Redis popped the batch, and the connection was cut before its answer was read: the batch
     # kept in the backup goes back in the queue, in its order, and is handed over once.
-    layer = get_channel_layer()
-    monkeypatch.setattr(layer, "PUMP_PAUSE", 0.05)
-    channel = await layer.new_channel()
-    for version in range(1, 6):
-        await layer.send(channel, {"type": "game.version", "version": version})
-    real = layer._pop_many
-    calls = []
-
-    async def answer_lost_once(index, key, wait, **options):
-        calls.append(options)
+    async def answer_lost_once(real, calls, index, key, wait, **options):
         found = await real(index, key, wait, **options)
         if found and len(calls) == 1:
             raise redis.exceptions.ConnectionError("Connection closed by server.")
         return found
 
-    monkeypatch.setattr(layer, "_pop_many", answer_lost_once)
-    heard = []
-    while (message := await receive(layer, channel)) is not None:
-        heard.append(message["version"])
+    heard, calls = await heard_through(monkeypatch, range(1, 6), answer_lost_once)
     assert heard == [1, 2, 3, 4, 5]
     assert len(calls) >= 2
 
@@ -211,25 +222,12 @@ async def test_a_batch_whose_answer_was_lost_with_its_connection_comes_once_on_t
 async def test_a_batch_handed_over_is_not_handed_again_after_a_pop_that_never_reached_redis(monkeypatch):
     # The pop after a batch was handed over fails before Redis ran it (the connection refused):
     # the backup still holds that batch, which the next pop drops rather than puts back.
-    layer = get_channel_layer()
-    monkeypatch.setattr(layer, "PUMP_PAUSE", 0.05)
-    monkeypatch.setattr(layer, "PUMP_BATCH", 2)
-    channel = await layer.new_channel()
-    for version in range(1, 4):
-        await layer.send(channel, {"type": "game.version", "version": version})
-    real = layer._pop_many
-    calls = []
-
-    async def refused_once(index, key, wait, **options):
-        calls.append(options)
+    async def refused_once(real, calls, index, key, wait, **options):
         if len(calls) == 2:
             raise redis.exceptions.ConnectionError("Connection refused.")
         return await real(index, key, wait, **options)
 
-    monkeypatch.setattr(layer, "_pop_many", refused_once)
-    heard = []
-    while (message := await receive(layer, channel)) is not None:
-        heard.append(message["version"])
+    heard, _calls = await heard_through(monkeypatch, range(1, 4), refused_once, batch=2)
     assert heard == [1, 2, 3]
 
 
