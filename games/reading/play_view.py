@@ -38,9 +38,16 @@ def cached_play(request, game, keyed=None, entry=None):
         # page learns of the newer version from its socket and fetches it), but not kept: under
         # this version's key it would be a newer version's view.
         current = page_game.load_large(game) if game.get_deferred_fields() else True
-        context = {**game_context(request, game, spans=spans), "partial": PLAY_PARTIAL}
-        entry = view_cache.render("games/partials/unlocalized.html", context, key if current else None)
+        entry, _seen = _rendered(request, game, spans, key if current else None)
     return entry
+
+
+def _rendered(request, game, spans, cache_key, seen_later=False):
+    """The play partial rendered for `request`'s reader and kept under `cache_key` (unless None):
+    (the entry, the seen mark left to write: `game_context`'s `seen_later`)."""
+    context = {**game_context(request, game, spans=spans, seen_later=seen_later), "partial": PLAY_PARTIAL}
+    entry = view_cache.render("games/partials/unlocalized.html", context, cache_key)
+    return entry, context.get("seen_later")
 
 
 def spectators_play(game_id):
@@ -90,10 +97,8 @@ def readers_play(request, game):
     if own_seat(request, seats) is None:
         # A logged-in spectator in his own time zone: the entry he shares with every spectator there.
         return game.version, view_cache.body_for_reader(request, cached_play(request, game)), None
-    spans = vacation_spans(game, seats)
-    context = {**game_context(request, game, spans=spans, seen_later=True), "partial": PLAY_PARTIAL}
-    entry = view_cache.render("games/partials/unlocalized.html", context, None)
-    return game.version, view_cache.body_for_reader(request, entry), context.get("seen_later")
+    entry, seen_mark = _rendered(request, game, vacation_spans(game, seats), None, seen_later=True)
+    return game.version, view_cache.body_for_reader(request, entry), seen_mark
 
 
 def seen(mark):
