@@ -14,7 +14,8 @@ the play room (games/play/), then measures:
   (from its socket's frame, or fetched after a bare notice, as static/game.js does; a version
   whose view was skipped for a newer one, rendered once for both, is on the screen with that one),
   split at the bare notice; beside the bare channel-layer group send, measured on the idle server before the
-  move phase and during it (to a game of its own: the same load);
+  move phase and during it (to a game of its own: the same load), and beside an empty HTTP request
+  (GET /healthz) during it: the least a move's way holds is one request and one send;
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
   socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
@@ -320,6 +321,21 @@ def bench_bare_send(port, game_id, count, until=None):
     return latencies
 
 
+def bench_empty_requests(port, until):
+    """The least a move's way holds besides the notice: one HTTP request to a web process, here one
+    that does nothing (GET /healthz, no session, no database), sent every 20 ms on a keep-alive
+    connection until `until` (beside the move phase: the same load)."""
+    player = Player(port, "")
+    latencies = []
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        status, _ = player.request("GET", "/healthz")
+        latencies.append(time.perf_counter() - started)
+        assert status == 200, status
+        time.sleep(0.02)
+    return latencies
+
+
 def bench_moves(port, games, seconds, bare_game=None):
     """One driver per game posts random legal moves; another seat's page listens, as static/game.js
     does: it takes its own view from its socket's frame, or fetches its play partial when the
@@ -344,10 +360,12 @@ def bench_moves(port, games, seconds, bare_game=None):
     to_notice, notice_to_screen, ways = [], [], [0, 0]
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
-    bare = []
+    bare, empty = [], []
     if bare_game is not None:
         baseline = threading.Thread(target=lambda: bare.extend(bench_bare_send(port, bare_game, 0, until=stop)))
         baseline.start()
+    empties = threading.Thread(target=lambda: empty.extend(bench_empty_requests(port, stop)))
+    empties.start()
 
     def driver(number):
         game_id, sessions = games[number]
@@ -482,8 +500,9 @@ def bench_moves(port, games, seconds, bare_game=None):
     elapsed = time.perf_counter() - started
     if bare_game is not None:
         baseline.join()
+    empties.join()
     parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare,
-             "own": own_latencies}
+             "own": own_latencies, "empty": empty}
     return submit_latencies, arrival_latencies, screen_latencies, refused, elapsed, parts
 
 
@@ -825,6 +844,7 @@ def main():
         report("  POST start -> bare notice", parts["to_notice"], elapsed)
         report("  bare notice -> seat's view", parts["notice_to_screen"], elapsed)
         print(f"  the seat's page took {parts['ways'][0]} views from frames and fetched {parts['ways'][1]}")
+        report("empty request GET /healthz, moves", parts["empty"], elapsed)
         if bare:
             # The baseline twice: on the idle server before the move phase, and during it (the
             # drivers' load), to a game of its own.
@@ -832,6 +852,11 @@ def main():
             report("bare group send -> socket, moves", parts["bare"], elapsed)
             ratio("another seat's screen p95 / bare send p95, idle", screens, bare, goal=2)
             ratio("another seat's screen p95 / bare send p95, moves", screens, parts["bare"], goal=2)
+            # What no change to the move can go under: its way holds at least one HTTP request
+            # and one group send, each at least the empty one's time under the same load.
+            floor = percentile(parts["empty"], 0.95) + percentile(parts["bare"], 0.95)
+            print(f"{'(empty request p95 + bare send p95) / bare send p95':<52} "
+                  f"{floor / percentile(parts['bare'], 0.95):>6.2f}x (a move's least, whatever it does)")
         else:
             print("bare group send -> socket: with REDIS_URL only (the in-memory layer is the server's)")
         if refused:
