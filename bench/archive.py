@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+# SQLite's scratch file when kept (--keep) for a later --reuse.
+KEPT_SQLITE = Path(tempfile.gettempdir()) / "elgrande-archive-bench.sqlite3"
 SIZES = {2: 0.15, 3: 0.30, 4: 0.35, 5: 0.20}
 FIRST = datetime(2023, 1, 1, tzinfo=UTC)
 SPAN = timedelta(days=3 * 365)
@@ -217,9 +219,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=60, help="requests per scenario")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true",
-                        help="PostgreSQL: leave the filled scratch database for a later --reuse")
+                        help="leave the filled scratch database (SQLite: the file KEPT_SQLITE) for a later --reuse")
     parser.add_argument("--reuse", action="store_true",
-                        help="PostgreSQL: time the scratch database a --keep run left, without filling it again")
+                        help="time the scratch database a --keep run left, without filling it again")
     parser.add_argument("--only", default="",
                         help="only the scenarios whose name contains this, or one of these separated by commas "
                              "(and the log-in page)")
@@ -228,7 +230,13 @@ def main():
     args = parser.parse_args()
 
     scratch = None
-    if not os.environ.get("DATABASE_URL"):
+    if not os.environ.get("DATABASE_URL") and (args.keep or args.reuse):
+        if args.reuse and not KEPT_SQLITE.exists():
+            parser.error(f"--reuse: no {KEPT_SQLITE} kept by a --keep run")
+        if args.keep and KEPT_SQLITE.exists():
+            KEPT_SQLITE.unlink()
+        os.environ["DATABASE_URL"] = f"sqlite:///{KEPT_SQLITE}"
+    elif not os.environ.get("DATABASE_URL"):
         scratch = tempfile.TemporaryDirectory(prefix="archive-bench-")
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch.name}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "elgrande_site.settings")
@@ -266,7 +274,7 @@ def main():
         connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         started = time.perf_counter()
-        if args.reuse and connection.vendor != "sqlite":
+        if args.reuse:
             users = list(User.objects.order_by("pk"))
             print(f"{connection.vendor}: reusing {connection.settings_dict['NAME']}")
         else:
