@@ -367,3 +367,33 @@ def test_the_lobby_takes_the_same_few_queries_however_many_games(
     assert len(response.context["finished"]) == 4
     # A list needs no state: loading and decoding every game's would grow with the games.
     assert not any('"state"' in query["sql"] for query in many.captured_queries)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's count of the steps its statements take")
+def test_my_games_cost_the_same_however_many_games_the_player_has_finished(start_game):
+    """The player's games in play are read from the games in play, each asked whether the player
+    sits in it: from the player's seats, SQLite (no statistics to plan by) went through every
+    seat of every finished game of the player (bench/README.md, "The lobby on SQLite")."""
+    from games.reading import selectors
+    from tests.support.archive_games import finished_game
+
+    game = start_game(2)
+    me, other = user_at(game, 0), user_at(game, 1)
+
+    def steps():
+        """The virtual machine's steps (in tens) of SQLite for the player's first page, warm."""
+        selectors.my_games(me)
+        counted = []
+        connection.connection.set_progress_handler(lambda: counted.append(1), 10)
+        try:
+            page = selectors.my_games(me)
+        finally:
+            connection.connection.set_progress_handler(None, 10)
+        assert [row["game"].pk for row in page.rows] == [game.pk]
+        return len(counted)
+
+    connection.ensure_connection()
+    few = steps()
+    for _ in range(60):
+        finished_game([me, other])
+    assert steps() <= few + 5
