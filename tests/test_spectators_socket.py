@@ -208,6 +208,35 @@ async def test_a_view_that_fails_to_render_leaves_the_spectators_to_fetch_it(sta
     await spectator.disconnect()
 
 
+def connections_held_by_the_hubs_threads():
+    """Whether each of the hub's rendering threads holds a database connection now, once it has
+    ended what it was doing (a barrier makes each of them answer)."""
+    from django.db import connection
+
+    barrier = threading.Barrier(hub_module.RENDERING_THREADS, timeout=10)
+
+    def held():
+        barrier.wait()
+        return connection.connection is not None
+
+    asked = [hub_module._RENDERING.submit(held) for _ in range(hub_module.RENDERING_THREADS)]
+    return [done.result(timeout=30) for done in asked]
+
+
+async def test_a_render_gives_its_database_connection_back_as_it_ends(start_game):
+    """The hub's threads hold no connection between renders. Channels' close of a thread's old
+    connections after each call did not do it in tests: channels' test communicator makes that
+    close a no-op, in every thread, while a test waits on a page, which is when a render ends. The
+    connection then stayed with the thread, and stood in the way of the test database being
+    dropped ("being accessed by other users")."""
+    game = await database_sync_to_async(start_game)(3)
+    spectator = await opened(frames_page(game), game.version)
+    await move(game)
+    assert (await heard(spectator))["frame"]
+    assert await asyncio.to_thread(connections_held_by_the_hubs_threads) == [False] * hub_module.RENDERING_THREADS
+    await spectator.disconnect()
+
+
 @pytest.fixture
 def sent_notices(monkeypatch):
     """Every message given to the channel layer, as (group, message), however it is sent."""

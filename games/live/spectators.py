@@ -29,8 +29,9 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakKeyDictionary
 
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.utils import translation
 
 from games.reading import play_view
@@ -209,15 +210,31 @@ class _Renders:
 # The threads the spectators' views are rendered in, the process's hubs' own: neither a consumer's
 # database look-up nor a request waits behind a render in a thread they share, and a render held up
 # (its database gone silent) holds up no other group's. Each group has one render at a time.
-_RENDERING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spectators-hub")
+RENDERING_THREADS = 4
+_RENDERING = ThreadPoolExecutor(max_workers=RENDERING_THREADS, thread_name_prefix="spectators-hub")
+
+
+def _render_on_a_connection_of_its_own(game_id, language, version):
+    """`_make_frame`, its database connection given back (to the pool) by the rendering thread as
+    the render ends: the thread keeps none between renders.
+
+    Not channels' database_sync_to_async, which closed it after the call: that close is looked up
+    as channels.db.close_old_connections, which channels' test communicator replaces by a no-op, in
+    every thread, while a test waits on a page, as a test does while a render ends. The connection
+    then stayed with the thread, and kept the test database from being dropped at the end of the
+    run (tests/test_spectators_socket.py)."""
+    try:
+        return _make_frame(game_id, language, version)
+    finally:
+        connection.close()
+
+
+_framing = sync_to_async(_render_on_a_connection_of_its_own, thread_sensitive=False, executor=_RENDERING)
 
 
 async def _frame(game_id, language, version):
-    """`_make_frame` in a rendering thread, with its database connection closed when unusable
-    (as a consumer's database look-up)."""
-    return await database_sync_to_async(_make_frame, thread_sensitive=False, executor=_RENDERING)(
-        game_id, language, version
-    )
+    """`_make_frame` in a rendering thread, on a connection of its own for that render."""
+    return await _framing(game_id, language, version)
 
 
 def _make_frame(game_id, language, version):
