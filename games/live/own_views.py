@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 
 from accounts.backends import users_read_along
+from games.infra.threads import in_each_thread
 from games.live.spectators import MAX_FRAME
 from games.reading import play_view
 
@@ -124,14 +125,7 @@ def give_back_connections():
     whose database is then emptied or dropped, which a connection held elsewhere would stand in
     the way of."""
     for executor, threads in _POOLS:
-        barrier = threading.Barrier(threads, timeout=10)
-
-        def give_back(barrier=barrier):
-            barrier.wait()
-            forget_connection()
-
-        for done in [executor.submit(give_back) for _ in range(threads)]:
-            done.result(timeout=30)
+        in_each_thread(executor, threads, forget_connection)
 
 
 _framing = sync_to_async(_on_kept_connection(lambda *args: make_frame(*args)), thread_sensitive=False,
