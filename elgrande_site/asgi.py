@@ -1,6 +1,7 @@
 """ASGI entry point: plain HTTP goes to Django, WebSockets to the Channels consumers."""
 
 import asyncio
+import atexit
 import io
 import os
 from urllib.parse import urlsplit
@@ -26,7 +27,7 @@ from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.urls import re_path  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
-from elgrande_site import collector, metrics  # noqa: E402
+from elgrande_site import collector, metrics, shutdown  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -109,6 +110,8 @@ router = ProtocolTypeRouter(
             # Any other path is refused (403) rather than failing the router with an exception.
             AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", Refusal.as_asgi())]))
         )),
+        # Uvicorn's start and end of the process (elgrande_site/shutdown.py).
+        "lifespan": shutdown.lifespan,
     }
 )
 
@@ -124,6 +127,10 @@ async def application(scope, receive, send):
 # the embedded site sweeps its deadlines from then on, whether or not any request ever comes.
 if settings.DEADLINE_TICKER:
     deadlines.start_ticker()
+
+# And as the process ends under a server that has no ASGI lifespan (Daphne), the database
+# connections its threads keep are given back and its pool closed (elgrande_site/shutdown.py).
+atexit.register(shutdown.at_exit)
 
 # Everything loaded by now lives as long as the process: out of the cycle collector's way.
 collector.tune()

@@ -111,8 +111,8 @@ def _marked(notices):
     return [(group, {**message, "group": group} if _is_spectators(group) else message) for group, message in notices]
 
 
-# The event loop of the server of this process (Daphne, `runserver`), once it has served a request
-# or a socket (elgrande_site/asgi.py).
+# The event loop of the server of this process (Daphne, `runserver`, Uvicorn), once it has served a
+# request or a socket, or started the ASGI lifespan (Uvicorn; elgrande_site/asgi.py).
 _servers_loop = None
 
 

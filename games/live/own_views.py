@@ -26,7 +26,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
@@ -62,14 +62,16 @@ _POOLS = ((_RENDERING, RENDERING_THREADS), (_MARKING, 1))
 # - before a call that comes after IDLE_SECONDS without one (a connection left idle is the one a
 #   restart, a failover or a proxy's idle timeout has killed), or after KEEP_SECONDS in all;
 # - after a call when the pool is small (fewer than KEEP_WITH_POOL connections: the requests need
-#   them) or has a request waiting for one.
+#   them) or has a request waiting for one;
+# - as the web process ends (`give_back_connections`, elgrande_site/shutdown.py).
 # So while the pages are busy each web process keeps three of its pool's connections out.
 IDLE_SECONDS = 60
 KEEP_SECONDS = 600
 KEEP_WITH_POOL = 8
 _kept = threading.local()
-# The threads that hold one now, or are in a call that may take one (their idents).
-_holding = set()
+# The threads that hold one now, or are in a call that may take one: {ident: that thread's Django
+# connection}, by which a connection left held by a thread that is gone can still be closed.
+_holding = {}
 
 
 def _on_kept_connection(function):
@@ -78,7 +80,7 @@ def _on_kept_connection(function):
         since, used = getattr(_kept, "since", None), getattr(_kept, "used", None)
         if since is not None and (now - used > IDLE_SECONDS or now - since > KEEP_SECONDS):
             forget_connection()
-        _holding.add(threading.get_ident())
+        _holding[threading.get_ident()] = connections[DEFAULT_DB_ALIAS]
         try:
             return function(*args)
         except Exception:
@@ -94,7 +96,7 @@ def forget_connection():
     """Give this thread's connection back now: a failed call may have left it broken."""
     connection.close()
     _kept.since = None
-    _holding.discard(threading.get_ident())
+    _holding.pop(threading.get_ident(), None)
 
 
 def _keep_or_give_back():
@@ -121,11 +123,31 @@ def holding():
 
 def give_back_connections():
     """Every kept connection given back, each thread of the two pools running `forget_connection`
-    once (a barrier makes each take one call, after what it was doing): for the end of a test,
-    whose database is then emptied or dropped, which a connection held elsewhere would stand in
-    the way of."""
+    once, after what it was doing: at the end of a test, whose database is then emptied or
+    dropped, which a connection held elsewhere would stand in the way of; and as the web process
+    ends (elgrande_site/shutdown.py), so that PostgreSQL sees each connection closed rather than
+    cut with the process.
+
+    At the interpreter's exit (an atexit function) the pools' threads are gone, joined by
+    concurrent.futures, and give nothing back: what they left held is closed from here instead,
+    on the connections themselves, which no thread can use any more."""
     for executor, threads in _POOLS:
-        in_each_thread(executor, threads, forget_connection)
+        if not in_each_thread(executor, threads, forget_connection):
+            _close_left_behind()
+            return
+
+
+def _close_left_behind():
+    while _holding:
+        _ident, left = _holding.popitem()
+        # Django's connection of another thread: closed from this one, as Django allows once told.
+        left.inc_thread_sharing()
+        try:
+            left.close()
+        except Exception:
+            logger.warning("a kept database connection could not be closed", exc_info=True)
+        finally:
+            left.dec_thread_sharing()
 
 
 _framing = sync_to_async(_on_kept_connection(lambda *args: make_frame(*args)), thread_sensitive=False,

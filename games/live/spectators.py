@@ -34,6 +34,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import translation
 
+from games.infra.threads import in_each_thread
 from games.reading import play_view
 
 logger = logging.getLogger(__name__)
@@ -230,6 +231,13 @@ def _render_on_a_connection_of_its_own(game_id, language, version):
 
 
 _framing = sync_to_async(_render_on_a_connection_of_its_own, thread_sensitive=False, executor=_RENDERING)
+
+
+def give_back_connections():
+    """The renders under way ended, and with them their connections given back: for the web
+    process's end (elgrande_site/shutdown.py), before its pool is closed. The threads keep none
+    between renders; nothing waits at the interpreter's exit, whose threads are gone by then."""
+    in_each_thread(_RENDERING, RENDERING_THREADS, lambda: connection.close())
 
 
 async def _frame(game_id, language, version):
