@@ -26,16 +26,19 @@ logger = logging.getLogger(__name__)
 
 def give_back_connections():
     """The live threads' connections given back, then the pool closed, which closes every
-    connection in it."""
-    own_views.give_back_connections()
-    spectators.give_back_connections()
-    for alias in connections:
-        database = connections[alias]
-        database.close()  # this thread's own, if it has one
-        # PostgreSQL's (with DATABASE_POOL, settings.py): Django keeps one per process.
-        close_pool = getattr(database, "close_pool", None)
-        if close_pool is not None:
-            close_pool()
+    connection in it: closed even when a thread did not answer (a render held up by a database
+    gone silent fails its pool's call after the barrier's 10 s)."""
+    try:
+        own_views.give_back_connections()
+        spectators.give_back_connections()
+    finally:
+        for alias in connections:
+            database = connections[alias]
+            database.close()  # this thread's own, if it has one
+            # PostgreSQL's (with DATABASE_POOL, settings.py): Django keeps one per process.
+            close_pool = getattr(database, "close_pool", None)
+            if close_pool is not None:
+                close_pool()
 
 
 async def lifespan(scope, receive, send):
