@@ -397,3 +397,47 @@ def test_my_games_cost_the_same_however_many_games_the_player_has_finished(start
     for _ in range(60):
         finished_game([me, other])
     assert steps() <= few + 5
+
+
+def test_my_games_read_the_same_rows_from_the_games_as_from_the_seats(start_game, make_user, monkeypatch):
+    """SQLite's form of the player's games in play (from the games, each asked for the player's
+    seat) and PostgreSQL's (from the player's seats) give the same rows in the same order, on
+    either database: the seat's index of an open game (None), ties on the creation time (by id),
+    the games of others, the finished and cancelled left out; and so the same page."""
+    from games.reading import selectors
+    from tests.support.archive_games import finished_game
+
+    waiting = start_game(3)
+    me = user_at(waiting, waiting.to_act[0])
+    other = make_user("other")
+    not_my_move = start_game(3)
+    seat = not_my_move.seats.get(index=next(i for i in range(3) if i not in not_my_move.to_act))
+    seat.user = me
+    seat.save()
+    mine_open = lifecycle.create_game(me, num_players=4)
+    joined_open = lifecycle.create_game(other, num_players=4)
+    lifecycle.join_game(joined_open, user=me, token=joined_open.invite_token)
+    lifecycle.create_game(other, num_players=4)  # not mine
+    start_game(2)  # not mine
+    cancelled = lifecycle.create_game(me, num_players=3)
+    Game.objects.filter(pk=cancelled.pk).update(status=Game.Status.CANCELLED)
+    finished_game([me, other])
+    # The same creation time for three of them: newest first is then the highest id first.
+    Game.objects.filter(pk__in=[waiting.pk, mine_open.pk, joined_open.pk]).update(created_at=timezone.now())
+
+    for user in (me, other):
+        from_games = list(selectors._playing_from_games(user))
+        assert from_games == list(selectors._playing_from_seats(user))
+    assert [row[0] for row in selectors._playing_from_games(me)] == [
+        joined_open.pk, mine_open.pk, waiting.pk, not_my_move.pk,
+    ]
+    assert [row[1] for row in selectors._playing_from_games(me)][:2] == [None, None]
+
+    pages = []
+    for form in (selectors._playing_from_games, selectors._playing_from_seats):
+        with monkeypatch.context() as patch:
+            patch.setattr(selectors, "_playing_from_games", form)
+            patch.setattr(selectors, "_playing_from_seats", form)
+            page = selectors.my_games(me)
+        pages.append(([row["game"].pk for row in page.rows], page.waiting))
+    assert pages[0] == pages[1] == ([waiting.pk, joined_open.pk, mine_open.pk, not_my_move.pk], 1)

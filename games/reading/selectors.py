@@ -258,33 +258,7 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
     # player0, 7,277 seats: 15 ms; 1.3 ms from seat_user_game_idx alone). The moves to act and the
     # deadline come as text, neither decoded nor parsed but for whose move it is (half the CPU of
     # reading the 280 rows: 2.8 ms against 1.2-1.4).
-    statuses = [Game.Status.OPEN, Game.Status.ACTIVE]
-    if connection.vendor == "sqlite":
-        # SQLite keeps no statistics to plan by: from the player's seats it went through every
-        # seat of every finished game of the player and looked up its game (player0: 17-21 ms).
-        # Here it reads the games in play, each asked whether the player sits in it
-        # (one_seat_per_user's index): 0.9-1.7 ms, growing with the games in play and not with
-        # the player's past; 0.35 ms against 0.11 for a player of a hundred games. PostgreSQL
-        # plans the join from its statistics, and this form cost it more (1.4 ms against 0.5
-        # for that player): bench/README.md, "The lobby on SQLite".
-        own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user).order_by()
-        playing = (
-            Game.objects.filter(Exists(own_seat), status__in=statuses)
-            .annotate(own_index=Subquery(own_seat.values("index")))
-            .order_by("-created_at", "-id")
-            .values_list(
-                "id", "own_index", Cast("to_act", TextField()), "version", "status", Cast("deadline", TextField()),
-            )
-        )
-    else:
-        playing = (
-            Seat.objects.filter(user=user, game__status__in=statuses)
-            .order_by("-game__created_at", "-game_id")
-            .values_list(
-                "game_id", "index", Cast("game__to_act", TextField()), "game__version", "game__status",
-                Cast("game__deadline", TextField()),
-            )
-        )
+    playing = (_playing_from_games if connection.vendor == "sqlite" else _playing_from_seats)(user)
     # What a kept row was read at: the game's version, which every change of a game raises, and
     # the fields this query reads anyway that a row shows (a statement that changes them without
     # raising the version, as some maintenance and tests do, still makes a new row).
@@ -304,6 +278,41 @@ def my_games(user, number=1, prepare=None, generation=list_cache.READ):
     rows = [by_id[game_id] for game_id in ids if game_id in by_id]
     _deadlines_after_vacations(rows)
     return MyGames(rows=rows, page=page, waiting=len(waiting))
+
+
+# The player's open and running games, newest first (ties by id, newest first), as (game id, the
+# player's seat index (None before the game starts), to_act as text, version, status, deadline as
+# text): two forms of one query, which tests/test_lobby.py holds to the same rows on either database.
+_PLAYING = [Game.Status.OPEN, Game.Status.ACTIVE]
+
+
+def _playing_from_games(user):
+    """SQLite's form. SQLite keeps no statistics to plan by: from the player's seats it went through
+    every seat of every finished game of the player and looked up its game (player0: 17-21 ms).
+    Here it reads the games in play, each asked whether the player sits in it (one_seat_per_user's
+    index; at most one seat, so the seat's index is one value): 0.9-1.7 ms, growing with the games
+    in play and not with the player's past; 0.35 ms against 0.11 for a player of a hundred games.
+    PostgreSQL plans the join from its statistics, and this form cost it more (1.4 ms against 0.5
+    for that player): bench/README.md, "The lobby on SQLite"."""
+    own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user).order_by()
+    return (
+        Game.objects.filter(Exists(own_seat), status__in=_PLAYING)
+        .annotate(own_index=Subquery(own_seat.values("index")))
+        .order_by("-created_at", "-id")
+        .values_list("id", "own_index", Cast("to_act", TextField()), "version", "status", Cast("deadline", TextField()))
+    )
+
+
+def _playing_from_seats(user):
+    """PostgreSQL's form: from the player's seats (seat_user_game_idx), joined to their games."""
+    return (
+        Seat.objects.filter(user=user, game__status__in=_PLAYING)
+        .order_by("-game__created_at", "-game_id")
+        .values_list(
+            "game_id", "index", Cast("game__to_act", TextField()), "game__version", "game__status",
+            Cast("game__deadline", TextField()),
+        )
+    )
 
 
 def _deadlines_after_vacations(rows):
