@@ -64,6 +64,26 @@ async def test_the_lifespans_shutdown_waits_for_a_spectators_render_under_way(st
     assert closed(held[0])
 
 
+async def test_the_lifespans_shutdown_closes_the_pool_even_when_a_live_thread_did_not_answer(monkeypatch):
+    """A thread held up past the barrier's timeout fails the give-back; the pool is closed all the
+    same (its idle connections said goodbye to), and the server told that the shutdown failed."""
+    def held_up():
+        raise threading.BrokenBarrierError
+
+    monkeypatch.setattr(own_views, "give_back_connections", held_up)
+    pool = await asyncio.to_thread(lambda: getattr(connection, "pool", None))
+    if pool is not None:
+        await asyncio.to_thread(pool.open)
+
+    life = await lifespan_started()
+    await life.send_input({"type": "lifespan.shutdown"})
+    answer = await life.receive_output(30)
+    assert answer["type"] == "lifespan.shutdown.failed"
+    assert "BrokenBarrierError" in answer["message"]
+    if pool is not None:  # PostgreSQL with DATABASE_POOL, as CI runs
+        assert pool.closed
+
+
 EXITING = """
 import atexit, json
 
