@@ -233,8 +233,12 @@ def main():
     if not os.environ.get("DATABASE_URL") and (args.keep or args.reuse):
         if args.reuse and not KEPT_SQLITE.exists():
             parser.error(f"--reuse: no {KEPT_SQLITE} kept by a --keep run")
-        if args.keep and KEPT_SQLITE.exists():
-            KEPT_SQLITE.unlink()
+        if args.keep:
+            # With its WAL and shared-memory files: a stale WAL left by a run that was stopped
+            # would be replayed onto the new file (settings.py puts SQLite in WAL mode).
+            for path in (KEPT_SQLITE, KEPT_SQLITE.with_name(KEPT_SQLITE.name + "-wal"),
+                         KEPT_SQLITE.with_name(KEPT_SQLITE.name + "-shm")):
+                path.unlink(missing_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{KEPT_SQLITE}"
     elif not os.environ.get("DATABASE_URL"):
         scratch = tempfile.TemporaryDirectory(prefix="archive-bench-")
