@@ -120,3 +120,38 @@ def test_reminders_due_in_many_games_cost_the_same_few_statements_as_in_one(star
         decided = Notification.objects.filter(game=game, kind="reminder_half").values_list("user_id", flat=True)
         acting = set(game.seats.filter(index__in=game.to_act).values_list("user_id", flat=True))
         assert sorted(decided) == sorted(acting)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's count of the steps its statements take")
+def test_the_reminders_check_costs_the_same_however_many_games_wait_for_theirs(start_game):
+    """The reminders' check reads ranges of the partial indexes, on SQLite too: written as the
+    future deadline AND-ed with an OR of the ranges, SQLite scanned the whole half-reminder
+    index, every running game whose reminder is still to come (bench/README.md, "The sweep's
+    reminders on SQLite")."""
+    game = start_game(3)
+    now = timezone.now()
+    # Running, a week a move, six days left: its half-way reminder is days away.
+    Game.objects.filter(pk=game.pk).update(time_per_move=7 * 24 * 3600, deadline=now + timedelta(days=6))
+    game.refresh_from_db()
+
+    def steps():
+        """SQLite's virtual machine steps (in tens) to answer the check, nothing being due."""
+        check = reminders.due_games(now)
+        counted = []
+        connection.connection.set_progress_handler(lambda: counted.append(1), 10)
+        try:
+            assert rows.exist_each([check]) == [False]
+        finally:
+            connection.connection.set_progress_handler(None, 10)
+        return len(counted)
+
+    connection.ensure_connection()
+    few = steps()
+    copies = []
+    for number in range(300):
+        copy = Game.objects.get(pk=game.pk)
+        copy.pk, copy.invite_token = None, f"{copy.invite_token[:20]}{number}"
+        copies.append(copy)
+    Game.objects.bulk_create(copies)
+    assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 301
+    assert steps() <= few + 5

@@ -3,6 +3,8 @@ hours left, reckoned from the deadline the game page counts down to."""
 
 from collections import defaultdict, namedtuple
 from datetime import timedelta
+from functools import reduce
+from operator import or_
 
 from django.db.models import Q
 
@@ -42,16 +44,25 @@ def due_games(now):
     games, are sorted out by `send_reminders`): ranges of partial indexes only."""
     # No status: a game has a deadline while it runs (games/models.py, HALF_REMINDER_PENDING);
     # checked on the rows read all the same.
-    slow = Game.objects.filter(deadline__gt=now, time_per_move__gte=kinds.LIVE_BELOW)
     # One branch per time per move a game can have (the forms and game records take only the
     # choices), each a range of the partial index game_half_reminder_idx: no scan of every running
-    # game for the times in use (bench/sweep.py, bench/README.md).
-    half_due = Q(pk__in=[])
-    for seconds, _label in TIME_PER_MOVE_CHOICES:
-        if seconds >= kinds.LIVE_BELOW:
-            half_due |= Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2)
-    last_due = Q(deadline__lt=now + LAST_REMINDER_BEFORE)
-    return slow.filter((half_due & HALF_REMINDER_PENDING) | (last_due & LAST_REMINDER_PENDING))
+    # game for the times in use (bench/sweep.py, bench/README.md). Each branch is whole (its range,
+    # the future deadline, the index's own condition) and they are OR-ed at the top: SQLite takes
+    # a range of an index for each branch of a top-level OR only, and a partial index only for a
+    # branch that states the index's condition. Written as the future deadline AND-ed with an OR
+    # of the ranges, SQLite scanned the whole half-reminder index (every running game not reminded
+    # yet): 31 ms at 50,000 running games with nothing due, against 3.6 ms this way; PostgreSQL
+    # plans the two forms alike (bench/README.md, "The sweep's reminders on SQLite").
+    future = Q(deadline__gt=now)
+    branches = [
+        future & Q(time_per_move=seconds, deadline__lte=now + timedelta(seconds=seconds) / 2) & HALF_REMINDER_PENDING
+        for seconds, _label in TIME_PER_MOVE_CHOICES
+        if seconds >= kinds.LIVE_BELOW
+    ]
+    branches.append(
+        future & Q(time_per_move__gte=kinds.LIVE_BELOW, deadline__lt=now + LAST_REMINDER_BEFORE) & LAST_REMINDER_PENDING
+    )
+    return Game.objects.filter(reduce(or_, branches))
 
 
 def send_reminders(now):
