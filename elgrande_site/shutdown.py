@@ -11,7 +11,9 @@ The servers say that the process ends in two ways, and elgrande_site/asgi.py lis
   by `lifespan` once the connections are given back. It then ends the process by raising again
   the signal that stopped it, its default action restored: no atexit function runs.
 - Daphne (`make run`, the tests' and the benchmarks' servers) has no lifespan: on SIGTERM or
-  SIGINT it stops its loop and the interpreter ends, running `at_exit`.
+  SIGINT the interpreter ends, running `at_exit`, whether Daphne's loop has stopped by then or
+  (under `make run`'s autoreloader, which runs it in a thread of its own) is still turning: the
+  threads here take no more work once the interpreter is exiting.
 """
 
 import asyncio
