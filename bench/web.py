@@ -15,7 +15,8 @@ the play room (games/play/), then measures:
   whose view was skipped for a newer one, rendered once for both, is on the screen with that one),
   split at the bare notice; beside the bare channel-layer group send, measured on the idle server before the
   move phase and during it (to a game of its own: the same load), and beside an empty HTTP request
-  (GET /healthz) during it: the least a move's way holds is one request and one send;
+  (GET /healthz) during it, followed (with Redis) by a bare send once answered: the least a move's
+  way holds is one request and then one send;
 - many watchers: `--watchers` logged-out spectators' pages of one game (each a WebSocket and a
   keep-alive connection) do as static/game.js does: they take the spectators' view that their
   socket brings with a version (a gzip frame, games/live/consumers.py), or re-fetch the play partial
@@ -283,6 +284,25 @@ def bench_get(port, pages, clients, seconds):
     return latencies, time.perf_counter() - started
 
 
+def send_bare(game_id, version):
+    """A bare version notice to the game's pages, from this process's channel layer."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.broadcast import game_group
+
+    layer = get_channel_layer()
+    notice = (game_group(game_id), {"type": "game.version", "version": version})
+    if hasattr(layer, "group_send_many_now"):
+        # As a move's POST sends its notices (games/broadcast.py): from this thread, on the
+        # layer's kept connections. async_to_sync made an event loop and a connection for each
+        # send, and timed them too: 1-3 ms idle, far more with the bench's own threads busy
+        # (bench/README.md, the ninth pass).
+        layer.group_send_many_now([notice], 3)
+    else:
+        async_to_sync(layer.group_send)(*notice)
+
+
 def bench_bare_send(port, game_id, count, until=None):
     """The baseline of a move reaching a screen: a bare channel-layer group send from this process
     to the game's group, until it arrives on a socket of the game's page (the one hop every notice
@@ -290,13 +310,8 @@ def bench_bare_send(port, game_id, count, until=None):
     closed after: they are told of versions far ahead of the game's. `count` sends, or, with
     `until` (a time.perf_counter() value), as many as fit before it (beside the move phase, to a
     game of its own)."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
     from websockets.sync.client import connect
 
-    from games.broadcast import game_group
-
-    layer = get_channel_layer()
     latencies = []
     with connect(f"ws://{HOST}:{port}/ws/games/{game_id}/", origin=f"http://{HOST}:{port}") as page:
         page.recv()
@@ -304,16 +319,8 @@ def bench_bare_send(port, game_id, count, until=None):
         while number < count if until is None else time.perf_counter() < until:
             version = 10**9 + number
             number += 1
-            notice = (game_group(game_id), {"type": "game.version", "version": version})
             started = time.perf_counter()
-            if hasattr(layer, "group_send_many_now"):
-                # As a move's POST sends its notices (games/broadcast.py): from this thread, on the
-                # layer's kept connections. async_to_sync made an event loop and a connection for
-                # each send, and timed them too: 1-3 ms idle, far more with the bench's own threads
-                # busy (bench/README.md, the ninth pass).
-                layer.group_send_many_now([notice], 3)
-            else:
-                async_to_sync(layer.group_send)(*notice)
+            send_bare(game_id, version)
             while json.loads(page.recv(timeout=30))["version"] != version:
                 pass
             latencies.append(time.perf_counter() - started)
@@ -321,26 +328,54 @@ def bench_bare_send(port, game_id, count, until=None):
     return latencies
 
 
-def bench_empty_requests(port, until):
-    """The least a move's way holds besides the notice: one HTTP request to a web process, here one
-    that does nothing (GET /healthz, no session, no database), sent every 20 ms on a keep-alive
-    connection until `until` (beside the move phase: the same load)."""
+def bench_empty_requests(port, until, bare_game=None):
+    """The least a move's way holds: one HTTP request to a web process, here one that does nothing
+    (GET /healthz: no session, no database), and, with `bare_game` (Redis only), once it is
+    answered a bare group send to that game's page, as a move's notice goes out once its POST is
+    done; one such pair every 20 ms on a keep-alive connection until `until` (beside the move
+    phase: the same load). Returns (each request's time, each pair's time to the notice on the
+    page, problems)."""
+    from websockets.sync.client import connect
+
     player = Player(port, "")
-    latencies = []
-    while time.perf_counter() < until:
-        started = time.perf_counter()
-        status, _ = player.request("GET", "/healthz")
-        latencies.append(time.perf_counter() - started)
-        assert status == 200, status
-        time.sleep(0.02)
-    return latencies
+    requests, pairs, problems = [], [], []
+    page = None
+    try:
+        if bare_game is not None:
+            page = connect(f"ws://{HOST}:{port}/ws/games/{bare_game}/", origin=f"http://{HOST}:{port}")
+            page.recv()
+        number = 0
+        while time.perf_counter() < until:
+            started = time.perf_counter()
+            status, _ = player.request("GET", "/healthz")
+            answered = time.perf_counter()
+            if status != 200:
+                problems.append(f"GET /healthz answered {status}")
+                break
+            requests.append(answered - started)
+            if page is not None:
+                # Versions of their own (bench_bare_send's are 10**9 + n): each loop waits for its own.
+                version = 2 * 10**9 + number
+                number += 1
+                send_bare(bare_game, version)
+                while json.loads(page.recv(timeout=30))["version"] != version:
+                    pass
+                pairs.append(time.perf_counter() - started)
+            time.sleep(0.02)
+    except Exception as error:  # noqa: BLE001 - said in the report, not lost with the thread
+        problems.append(f"empty requests: {error!r}")
+    finally:
+        if page is not None:
+            page.close()
+    return requests, pairs, problems
 
 
-def bench_moves(port, games, seconds, bare_game=None):
+def bench_moves(port, games, seconds, bare_game=None, empty_game=None):
     """One driver per game posts random legal moves; another seat's page listens, as static/game.js
     does: it takes its own view from its socket's frame, or fetches its play partial when the
     socket brings a bare version. With `bare_game` (Redis only), a thread meanwhile measures the
-    bare group send to that game's page: the baseline under the same load."""
+    bare group send to that game's page: the baseline under the same load; and another an empty
+    HTTP request's, followed by a bare send to `empty_game`'s page (bench_empty_requests)."""
     import gzip
 
     from websockets.exceptions import ConnectionClosed
@@ -364,7 +399,7 @@ def bench_moves(port, games, seconds, bare_game=None):
     if bare_game is not None:
         baseline = threading.Thread(target=lambda: bare.extend(bench_bare_send(port, bare_game, 0, until=stop)))
         baseline.start()
-    empties = threading.Thread(target=lambda: empty.extend(bench_empty_requests(port, stop)))
+    empties = threading.Thread(target=lambda: empty.append(bench_empty_requests(port, stop, empty_game)))
     empties.start()
 
     def driver(number):
@@ -501,8 +536,10 @@ def bench_moves(port, games, seconds, bare_game=None):
     if bare_game is not None:
         baseline.join()
     empties.join()
+    (empty_requests, empty_pairs, empty_problems), = empty
+    refused.extend(empty_problems)
     parts = {"to_notice": to_notice, "notice_to_screen": notice_to_screen, "ways": ways, "bare": bare,
-             "own": own_latencies, "empty": empty}
+             "own": own_latencies, "empty": empty_requests, "empty then bare": empty_pairs}
     return submit_latencies, arrival_latencies, screen_latencies, refused, elapsed, parts
 
 
@@ -800,9 +837,11 @@ def main():
     django.setup()
     from django.conf import settings
 
-    games = prepare(args.clients + 1, args.players, args.warm_moves)
-    # A game of its own for the bare sends' baseline, nobody moving in it.
-    spare = games.pop()
+    games = prepare(args.clients + 2, args.players, args.warm_moves)
+    # A game of its own for the bare sends' baseline, nobody moving in it; another for the empty
+    # requests' sends (a page passes on no version older than one it has had: the two loops'
+    # notices must not meet on one page).
+    spare, spare_for_empty = games.pop(), games.pop()
     if env["DEBUG"] == "0" and "STATIC_ROOT" not in os.environ:
         # DEBUG=0 pages name the static files by their hashed names (docs/operations.md).
         env["STATIC_ROOT"] = tempfile.mkdtemp(prefix="elgrande-bench-static-")
@@ -833,7 +872,8 @@ def main():
         bare = bench_bare_send(port, spare[0], 50) if settings.REDIS_URL else []
         cpu = server_cpu(servers)
         submits, arrivals, screens, refused, elapsed, parts = bench_moves(
-            port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None
+            port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None,
+            spare_for_empty[0] if settings.REDIS_URL else None,
         )
         # The whole move in the server: the POST, its notices and the other seats' views.
         move_cpu = (server_cpu(servers) - cpu) / max(1, len(submits))
@@ -853,10 +893,11 @@ def main():
             ratio("another seat's screen p95 / bare send p95, idle", screens, bare, goal=2)
             ratio("another seat's screen p95 / bare send p95, moves", screens, parts["bare"], goal=2)
             # What no change to the move can go under: its way holds at least one HTTP request
-            # and one group send, each at least the empty one's time under the same load.
-            floor = percentile(parts["empty"], 0.95) + percentile(parts["bare"], 0.95)
-            print(f"{'(empty request p95 + bare send p95) / bare send p95':<52} "
-                  f"{floor / percentile(parts['bare'], 0.95):>6.2f}x (a move's least, whatever it does)")
+            # and, once it is answered, one group send, timed one after the other under the same
+            # load (bench_empty_requests).
+            report("empty request, then a bare send", parts["empty then bare"], elapsed)
+            ratio("(empty request, then bare send) p95 / bare send p95", parts["empty then bare"], parts["bare"],
+                  goal=2)
         else:
             print("bare group send -> socket: with REDIS_URL only (the in-memory layer is the server's)")
         if refused:
