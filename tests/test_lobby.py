@@ -376,6 +376,7 @@ def test_my_games_cost_the_same_however_many_games_the_player_has_finished(start
     seat of every finished game of the player (bench/README.md, "The lobby on SQLite")."""
     from games.reading import selectors
     from tests.support.archive_games import finished_game
+    from tests.support.sqlite_steps import sqlite_steps
 
     game = start_game(2)
     me, other = user_at(game, 0), user_at(game, 1)
@@ -383,16 +384,10 @@ def test_my_games_cost_the_same_however_many_games_the_player_has_finished(start
     def steps():
         """The virtual machine's steps (in tens) of SQLite for the player's first page, warm."""
         selectors.my_games(me)
-        counted = []
-        connection.connection.set_progress_handler(lambda: counted.append(1), 10)
-        try:
-            page = selectors.my_games(me)
-        finally:
-            connection.connection.set_progress_handler(None, 10)
+        page, counted = sqlite_steps(lambda: selectors.my_games(me))
         assert [row["game"].pk for row in page.rows] == [game.pk]
-        return len(counted)
+        return counted
 
-    connection.ensure_connection()
     few = steps()
     for _ in range(60):
         finished_game([me, other])

@@ -15,6 +15,7 @@ from games.infra import rows
 from games.mail import late_decisions, outbox, reminders
 from games.models import Game, Move
 from games.play import moving
+from tests.support.sqlite_steps import sqlite_steps
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -137,15 +138,10 @@ def test_the_reminders_check_costs_the_same_however_many_games_wait_for_theirs(s
     def steps():
         """SQLite's virtual machine steps (in tens) to answer the check, nothing being due."""
         check = reminders.due_games(now)
-        counted = []
-        connection.connection.set_progress_handler(lambda: counted.append(1), 10)
-        try:
-            assert rows.exist_each([check]) == [False]
-        finally:
-            connection.connection.set_progress_handler(None, 10)
-        return len(counted)
+        found, counted = sqlite_steps(lambda: rows.exist_each([check]))
+        assert found == [False]
+        return counted
 
-    connection.ensure_connection()
     few = steps()
     copies = []
     for number in range(300):
