@@ -11,9 +11,10 @@ def start_sentry(dsn, *, environment, transport=None):
     sentry_sdk.init(
         dsn=dsn,
         environment=environment,
-        # No user, address or cookie is sent, and no local variable of a stack frame (a state,
+        # No user, address or cookie is sent (sentry-sdk's default, left as it is: naming
+        # send_default_pii=False is deprecated since 2.x, and data_collection, which replaces it,
+        # would turn off the SDK's own scrubber), and no local variable of a stack frame (a state,
         # a hand, a seat's view): a traceback's lines say where, the log says the rest.
-        send_default_pii=False,
         include_local_variables=False,
         max_request_body_size="never",
         before_send=without_private,

@@ -3,6 +3,7 @@
 import json
 import logging
 import os
+import warnings
 from pathlib import Path
 
 import pytest
@@ -174,6 +175,16 @@ async def test_an_error_reaches_sentry_without_the_request_s_query_cookies_user_
     for private in (hand, session, address, query, csrf, player.email, player.username):
         assert private not in sent, private
     assert "user" not in sentry.events[-1]
+
+
+def test_sentry_starts_without_a_deprecated_option_and_sends_no_personal_data():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        start_sentry("https://public@sentry.example/1", environment="test", transport=Captured())
+    try:
+        assert sentry_sdk.get_client().should_send_default_pii() is False
+    finally:
+        sentry_sdk.init()  # off again
 
 
 def test_without_sentry_dsn_nothing_is_started():
