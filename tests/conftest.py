@@ -31,6 +31,18 @@ def pytest_collection_modifyitems(config, items):
     schedule.order(items)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """pytest-django's, and at its end, before it drops the test databases, the sessions that
+    another thread still holds on a PostgreSQL one ended and named (tests/support/test_databases.py):
+    the drop was refused now and then, and the database left behind with a warning."""
+    yield
+    from tests.support.test_databases import Said, end_leftover_sessions
+
+    with django_db_blocker.unblock():
+        end_leftover_sessions(Said(request.config))
+
+
 @pytest.fixture
 def password():
     return "a-long-enough-Passw0rd"
