@@ -32,15 +32,30 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker, request):
+def _database_names_before_setup():
+    """Each alias's database NAME before pytest-django's `django_db_setup` (requested first by the
+    one below): an alias it did not set up (no test of the run needs it) keeps its own, real name."""
+    from django.db import connections
+
+    return {alias: connections[alias].settings_dict["NAME"] for alias in connections}
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(_database_names_before_setup, django_db_setup, django_db_keepdb, django_db_blocker, request):
     """pytest-django's, and at its end, before it drops the test databases, the sessions that
     another thread still holds on a PostgreSQL one ended and named (tests/support/test_databases.py):
-    the drop was refused now and then, and the database left behind with a warning."""
+    the drop was refused now and then, and the database left behind with a warning. Only the
+    databases pytest-django made for this run, and only when it is to drop them (not --reuse-db)."""
     yield
+    if django_db_keepdb:
+        return
     from tests.support.test_databases import Said, end_leftover_sessions
 
     with django_db_blocker.unblock():
-        end_leftover_sessions(Said(request.config))
+        try:
+            end_leftover_sessions(Said(request.config), names_before=_database_names_before_setup)
+        except Exception as exc:  # noqa: BLE001  (as pytest-django's own teardown: a warning, not an error)
+            request.node.warn(pytest.PytestWarning(f"Error when ending sessions left on the test databases: {exc!r}"))
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ def end_sessions_on(name, cursor, out=sys.stderr):
     are gone. Returns how many there were."""
     cursor.execute(
         "SELECT pid, application_name, state, left(query, 160) FROM pg_stat_activity "
-        "WHERE datname = %s AND pid <> pg_backend_pid()",
+        "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
         [name],
     )
     left = cursor.fetchall()
@@ -26,12 +26,17 @@ def end_sessions_on(name, cursor, out=sys.stderr):
     if not left:
         return 0
     cursor.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
         [name],
     )
     deadline = time.monotonic() + END_SECONDS
     while time.monotonic() < deadline:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [name])
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+            [name],
+        )
         if cursor.fetchone()[0] == 0:
             break
         time.sleep(0.05)
@@ -54,15 +59,17 @@ class Said:
             self.reporter.flush()
 
 
-def end_leftover_sessions(out=sys.stderr):
+def end_leftover_sessions(out=sys.stderr, *, names_before):
     """Before pytest-django drops the test databases: each PostgreSQL one's connection of this
     thread closed and its pool too (as Django's drop does), then whatever session some other
     thread still holds on it (a socket consumer's database thread, a live server's request
     thread) ended, which would otherwise make PostgreSQL refuse the drop ("being accessed by
-    other users") and leave the database behind with a warning."""
+    other users") and leave the database behind with a warning. Only an alias whose NAME is no
+    longer its `names_before` one: a test database pytest-django set up in its place. Another
+    still names the real database (the site's, a developer's server), whose sessions are not ours."""
     for alias in connections:
         connection = connections[alias]
-        if connection.vendor != "postgresql":
+        if connection.vendor != "postgresql" or connection.settings_dict["NAME"] == names_before.get(alias):
             continue
         connection.close()
         connection.close_pool()
