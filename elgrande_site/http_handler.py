@@ -1,4 +1,5 @@
-"""Django's ASGI handler with the middleware and the view run in one hop to the request's thread.
+"""Django's ASGI handler with everything of a request that runs synchronously done in one hop to the
+request's thread.
 
 Django builds its middleware chain for ASGI from the bottom up: the view's end is asynchronous,
 so the middleware that can run either way run on the event loop, and each change of mode is a
@@ -11,13 +12,107 @@ moves' load of bench/web.py is the longest wait a move has (bench/README.md).
 Here the chain is built as for WSGI, synchronous from top to bottom, view included, and the
 whole of it runs in one call in the request's thread (thread-sensitive, as Django runs a
 synchronous view under ASGI: the same thread, and database connection, as the request's signals).
+
+Django's `handle` also went to that thread on its own for the receivers of `request_started`
+before the chain (the database's `close_old_connections`, `reset_queries`), for the log line of
+an error response (4xx and 5xx) after it, and for `response.close()` (the receivers of
+`request_finished`: the connection given back to the pool, the caches closed) once the response
+was sent: three hops more per request, each a wait for the loop and then for the thread under
+load (bench/README.md, the twelfth pass). `handle` below is Django 5.2's with all of these in the
+chain's one call. A response whose body is all in hand (not streamed) is closed there too, before
+it is sent: its content stays readable, and the database connection goes back to the pool while
+the bytes go out rather than after. A streamed one (a game's record, a file) is closed after it
+is sent, as Django does.
 """
 
+import asyncio
+
 from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix, set_urlconf
+from django.utils.log import log_response
 
 
 class OneHopASGIHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+        self._served = sync_to_async(self._serve, thread_sensitive=True)
+
+    def _serve(self, scope, request):
+        """In the request's thread, in one call: `request_started`, the middleware and the view, the
+        log line of an error, and the close of a response that is not streamed. Returns
+        (response, whether it is closed)."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        set_urlconf(settings.ROOT_URLCONF)
+        response = self._middleware_chain(request)
+        response._resource_closers.append(request.close)
+        if response.status_code >= 400:
+            log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        if response.streaming:
+            return response, False
+        response.close()
+        return response, True
+
+    async def handle(self, scope, receive, send):
+        """Django 5.2's `ASGIHandler.handle`, with `_serve` in one hop where it had four."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            # A request Django could not make (a path that is not UTF-8): as Django answers it.
+            await signals.request_started.asend(sender=self.__class__, scope=scope)
+            body_file.close()
+            await self.send_response(error_response, send)
+            await sync_to_async(error_response.close)()
+            return
+
+        async def process_request(request, send):
+            response, closed = await self._served(scope, request)
+            try:
+                await self.send_response(response, send)
+            except asyncio.CancelledError:
+                # Client disconnected during send_response (ignore exception).
+                pass
+            return response, closed
+
+        # Try to catch a disconnect while getting response.
+        tasks = [
+            asyncio.create_task(self.listen_for_disconnect(receive)),
+            asyncio.create_task(process_request(request, send)),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done():
+                try:
+                    task.result()
+                except RequestAborted:
+                    pass
+                except AssertionError:
+                    body_file.close()
+                    raise
+            else:
+                # Allow views to handle cancellation.
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
+        try:
+            response, closed = tasks[1].result()
+        except asyncio.CancelledError:
+            # The thread may still be in the view: its own close, if any, comes when it ends.
+            await signals.request_finished.asend(sender=self.__class__)
+        else:
+            if not closed:
+                await sync_to_async(response.close)()
+        body_file.close()

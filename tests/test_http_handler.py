@@ -1,14 +1,19 @@
 """The site's ASGI handler (elgrande_site/http_handler.py) runs a request's middleware and view in
-one hop to the request's thread: none of them on the event loop, all in the same thread. Django's
-own handler, with a synchronous middleware above asynchronous ones (as the site's are), went to
-the thread, back to the loop and to the thread again."""
+one hop to the request's thread: none of them on the event loop, all in the same thread; with them
+the receivers of `request_started`, the log line of an error and the close of a response that is
+not streamed (the receivers of `request_finished`). Django's own handler, with a synchronous
+middleware above asynchronous ones (as the site's are), went to the thread, back to the loop and
+to the thread again, and on its own for each of those."""
 
+import logging
 import threading
 
 import pytest
+from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
+from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 
 from elgrande_site.http_handler import OneHopASGIHandler
@@ -53,20 +58,42 @@ def view(request):
     return HttpResponse(b"served")
 
 
-urlpatterns = [path("here/", view)]
+def refused(request):
+    ran.append(("view", threading.get_ident()))
+    return HttpResponse(b"no", status=409)
 
 
-async def served(handler):
+def streamed(request):
+    ran.append(("view", threading.get_ident()))
+
+    async def parts():
+        ran.append(("streamed", threading.get_ident()))
+        yield b"stre"
+        yield b"amed"
+
+    return StreamingHttpResponse(parts())
+
+
+urlpatterns = [path("here/", view), path("refused/", refused), path("streamed/", streamed)]
+
+
+async def served(handler, where="/here/"):
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-        "path": "/here/", "raw_path": b"/here/", "query_string": b"", "root_path": "",
+        "path": where, "raw_path": where.encode(), "query_string": b"", "root_path": "",
         "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
     }
     communicator = ApplicationCommunicator(handler, scope)
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await communicator.receive_output(timeout=10)
-    body = await communicator.receive_output(timeout=10)
-    return start["status"], body["body"]
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(timeout=10)
+    return start["status"], body
 
 
 @pytest.fixture
@@ -74,6 +101,45 @@ def chain(settings):
     settings.ROOT_URLCONF = __name__
     settings.MIDDLEWARE = [f"{__name__}.SyncOnly", f"{__name__}.EitherWay"]
     ran.clear()
+
+
+@pytest.fixture
+def signalled():
+    """The receivers of `request_started` and `request_finished`, and Django's log line of an
+    error response, recorded in `ran` with their thread."""
+
+    def started(**kwargs):
+        ran.append(("request_started", threading.get_ident()))
+
+    def finished(**kwargs):
+        ran.append(("request_finished", threading.get_ident()))
+
+    class Logged(logging.Handler):
+        def emit(self, record):
+            ran.append(("logged", threading.get_ident()))
+
+    handler = Logged()
+    logging.getLogger("django.request").addHandler(handler)
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    yield
+    signals.request_started.disconnect(started)
+    signals.request_finished.disconnect(finished)
+    logging.getLogger("django.request").removeHandler(handler)
+
+
+@pytest.fixture
+def hops(monkeypatch):
+    """How many times a request went from the event loop to a thread (asgiref's sync_to_async)."""
+    counted = []
+    real = sync.SyncToAsync.thread_handler
+
+    def thread_handler(self, *args, **kwargs):
+        counted.append(getattr(self.func, "__name__", repr(self.func)))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "thread_handler", thread_handler)
+    return counted
 
 
 async def test_the_middleware_and_the_view_run_in_one_thread_off_the_event_loop(chain):
@@ -95,3 +161,35 @@ async def test_the_site_serves_its_pages_through_the_one_hop_handler():
     from elgrande_site import asgi
 
     assert isinstance(asgi.django_asgi_app, OneHopASGIHandler)
+
+
+async def test_the_signals_the_view_and_the_close_are_one_hop_in_one_thread(chain, signalled, hops):
+    loop_thread = threading.get_ident()
+    assert await served(OneHopASGIHandler()) == (200, b"served")
+    assert [part for part, _ in ran] == [
+        "request_started", "sync middleware", "either-way middleware", "view", "request_finished"
+    ]
+    threads = {thread for _, thread in ran}
+    assert len(threads) == 1 and loop_thread not in threads
+    assert len(hops) == 1
+
+
+async def test_an_error_response_is_logged_in_the_same_hop(chain, signalled, hops):
+    assert await served(OneHopASGIHandler(), "/refused/") == (409, b"no")
+    assert [part for part, _ in ran][-2:] == ["logged", "request_finished"]
+    assert len({thread for _, thread in ran}) == 1
+    assert len(hops) == 1
+
+
+async def test_a_streamed_response_is_closed_once_it_is_sent(chain, signalled):
+    assert await served(OneHopASGIHandler(), "/streamed/") == (200, b"streamed")
+    parts = [part for part, _ in ran]
+    assert parts.count("request_finished") == 1
+    assert parts.index("streamed") < parts.index("request_finished")
+
+
+async def test_django_s_own_handler_went_to_a_thread_for_each_of_them(chain, signalled, hops):
+    # What the one hop saves: request_started, the view and the close each went on their own.
+    assert await served(ASGIHandler(), "/refused/") == (409, b"no")
+    assert [part for part, _ in ran].count("request_finished") == 1
+    assert len(hops) >= 4
