@@ -28,37 +28,50 @@ is sent, as Django does.
 import asyncio
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
-from django.urls import set_script_prefix, set_urlconf
-from django.utils.log import log_response
+from django.urls import set_script_prefix
 
 
 class OneHopASGIHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
         self._served = sync_to_async(self._serve, thread_sensitive=True)
+        self._finished_cancelled = sync_to_async(self._finish_cancelled, thread_sensitive=True)
 
-    def _serve(self, scope, request):
-        """In the request's thread, in one call: `request_started`, the middleware and the view, the
-        log line of an error, and the close of a response that is not streamed. Returns
-        (response, whether it is closed)."""
+    def _serve(self, scope, request, served):
+        """In the request's thread, in one call: `request_started`, the middleware and the view (through
+        BaseHandler.get_response, which sets the urlconf, adds the request's close and logs an error
+        response, and which Sentry's Django integration wraps to name the event's route), and the
+        close of a response that is not streamed. Returns (response, whether it is closed, the error
+        its close raised, to be raised once the response is sent, as Django would). `served` holds
+        the response, and whether it was closed, for `handle` should the request be cancelled
+        meanwhile."""
         signals.request_started.send(sender=self.__class__, scope=scope)
-        set_urlconf(settings.ROOT_URLCONF)
-        response = self._middleware_chain(request)
-        response._resource_closers.append(request.close)
-        if response.status_code >= 400:
-            log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
+        response = served["response"] = self.get_response(request)
         response._handler_class = self.__class__
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size
         if response.streaming:
-            return response, False
-        response.close()
-        return response, True
+            return response, False, None
+        served["closed"] = True
+        try:
+            response.close()
+        except Exception as error:
+            return response, True, error
+        return response, True, None
+
+    def _finish_cancelled(self, served):
+        """A request cancelled (the client went away) while its thread ran `_serve`: run in that
+        thread after it, so that `request_finished` is sent once: by the response's close if `_serve`
+        did not close it, or on its own if it made no response."""
+        response = served.get("response")
+        if response is None:
+            signals.request_finished.send(sender=self.__class__)
+        elif not served.get("closed"):
+            response.close()
 
     async def handle(self, scope, receive, send):
         """Django 5.2's `ASGIHandler.handle`, with `_serve` in one hop where it had four."""
@@ -76,13 +89,18 @@ class OneHopASGIHandler(ASGIHandler):
             await sync_to_async(error_response.close)()
             return
 
+        served = {}
+
         async def process_request(request, send):
-            response, closed = await self._served(scope, request)
+            response, closed, close_error = await self._served(scope, request, served)
             try:
                 await self.send_response(response, send)
             except asyncio.CancelledError:
                 # Client disconnected during send_response (ignore exception).
                 pass
+            if close_error is not None:
+                # A receiver of request_finished failed: raised once the response is out, as Django.
+                raise close_error
             return response, closed
 
         # Try to catch a disconnect while getting response.
@@ -110,8 +128,9 @@ class OneHopASGIHandler(ASGIHandler):
         try:
             response, closed = tasks[1].result()
         except asyncio.CancelledError:
-            # The thread may still be in the view: its own close, if any, comes when it ends.
-            await signals.request_finished.asend(sender=self.__class__)
+            # The thread may still be in the view: this waits for it there (the same thread), and
+            # closes its response if it did not, or sends request_finished if it made none.
+            await self._finished_cancelled(served)
         else:
             if not closed:
                 await sync_to_async(response.close)()

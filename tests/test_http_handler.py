@@ -9,6 +9,7 @@ import logging
 import threading
 
 import pytest
+import sentry_sdk
 from asgiref import sync
 from asgiref.testing import ApplicationCommunicator
 from django.core import signals
@@ -74,7 +75,23 @@ def streamed(request):
     return StreamingHttpResponse(parts())
 
 
-urlpatterns = [path("here/", view), path("refused/", refused), path("streamed/", streamed)]
+slow_view_may_end = threading.Event()
+
+
+def slow(request):
+    ran.append(("view", threading.get_ident()))
+    slow_view_may_end.wait(10)
+    return HttpResponse(b"late")
+
+
+def failing(request, pk):
+    raise RuntimeError("a fault of the view's")
+
+
+urlpatterns = [
+    path("here/", view), path("refused/", refused), path("streamed/", streamed), path("slow/", slow),
+    path("games/<int:pk>/failing/", failing),
+]
 
 
 async def served(handler, where="/here/"):
@@ -193,3 +210,64 @@ async def test_django_s_own_handler_went_to_a_thread_for_each_of_them(chain, sig
     assert await served(ASGIHandler(), "/refused/") == (409, b"no")
     assert [part for part, _ in ran].count("request_finished") == 1
     assert len(hops) >= 4
+
+
+def request(where):
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": where, "raw_path": where.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
+    }
+
+
+async def test_a_client_gone_during_the_view_ends_the_request_once(chain, signalled):
+    import asyncio
+
+    slow_view_may_end.clear()
+    communicator = ApplicationCommunicator(OneHopASGIHandler(), request("/slow/"))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    while ("view" not in [part for part, _ in ran]):
+        await asyncio.sleep(0.01)
+    await communicator.send_input({"type": "http.disconnect"})
+    await asyncio.sleep(0.1)
+    slow_view_may_end.set()
+    await communicator.wait(timeout=10)
+    assert [part for part, _ in ran].count("request_finished") == 1
+
+
+async def test_a_failing_request_finished_receiver_still_lets_the_response_out(chain):
+    def failing_receiver(**kwargs):
+        raise RuntimeError("a receiver's fault")
+
+    signals.request_finished.connect(failing_receiver)
+    try:
+        communicator = ApplicationCommunicator(OneHopASGIHandler(), request("/here/"))
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        assert (await communicator.receive_output(timeout=10))["status"] == 200
+        assert (await communicator.receive_output(timeout=10))["body"] == b"served"
+        with pytest.raises(RuntimeError, match="a receiver's fault"):
+            await communicator.wait(timeout=10)
+    finally:
+        signals.request_finished.disconnect(failing_receiver)
+
+
+class Captured(sentry_sdk.transport.Transport):
+    def __init__(self, options=None):
+        super().__init__(options)
+        self.events = []
+
+    def capture_envelope(self, envelope):
+        self.events += [item.payload.json for item in envelope.items if item.type == "event"]
+
+
+async def test_sentry_names_an_error_by_its_route(chain):
+    from elgrande_site.errors import start_sentry
+
+    transport = Captured()
+    start_sentry("https://public@sentry.example/1", environment="test", transport=transport)
+    try:
+        assert (await served(OneHopASGIHandler(), "/games/123/failing/"))[0] == 500
+        sentry_sdk.flush()
+        assert transport.events and transport.events[-1]["transaction"] == "/games/{pk}/failing/"
+    finally:
+        sentry_sdk.init()  # off again
