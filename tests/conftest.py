@@ -54,7 +54,7 @@ def django_db_setup(_database_names_before_setup, django_db_setup, django_db_kee
     with django_db_blocker.unblock():
         try:
             end_leftover_sessions(Said(request.config), names_before=_database_names_before_setup)
-        except Exception as exc:  # noqa: BLE001  (as pytest-django's own teardown: a warning, not an error)
+        except Exception as exc:  # as pytest-django's own teardown: a warning, not an error
             request.node.warn(pytest.PytestWarning(f"Error when ending sessions left on the test databases: {exc!r}"))
 
 

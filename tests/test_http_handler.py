@@ -18,6 +18,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 
 from elgrande_site.http_handler import OneHopASGIHandler
+from tests.support.sentry import sentry_capturing
 
 # Where each part of the request ran: (part, thread id).
 ran = []
@@ -94,13 +95,16 @@ urlpatterns = [
 ]
 
 
-async def served(handler, where="/here/"):
-    scope = {
+def request(where):
+    return {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
         "path": where, "raw_path": where.encode(), "query_string": b"", "root_path": "",
         "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
     }
-    communicator = ApplicationCommunicator(handler, scope)
+
+
+async def served(handler, where="/here/"):
+    communicator = ApplicationCommunicator(handler, request(where))
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await communicator.receive_output(timeout=10)
     body = b""
@@ -212,14 +216,6 @@ async def test_django_s_own_handler_went_to_a_thread_for_each_of_them(chain, sig
     assert len(hops) >= 4
 
 
-def request(where):
-    return {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-        "path": where, "raw_path": where.encode(), "query_string": b"", "root_path": "",
-        "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
-    }
-
-
 async def test_a_client_gone_during_the_view_ends_the_request_once(chain, signalled):
     import asyncio
 
@@ -251,23 +247,8 @@ async def test_a_failing_request_finished_receiver_still_lets_the_response_out(c
         signals.request_finished.disconnect(failing_receiver)
 
 
-class Captured(sentry_sdk.transport.Transport):
-    def __init__(self, options=None):
-        super().__init__(options)
-        self.events = []
-
-    def capture_envelope(self, envelope):
-        self.events += [item.payload.json for item in envelope.items if item.type == "event"]
-
-
 async def test_sentry_names_an_error_by_its_route(chain):
-    from elgrande_site.errors import start_sentry
-
-    transport = Captured()
-    start_sentry("https://public@sentry.example/1", environment="test", transport=transport)
-    try:
+    with sentry_capturing() as transport:
         assert (await served(OneHopASGIHandler(), "/games/123/failing/"))[0] == 500
         sentry_sdk.flush()
         assert transport.events and transport.events[-1]["transaction"] == "/games/{pk}/failing/"
-    finally:
-        sentry_sdk.init()  # off again

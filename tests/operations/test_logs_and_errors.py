@@ -11,9 +11,9 @@ import sentry_sdk
 from django.test import Client
 from django.urls import reverse
 
-from elgrande_site.errors import start_sentry
 from games import deadlines
 from tests.support.helpers import logged_in, user_at
+from tests.support.sentry import sentry_capturing
 from tests.support.settings_process import python
 
 pytestmark = pytest.mark.django_db
@@ -107,23 +107,10 @@ def test_beat_s_schedule_file_lies_outside_the_code_and_can_be_placed():
     assert run(code, BEAT_SCHEDULE_FILE="/var/lib/elgrande/beat").stdout.strip() == "/var/lib/elgrande/beat"
 
 
-class Captured(sentry_sdk.transport.Transport):
-    def __init__(self, options=None):
-        super().__init__(options)
-        self.events = []
-
-    def capture_envelope(self, envelope):
-        for item in envelope.items:
-            if item.type == "event":
-                self.events.append(item.payload.json)
-
-
 @pytest.fixture
 def sentry():
-    transport = Captured()
-    start_sentry("https://public@sentry.example/1", environment="test", transport=transport)
-    yield transport
-    sentry_sdk.init()  # off again
+    with sentry_capturing() as transport:
+        yield transport
 
 
 async def served(path, query, headers):
@@ -180,11 +167,8 @@ async def test_an_error_reaches_sentry_without_the_request_s_query_cookies_user_
 def test_sentry_starts_without_a_deprecated_option_and_sends_no_personal_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
-        start_sentry("https://public@sentry.example/1", environment="test", transport=Captured())
-    try:
-        assert sentry_sdk.get_client().should_send_default_pii() is False
-    finally:
-        sentry_sdk.init()  # off again
+        with sentry_capturing():
+            assert sentry_sdk.get_client().should_send_default_pii() is False
 
 
 def test_without_sentry_dsn_nothing_is_started():

@@ -8,35 +8,28 @@ from django.db import connections
 
 # How long the backends told to end are waited for before the drop is left to try anyway.
 END_SECONDS = 10
+# The sessions of clients on a database (its one parameter) other than the one asking: not the
+# server's own workers (an autovacuum worker), which DROP DATABASE deals with itself.
+OTHER_CLIENTS = (
+    "FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+)
 
 
 def end_sessions_on(name, cursor, out=sys.stderr):
     """End every session of PostgreSQL on database `name` but `cursor`'s own, naming each on
     `out` (its application, state and last statement: what left it open), and wait until they
     are gone. Returns how many there were."""
-    cursor.execute(
-        "SELECT pid, application_name, state, left(query, 160) FROM pg_stat_activity "
-        "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
-        [name],
-    )
+    cursor.execute(f"SELECT pid, application_name, state, left(query, 160) {OTHER_CLIENTS}", [name])
     left = cursor.fetchall()
     for pid, application, state, query in left:
         print(f"\nA session left open on {name} at the end of the tests, ended: pid {pid}, "
               f"application {application!r}, {state}, last statement {query!r}", file=out)
     if not left:
         return 0
-    cursor.execute(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-        "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
-        [name],
-    )
+    cursor.execute(f"SELECT pg_terminate_backend(pid) {OTHER_CLIENTS}", [name])
     deadline = time.monotonic() + END_SECONDS
     while time.monotonic() < deadline:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
-            [name],
-        )
+        cursor.execute(f"SELECT count(*) {OTHER_CLIENTS}", [name])
         if cursor.fetchone()[0] == 0:
             break
         time.sleep(0.05)
@@ -53,6 +46,10 @@ class Said:
 
     def write(self, text):
         if self.reporter is None:
+            return
+        if self.capture is None:  # -p no:capture: nothing to get past
+            self.reporter.write(text)
+            self.reporter.flush()
             return
         with self.capture.global_and_fixture_disabled():
             self.reporter.write(text)
