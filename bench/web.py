@@ -234,6 +234,15 @@ def server_cpu(servers):
     return total / ticks
 
 
+def machine_cpu():
+    """(busy, idle) CPU seconds of the whole machine so far, all its CPUs, from /proc/stat (idle
+    counts the time waiting on the disk too)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / ticks, idle / ticks
+
+
 def bench_game_page(port, games, clients, seconds):
     return bench_get(port, [(f"/games/{game_id}/", sessions) for game_id, sessions in games], clients, seconds)
 
@@ -342,9 +351,12 @@ def bench_empty_requests(port, until, bare_game=None):
     player = Player(port, "")
     requests, pairs, problems = [], [], []
     page = None
+    # websockets' connect() wants a `with` (a warning otherwise): the stack closes the page's socket.
+    opened = contextlib.ExitStack()
     try:
         if bare_game is not None:
-            page = connect(f"ws://{HOST}:{port}/ws/games/{bare_game}/", origin=f"http://{HOST}:{port}")
+            page = opened.enter_context(
+                connect(f"ws://{HOST}:{port}/ws/games/{bare_game}/", origin=f"http://{HOST}:{port}"))
             page.recv()
         number = 0
         while time.perf_counter() < until:
@@ -367,8 +379,7 @@ def bench_empty_requests(port, until, bare_game=None):
     except Exception as error:  # noqa: BLE001 - said in the report, not lost with the thread
         problems.append(f"empty requests: {error!r}")
     finally:
-        if page is not None:
-            page.close()
+        opened.close()
     return requests, pairs, problems
 
 
@@ -872,13 +883,16 @@ def main():
         for count in args.watchers:
             watched.append((count, *bench_watchers(port, *games[-1], count, args.watch_moves, args.fetch, servers)))
         bare = bench_bare_send(port, spare[0], 50) if settings.REDIS_URL else []
-        cpu = server_cpu(servers)
+        cpu, machine, own = server_cpu(servers), machine_cpu(), time.process_time()
         submits, arrivals, screens, refused, elapsed, parts = bench_moves(
             port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None,
             spare_for_empty[0] if settings.REDIS_URL else None,
         )
         # The whole move in the server: the POST, its notices and the other seats' views.
-        move_cpu = (server_cpu(servers) - cpu) / max(1, len(submits))
+        web_cpu = server_cpu(servers) - cpu
+        move_cpu = web_cpu / max(1, len(submits))
+        own = time.process_time() - own
+        busy, idle = (after - before for after, before in zip(machine_cpu(), machine, strict=True))
         report("move POST", submits, elapsed, move_cpu)
         report("move -> other client's WebSocket", arrivals, elapsed)
         report("move -> another seat's screen", screens, elapsed)
@@ -886,6 +900,12 @@ def main():
         report("  POST start -> bare notice", parts["to_notice"], elapsed)
         report("  bare notice -> seat's view", parts["notice_to_screen"], elapsed)
         print(f"  the seat's page took {parts['ways'][0]} views from frames and fetched {parts['ways'][1]}")
+        # Where the machine's CPUs went meanwhile: a screen's time under this closed loop is mostly
+        # waiting for one (bench/README.md, the eighth and thirteenth passes).
+        whole = max(busy + idle, 1e-9)
+        print(f"  the CPUs during the moves: web processes {web_cpu / whole:.0%}, this bench's clients "
+              f"{own / whole:.0%}, the rest (PostgreSQL, Redis, others) {max(0.0, busy - web_cpu - own) / whole:.0%}, "
+              f"idle {idle / whole:.0%}")
         report("empty request GET /healthz, moves", parts["empty"], elapsed)
         if bare:
             # The baseline twice: on the idle server before the move phase, and during it (the

@@ -23,11 +23,22 @@ chain's one call. A response whose body is all in hand (not streamed) is closed 
 it is sent: its content stays readable, and the database connection goes back to the pool while
 the bytes go out rather than after. A streamed one (a game's record, a file) is closed after it
 is sent, as Django does.
+
+Django's `__call__` gave each request a thread of its own, started for it (a new single-thread
+executor in a new `ThreadSensitiveContext`), and a second thread at its end to join the first:
+two `Thread.start()` per request on the event loop, each of which holds the loop until the new
+thread runs, which under load means until it gets the GIL from the threads rendering views. Under
+the moves' load of bench/web.py, py-spy found the loop held there 15% of its time (bench/README.md,
+the thirteenth pass). Here a request runs in a thread kept from one request to the next
+(`RequestThreads`): still one request at a time per thread, and one thread for the whole of a
+request, as Django's thread-sensitive code wants.
 """
 
 import asyncio
+import collections
+from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -35,7 +46,54 @@ from django.http import FileResponse
 from django.urls import set_script_prefix
 
 
+class RequestThreads:
+    """Single-thread executors kept for the requests: `take` one for a request, `give_back` it
+    after. One is taken again only once it has nothing left to run (a request cancelled while its
+    thread was in the view leaves that thread busy a while: it waits behind a no-op, whose end
+    puts it back). At most `keep` are kept idle; one more is shut down (its thread ends)."""
+
+    def __init__(self, keep=32):
+        self.keep = keep
+        self._idle = collections.deque()
+
+    def take(self):
+        try:
+            return self._idle.pop()
+        except IndexError:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
+
+    def give_back(self, executor):
+        executor.submit(_nothing).add_done_callback(lambda _done: self._idle_again(executor))
+
+    def _idle_again(self, executor):
+        # In the executor's own thread, once all it was given is done (deque's append is atomic).
+        if len(self._idle) < self.keep:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)
+
+    def idle(self):
+        return len(self._idle)
+
+
+def _nothing():
+    pass
+
+
 class OneHopASGIHandler(ASGIHandler):
+    threads = RequestThreads()
+
+    async def __call__(self, scope, receive, send):
+        """Django's `__call__` (HTTP only), the request in a kept thread (`RequestThreads`)."""
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        executor = self.threads.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            self.threads.give_back(executor)
+
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
         self._served = sync_to_async(self._serve, thread_sensitive=True)

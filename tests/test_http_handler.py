@@ -5,8 +5,10 @@ not streamed (the receivers of `request_finished`). Django's own handler, with a
 middleware above asynchronous ones (as the site's are), went to the thread, back to the loop and
 to the thread again, and on its own for each of those."""
 
+import asyncio
 import logging
 import threading
+import zoneinfo
 
 import pytest
 import sentry_sdk
@@ -16,8 +18,9 @@ from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
+from django.utils import timezone, translation
 
-from elgrande_site.http_handler import OneHopASGIHandler
+from elgrande_site.http_handler import OneHopASGIHandler, RequestThreads
 from tests.support.sentry import sentry_capturing
 
 # Where each part of the request ran: (part, thread id).
@@ -89,9 +92,22 @@ def failing(request, pk):
     raise RuntimeError("a fault of the view's")
 
 
+def settles(request):
+    """Leaves a language and a time zone activated in its thread, as a careless view could."""
+    ran.append(("view", threading.get_ident()))
+    translation.activate("it")
+    timezone.activate(zoneinfo.ZoneInfo("Asia/Tokyo"))
+    return HttpResponse(b"settled")
+
+
+def tells(request):
+    ran.append(("view", threading.get_ident()))
+    return HttpResponse(f"{translation.get_language()} {timezone.get_current_timezone_name()}".encode())
+
+
 urlpatterns = [
     path("here/", view), path("refused/", refused), path("streamed/", streamed), path("slow/", slow),
-    path("games/<int:pk>/failing/", failing),
+    path("games/<int:pk>/failing/", failing), path("settles/", settles), path("tells/", tells),
 ]
 
 
@@ -217,8 +233,6 @@ async def test_django_s_own_handler_went_to_a_thread_for_each_of_them(chain, sig
 
 
 async def test_a_client_gone_during_the_view_ends_the_request_once(chain, signalled):
-    import asyncio
-
     slow_view_may_end.clear()
     communicator = ApplicationCommunicator(OneHopASGIHandler(), request("/slow/"))
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
@@ -252,3 +266,106 @@ async def test_sentry_names_an_error_by_its_route(chain):
         assert (await served(OneHopASGIHandler(), "/games/123/failing/"))[0] == 500
         sentry_sdk.flush()
         assert transport.events and transport.events[-1]["transaction"] == "/games/{pk}/failing/"
+
+
+def kept_threads_handler(keep=32):
+    handler = OneHopASGIHandler()
+    handler.threads = RequestThreads(keep=keep)
+    return handler
+
+
+async def idle_threads(handler, count):
+    """Until `count` of the handler's threads are idle again (each is put back from its own thread,
+    once its request's last call there is over)."""
+    for _ in range(500):
+        if handler.threads.idle() == count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{handler.threads.idle()} idle threads, not {count}")
+
+
+async def test_one_request_after_another_runs_in_the_same_kept_thread(chain):
+    # Django's handler started a thread for each request (and another to join it): each start held
+    # the event loop until the new thread ran.
+    handler = kept_threads_handler()
+    assert await served(handler) == (200, b"served")
+    await idle_threads(handler, 1)
+    assert await served(handler) == (200, b"served")
+    views = [thread for part, thread in ran if part == "view"]
+    assert len(views) == 2 and views[0] == views[1] != threading.get_ident()
+    await idle_threads(handler, 1)
+
+
+async def test_django_s_own_handler_started_a_thread_for_each_request(chain):
+    started = []
+    real_start = threading.Thread.start
+
+    def start(thread):
+        started.append(thread.name)
+        return real_start(thread)
+
+    threading.Thread.start = start
+    try:
+        assert await served(ASGIHandler()) == (200, b"served")
+        assert len(started) >= 2
+        started.clear()
+        handler = kept_threads_handler()
+        assert await served(handler) == (200, b"served")
+        await idle_threads(handler, 1)
+        assert await served(handler) == (200, b"served")
+        assert started == ["request_0"]  # the kept thread's one start, for the first request
+    finally:
+        threading.Thread.start = real_start
+
+
+async def test_a_kept_thread_keeps_no_language_or_time_zone_from_the_last_request(chain, settings):
+    handler = kept_threads_handler()
+    assert await served(handler, "/settles/") == (200, b"settled")
+    await idle_threads(handler, 1)
+    assert await served(handler, "/tells/") == (200, f"{settings.LANGUAGE_CODE} {settings.TIME_ZONE}".encode())
+    views = [thread for part, thread in ran if part == "view"]
+    assert views[0] == views[1]
+
+
+async def test_a_thread_still_in_a_cancelled_request_s_view_is_not_given_another_request(chain, signalled):
+    slow_view_may_end.clear()
+    handler = kept_threads_handler()
+    communicator = ApplicationCommunicator(handler, request("/slow/"))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    while "view" not in [part for part, _ in ran]:
+        await asyncio.sleep(0.01)
+    await communicator.send_input({"type": "http.disconnect"})
+    try:
+        # The slow view's thread is busy: the next request gets a thread of its own, at once.
+        assert await served(handler) == (200, b"served")
+        views = [thread for part, thread in ran if part == "view"]
+        assert views[0] != views[1]
+    finally:
+        slow_view_may_end.set()
+    await communicator.wait(timeout=10)
+    # Both threads are idle again once the slow view is over, and serve the next requests.
+    await idle_threads(handler, 2)
+    assert [part for part, _ in ran].count("request_finished") == 2
+
+
+async def test_no_more_threads_are_kept_idle_than_asked(chain):
+    handler = kept_threads_handler(keep=1)
+    slow_view_may_end.clear()
+    communicator = ApplicationCommunicator(handler, request("/slow/"))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    while "view" not in [part for part, _ in ran]:
+        await asyncio.sleep(0.01)
+    assert await served(handler) == (200, b"served")  # a second thread, the first being busy
+    await idle_threads(handler, 1)
+    slow_view_may_end.set()
+    await communicator.receive_output(timeout=10)
+    await communicator.wait(timeout=10)
+    views = {thread for part, thread in ran if part == "view"}
+    for _ in range(500):
+        alive = {thread.ident for thread in threading.enumerate()}
+        if len(views & alive) == 1:
+            break
+        await asyncio.sleep(0.01)
+    # The thread given back beyond `keep` ended; the other is kept.
+    assert len(views & {thread.ident for thread in threading.enumerate()}) == 1
+    assert handler.threads.idle() == 1
