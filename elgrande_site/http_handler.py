@@ -83,17 +83,6 @@ def _nothing():
 class OneHopASGIHandler(ASGIHandler):
     threads = RequestThreads()
 
-    async def __call__(self, scope, receive, send):
-        """Django's `__call__` (HTTP only), the request in a kept thread (`RequestThreads`)."""
-        if scope["type"] != "http":
-            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = self.threads.take()
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
-        finally:
-            self.threads.give_back(executor)
-
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
         self._served = sync_to_async(self._serve, thread_sensitive=True)
@@ -132,6 +121,17 @@ class OneHopASGIHandler(ASGIHandler):
             response.close()
 
     async def handle(self, scope, receive, send):
+        """The request in a kept thread (`RequestThreads`): a context of its own inside Django's
+        `__call__`'s (which Sentry's Django integration wraps), whose own executor, and thread, is
+        then never made."""
+        executor = self.threads.take()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self._handle(scope, receive, send)
+        finally:
+            self.threads.give_back(executor)
+
+    async def _handle(self, scope, receive, send):
         """Django 5.2's `ASGIHandler.handle`, with `_serve` in one hop where it had four."""
         try:
             body_file = await self.read_body(receive)

@@ -170,8 +170,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         ]).strip(),
     }
     if env_flag("DATABASE_POOL", True):
-        # Under ASGI every request runs in a fresh thread, so persistent connections would never be
-        # reused; a pool spares each request a new PostgreSQL backend. Its connections bound each
+        # Under ASGI the requests run in many threads (elgrande_site/http_handler.py keeps them),
+        # which persistent connections would each hold; a pool spares each request a new
+        # PostgreSQL backend and shares a few among them all. Its connections bound each
         # wait of a web request (elgrande_site.database); one waits at most DATABASE_WAIT_LIMIT for
         # a connection to be free, then the request is answered with the 503 page. A connection
         # lost is opened again on a back-off that doubles (1, 2, 4... s): given up after 10 s, it

@@ -53,7 +53,7 @@ _MARKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seen-marks")
 _POOLS = ((_RENDERING, RENDERING_THREADS), (_MARKING, 1))
 
 # Each of these threads keeps its database connection from one call to the next, as a request's
-# thread cannot (it is a new thread each time): a connection taken from the pool for each call
+# thread does not (Django gives it back at the request's end): a connection taken from the pool for each call
 # (channels' database_sync_to_async) was the pool's check of it, a round trip, on the way of every
 # move to every seat's screen, and a seen mark's own checkout (bench/README.md, the tenth pass).
 # Given back, and the next call takes one from the pool (checked there):
