@@ -36,6 +36,7 @@ request, as Django's thread-sensitive code wants.
 
 import asyncio
 import collections
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -49,12 +50,14 @@ from django.urls import set_script_prefix
 class RequestThreads:
     """Single-thread executors kept for the requests: `take` one for a request, `give_back` it
     after. One is taken again only once it has nothing left to run (a request cancelled while its
-    thread was in the view leaves that thread busy a while: it waits behind a no-op, whose end
-    puts it back). At most `keep` are kept idle; one more is shut down (its thread ends)."""
+    thread was in the view leaves that thread busy a while: it waits behind a last call, whose end
+    puts it back), and only if the request left its database connections out of any transaction
+    (`_settled`). At most `keep` are kept idle; one more is shut down (its thread ends)."""
 
     def __init__(self, keep=32):
         self.keep = keep
         self._idle = collections.deque()
+        self._lock = threading.Lock()
 
     def take(self):
         try:
@@ -63,21 +66,38 @@ class RequestThreads:
             return ThreadPoolExecutor(max_workers=1, thread_name_prefix="request")
 
     def give_back(self, executor):
-        executor.submit(_nothing).add_done_callback(lambda _done: self._idle_again(executor))
+        executor.submit(_settled).add_done_callback(lambda settled: self._idle_again(executor, settled))
 
-    def _idle_again(self, executor):
-        # In the executor's own thread, once all it was given is done (deque's append is atomic).
-        if len(self._idle) < self.keep:
-            self._idle.append(executor)
-        else:
-            executor.shutdown(wait=False)
+    def _idle_again(self, executor, settled):
+        # In the executor's own thread, once all it was given is done.
+        if not settled.cancelled() and settled.exception() is None and settled.result():
+            with self._lock:  # the length and the append together: threads give back at once
+                if len(self._idle) < self.keep:
+                    self._idle.append(executor)
+                    return
+        executor.shutdown(wait=False)
 
     def idle(self):
         return len(self._idle)
 
 
-def _nothing():
-    pass
+def _settled():
+    """In a request's thread after all of the request there: whether the thread can serve another.
+    Django keeps a thread's database connections in the thread (thread-critical), and a request that
+    left one inside an atomic block (entered, never left) leaves it, once Django's close at the
+    request's end, closed and still marked in the block: every later query of the thread would fail
+    on it ("Cannot operate on a closed database", "connection already closed"). Such a thread is
+    dropped, with its connections, as Django's own handler dropped every request's thread; its
+    connection is closed first (given back to the pool), should the request's end not have run."""
+    from django.db import connections
+
+    left_open = [connection for connection in connections.all(initialized_only=True) if connection.in_atomic_block]
+    for connection in left_open:
+        try:
+            connection.close()
+        except Exception:
+            pass
+    return not left_open
 
 
 class OneHopASGIHandler(ASGIHandler):

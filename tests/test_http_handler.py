@@ -8,7 +8,6 @@ to the thread again, and on its own for each of those."""
 import asyncio
 import logging
 import threading
-import zoneinfo
 
 import pytest
 import sentry_sdk
@@ -18,7 +17,6 @@ from django.core import signals
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
-from django.utils import timezone, translation
 
 from elgrande_site.http_handler import OneHopASGIHandler, RequestThreads
 from tests.support.sentry import sentry_capturing
@@ -92,22 +90,39 @@ def failing(request, pk):
     raise RuntimeError("a fault of the view's")
 
 
-def settles(request):
-    """Leaves a language and a time zone activated in its thread, as a careless view could."""
-    ran.append(("view", threading.get_ident()))
-    translation.activate("it")
-    timezone.activate(zoneinfo.ZoneInfo("Asia/Tokyo"))
-    return HttpResponse(b"settled")
+failing_late_may_end = threading.Event()
 
 
-def tells(request):
+def failing_late(request, pk):
     ran.append(("view", threading.get_ident()))
-    return HttpResponse(f"{translation.get_language()} {timezone.get_current_timezone_name()}".encode())
+    failing_late_may_end.wait(10)
+    raise RuntimeError("a fault of the view's, after another request came in")
+
+
+def leaves_a_transaction_open(request):
+    """A view's bug: an atomic block entered and never left."""
+    from django.db import connection, transaction
+
+    ran.append(("view", threading.get_ident()))
+    transaction.atomic().__enter__()
+    connection.cursor().execute("SELECT 1")
+    return HttpResponse(b"left open")
+
+
+def queries(request):
+    from django.db import connection
+
+    ran.append(("view", threading.get_ident()))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse(b"queried")
 
 
 urlpatterns = [
     path("here/", view), path("refused/", refused), path("streamed/", streamed), path("slow/", slow),
-    path("games/<int:pk>/failing/", failing), path("settles/", settles), path("tells/", tells),
+    path("games/<int:pk>/failing/", failing),
+    path("games/<int:pk>/failing-late/", failing_late), path("leaves-open/", leaves_a_transaction_open),
+    path("queries/", queries),
 ]
 
 
@@ -318,36 +333,6 @@ async def test_django_s_own_handler_started_a_thread_for_each_request(chain):
         threading.Thread.start = real_start
 
 
-async def test_a_kept_thread_keeps_no_language_or_time_zone_from_the_last_request(chain, settings):
-    handler = kept_threads_handler()
-    assert await served(handler, "/settles/") == (200, b"settled")
-    await idle_threads(handler, 1)
-    assert await served(handler, "/tells/") == (200, f"{settings.LANGUAGE_CODE} {settings.TIME_ZONE}".encode())
-    views = [thread for part, thread in ran if part == "view"]
-    assert views[0] == views[1]
-
-
-async def test_a_thread_still_in_a_cancelled_request_s_view_is_not_given_another_request(chain, signalled):
-    slow_view_may_end.clear()
-    handler = kept_threads_handler()
-    communicator = ApplicationCommunicator(handler, request("/slow/"))
-    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-    while "view" not in [part for part, _ in ran]:
-        await asyncio.sleep(0.01)
-    await communicator.send_input({"type": "http.disconnect"})
-    try:
-        # The slow view's thread is busy: the next request gets a thread of its own, at once.
-        assert await served(handler) == (200, b"served")
-        views = [thread for part, thread in ran if part == "view"]
-        assert views[0] != views[1]
-    finally:
-        slow_view_may_end.set()
-    await communicator.wait(timeout=10)
-    # Both threads are idle again once the slow view is over, and serve the next requests.
-    await idle_threads(handler, 2)
-    assert [part for part, _ in ran].count("request_finished") == 2
-
-
 async def test_no_more_threads_are_kept_idle_than_asked(chain):
     handler = kept_threads_handler(keep=1)
     slow_view_may_end.clear()
@@ -369,3 +354,70 @@ async def test_no_more_threads_are_kept_idle_than_asked(chain):
     # The thread given back beyond `keep` ended; the other is kept.
     assert len(views & {thread.ident for thread in threading.enumerate()}) == 1
     assert handler.threads.idle() == 1
+
+
+async def served_as_a_server_does(handler, where="/here/"):
+    """As `served`, but the application's task made in this context, as a server makes it in its own
+    (ApplicationCommunicator runs it in an empty one, which no server does)."""
+    received = asyncio.Queue()
+    await received.put({"type": "http.request", "body": b"", "more_body": False})
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    await asyncio.create_task(handler(request(where), received.get, send))
+    return sent[0]["status"], b"".join(message.get("body", b"") for message in sent[1:])
+
+
+async def test_sentry_names_an_error_by_its_own_request_while_another_is_served(chain):
+    # Sentry's Django integration wraps ASGIHandler.__call__ with its ASGI middleware, which gives
+    # each request a scope of its own. Without it (a __call__ of the subclass's own) every request of
+    # the server shared the scope the server's context held (made there by any log line at start-up),
+    # and an error was sent with the route of whichever request came in last.
+    with sentry_capturing() as transport:
+        sentry_sdk.get_isolation_scope()  # as a server's start-up leaves one in its requests' context
+        failing_late_may_end.clear()
+        failing = asyncio.create_task(served_as_a_server_does(OneHopASGIHandler(), "/games/7/failing-late/"))
+        try:
+            while "view" not in [part for part, _ in ran]:
+                await asyncio.sleep(0.01)
+            assert await served_as_a_server_does(OneHopASGIHandler()) == (200, b"served")
+        finally:
+            failing_late_may_end.set()
+        assert (await failing)[0] == 500
+        sentry_sdk.flush()
+        assert [event["transaction"] for event in transport.events] == ["/games/{pk}/failing-late/"]
+        assert transport.events[0]["request"]["url"].endswith("/games/7/failing-late/")
+
+
+async def test_a_thread_still_in_the_view_of_a_request_the_server_gave_up_on_is_not_handed_out(chain):
+    # Daphne cancels an application still running application_close_timeout (10 s) after its client
+    # went away, Uvicorn at shutdown: handle ends at once, its thread still in the view. (With a mere
+    # disconnect handle waits for the view itself, and gives the thread back only after it.)
+    slow_view_may_end.clear()
+    handler = kept_threads_handler()
+    communicator = ApplicationCommunicator(handler, request("/slow/"))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    while "view" not in [part for part, _ in ran]:
+        await asyncio.sleep(0.01)
+    communicator.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await communicator.future
+    try:
+        # Not queued behind the slow view: a thread of its own, at once.
+        assert await asyncio.wait_for(served(handler), 5) == (200, b"served")
+        views = [thread for part, thread in ran if part == "view"]
+        assert views[0] != views[1]
+    finally:
+        slow_view_may_end.set()
+    await idle_threads(handler, 2)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_transaction_a_view_left_open_does_not_break_the_next_requests_of_its_thread(chain):
+    handler = kept_threads_handler()
+    assert await served(handler, "/leaves-open/") == (200, b"left open")
+    await asyncio.sleep(0.2)  # the thread kept or dropped
+    for _ in range(3):
+        assert await served(handler, "/queries/") == (200, b"queried")
