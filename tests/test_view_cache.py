@@ -328,3 +328,42 @@ def test_without_a_secret_yet_the_masked_token_is_django_s_with_a_new_secret_and
     secret = request.META["CSRF_COOKIE"]
     assert len(secret) == 32 and _unmask_cipher_token(token) == secret
     assert request.META["CSRF_COOKIE_NEEDS_UPDATE"] is True
+
+
+@pytest.mark.parametrize("masked_cookie", [False, True], ids=["cookie", "cookie-of-django-before-4"])
+@pytest.mark.parametrize("where", ["partial", "page"])
+def test_a_seat_holding_its_csrf_cookie_posts_with_the_token_of_its_cached_view(start_game, renders, where,
+                                                                               masked_cookie):
+    # The clients above hold no CSRF cookie when they fetch, so masked_token falls back to get_token:
+    # here the browser holds the cookie of its earlier pages, as it does from its second page on.
+    from django.conf import settings
+    from django.middleware.csrf import _get_new_csrf_string, _mask_cipher_secret
+
+    game = start_game(3)
+    seat = game.to_act[0]
+    user = user_at(game, seat)
+    url, htmx = (reverse("game_partial", args=[game.pk, "play"]), HTMX) if where == "partial" else \
+        (reverse("game", args=[game.pk]), {})
+    first = Client(enforce_csrf_checks=True)
+    first.force_login(user)
+    assert first.get(url, **htmx).status_code == 200
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    secret = _get_new_csrf_string()
+    browser.cookies[settings.CSRF_COOKIE_NAME] = _mask_cipher_secret(secret) if masked_cookie else secret
+    response = browser.get(url, **htmx)
+    assert response.status_code == 200 and len(renders) == 1  # the seat's view came from the cache
+    # Its cookie renewed, as get_token asks, with the same secret (unmasked); the answer varies by it.
+    assert response.cookies[settings.CSRF_COOKIE_NAME].value == secret and "Cookie" in response["Vary"]
+    html = response.content.decode()
+    # The play partial's own token: on the page, base.html's log-out form comes first, with get_token's.
+    token = tokens(html[html.index('<div id="play"'):])[0]
+    move = random_move(state_of(game), seat, random.Random(1))
+    posted = {"move": json.dumps(move), "expected_version": game.version}
+    other = _mask_cipher_secret(_get_new_csrf_string())
+    refused = browser.post(reverse("move", args=[game.pk]), {**posted, "csrfmiddlewaretoken": other}, **HTMX)
+    assert refused.status_code == 403  # the checks are on: a token of another secret is refused
+    answer = browser.post(reverse("move", args=[game.pk]), {**posted, "csrfmiddlewaretoken": token}, **HTMX)
+    assert answer.status_code == 200
+    game.refresh_from_db()
+    assert f'data-version="{game.version}"' in answer.content.decode()
