@@ -924,6 +924,10 @@ def main():
             # under the POST that commits it (bench/README.md, the twelfth pass).
             ratio("(POST start -> bare notice) p95 / bare send p95", parts["to_notice"], parts["bare"],
                   note="the POST's part of the screen")
+            # The screen over that least, in the same run: what a change to the move's own way can
+            # still bring down (bench/README.md, the thirteenth pass).
+            ratio("another seat's screen p95 / (empty request, then bare send) p95", screens,
+                  parts["empty then bare"], note="the screen over the least it can take")
         else:
             print("bare group send -> socket: with REDIS_URL only (the in-memory layer is the server's)")
         if refused:
