@@ -69,7 +69,8 @@ class RequestThreads:
         executor.submit(_settled).add_done_callback(lambda settled: self._idle_again(executor, settled))
 
     def _idle_again(self, executor, settled):
-        # In the executor's own thread, once all it was given is done.
+        # Once all the executor was given is done: in its own thread, or in the caller's (the event
+        # loop's) when `_settled` was over before the callback was added.
         if not settled.cancelled() and settled.exception() is None and settled.result():
             with self._lock:  # the length and the append together: threads give back at once
                 if len(self._idle) < self.keep:
@@ -87,17 +88,33 @@ def _settled():
     left one inside an atomic block (entered, never left) leaves it, once Django's close at the
     request's end, closed and still marked in the block: every later query of the thread would fail
     on it ("Cannot operate on a closed database", "connection already closed"). Such a thread is
-    dropped, with its connections, as Django's own handler dropped every request's thread; its
-    connection is closed first (given back to the pool), should the request's end not have run."""
+    dropped, with its connections, as Django's own handler dropped every request's thread.
+
+    A connection the request's end did not give back is given back here, as `request_finished`
+    would have: a request the server gave up on (its task cancelled) before its response was closed
+    (a streamed one, or `_finish_cancelled` cancelled while still queued) never sends it, and the
+    thread, kept idle, would hold the connection out of the pool, its PostgreSQL session open, until
+    a later request happened to take that thread. Within the request's bounds (elgrande_site.database):
+    giving back a connection left in a transaction is a ROLLBACK, which a connection gone silent
+    would otherwise wait on for good."""
+    from django.conf import settings
     from django.db import connections
 
-    left_open = [connection for connection in connections.all(initialized_only=True) if connection.in_atomic_block]
-    for connection in left_open:
-        try:
-            connection.close()
-        except Exception:
-            pass
-    return not left_open
+    from elgrande_site import database
+
+    settled = True
+    with database.bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT):
+        for connection in connections.all(initialized_only=True):
+            left_open = connection.in_atomic_block
+            try:
+                if left_open:
+                    connection.close()
+                else:
+                    connection.close_if_unusable_or_obsolete()
+            except Exception:
+                left_open = True
+            settled = settled and not left_open
+    return settled
 
 
 class OneHopASGIHandler(ASGIHandler):

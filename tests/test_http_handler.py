@@ -118,11 +118,30 @@ def queries(request):
     return HttpResponse(b"queried")
 
 
+# The asyncio.Event a streamed response waits on, made in the test's own loop.
+stream_may_end = {}
+
+
+def streamed_after_a_query(request):
+    from django.db import connection
+
+    ran.append(("view", threading.get_ident()))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+    async def parts():
+        yield b"first"
+        await stream_may_end["event"].wait()
+        yield b"last"
+
+    return StreamingHttpResponse(parts())
+
+
 urlpatterns = [
     path("here/", view), path("refused/", refused), path("streamed/", streamed), path("slow/", slow),
     path("games/<int:pk>/failing/", failing),
     path("games/<int:pk>/failing-late/", failing_late), path("leaves-open/", leaves_a_transaction_open),
-    path("queries/", queries),
+    path("queries/", queries), path("streamed-after-a-query/", streamed_after_a_query),
 ]
 
 
@@ -421,3 +440,30 @@ async def test_a_transaction_a_view_left_open_does_not_break_the_next_requests_o
     await asyncio.sleep(0.2)  # the thread kept or dropped
     for _ in range(3):
         assert await served(handler, "/queries/") == (200, b"queried")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_connection_a_request_the_server_gave_up_on_left_is_given_back_before_its_thread_is_idle(chain):
+    # A server gives up on a request mid-stream (Daphne application_close_timeout after its client
+    # went away, Uvicorn at shutdown): its response is never closed, so request_finished, which gives
+    # the request's connection back, never runs in its thread.
+    stream_may_end["event"] = asyncio.Event()
+    handler = kept_threads_handler()
+    communicator = ApplicationCommunicator(handler, request("/streamed-after-a-query/"))
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    assert (await communicator.receive_output(timeout=10))["status"] == 200
+    assert (await communicator.receive_output(timeout=10))["body"] == b"first"
+    communicator.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await communicator.future
+    stream_may_end["event"].set()
+    await idle_threads(handler, 1)
+
+    def holds_a_connection():
+        from django.db import connection
+
+        return connection.connection is not None
+
+    # Held, the PostgreSQL session stayed open in the idle thread (and the test database could not
+    # be dropped at the end of the run).
+    assert handler.threads._idle[0].submit(holds_a_connection).result(timeout=10) is False
