@@ -23,10 +23,9 @@ body). The body is rendered without the request, so no per-user context (user, m
 slip into a shared entry."""
 
 import hashlib
-import secrets
 
 from django.core.cache import cache
-from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
@@ -106,29 +105,5 @@ def body_for_reader(request, entry):
     if _CSRF_FIELD in body:
         if request is None:
             return None
-        body = body.replace(_CSRF_FIELD, f'name="csrfmiddlewaretoken" value="{masked_token(request)}"')
+        body = body.replace(_CSRF_FIELD, f'name="csrfmiddlewaretoken" value="{get_token(request)}"')
     return body
-
-
-def masked_token(request):
-    """The reader's CSRF token, as Django's `get_token` gives it (the secret of the request's CSRF
-    cookie, masked afresh each time, the cookie's renewal asked for), with the mask drawn from
-    the system's randomness in one read. Django draws it letter by letter (get_random_string: 32
-    `secrets.choice`, each a getrandom() call that lets go of the GIL and waits to take it back
-    from the threads rendering views): under the moves' load of bench/web.py py-spy found those
-    calls 8.7% of the rendering threads' time (bench/README.md, the thirteenth pass). Without a
-    secret yet (no cookie) Django's `get_token` makes one and asks for its cookie."""
-    if "CSRF_COOKIE" not in request.META:
-        return get_token(request)
-    # CsrfViewMiddleware (and own_views.reader_request) put it there checked: 32 of those letters.
-    secret = request.META["CSRF_COOKIE"]
-    request.META["CSRF_COOKIE_NEEDS_UPDATE"] = True
-    # 256 random bits: their first 32 digits in base 62 are uniform but for 62**32 / 2**256 (2**-65).
-    number, mask = int.from_bytes(secrets.token_bytes(32)), []
-    for _ in range(CSRF_SECRET_LENGTH):
-        number, digit = divmod(number, len(CSRF_ALLOWED_CHARS))
-        mask.append(digit)
-    # Django's _mask_cipher_secret: each letter of the secret shifted by the mask's.
-    cipher = (CSRF_ALLOWED_CHARS[(CSRF_ALLOWED_CHARS.index(letter) + shift) % len(CSRF_ALLOWED_CHARS)]
-              for letter, shift in zip(secret, mask, strict=True))
-    return "".join(CSRF_ALLOWED_CHARS[digit] for digit in mask) + "".join(cipher)
