@@ -35,6 +35,15 @@ def bounded(statement_limit, check_limit):
         _request.limits = None
 
 
+def bounded_as_a_request():
+    """`bounded` with a web request's limits (settings DATABASE_WAIT_LIMIT and DATABASE_CHECK_LIMIT):
+    around the middleware and view (elgrande_site.middleware.DatabaseUnavailable), and around what
+    a request's thread does after them (elgrande_site.http_handler `_settled`)."""
+    from django.conf import settings
+
+    return bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT)
+
+
 class BoundedConnection(psycopg.Connection):
     """The pool's connections (its connection_class): their waits are bounded inside a request."""
 

@@ -97,13 +97,12 @@ def _settled():
     a later request happened to take that thread. Within the request's bounds (elgrande_site.database):
     giving back a connection left in a transaction is a ROLLBACK, which a connection gone silent
     would otherwise wait on for good."""
-    from django.conf import settings
     from django.db import connections
 
     from elgrande_site import database
 
     settled = True
-    with database.bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT):
+    with database.bounded_as_a_request():
         for connection in connections.all(initialized_only=True):
             left_open = connection.in_atomic_block
             try:

@@ -41,7 +41,7 @@ class DatabaseUnavailable:
         got_request_exception.connect(_note_database_error, dispatch_uid="elgrande_site.DatabaseUnavailable")
 
     def __call__(self, request):
-        with database.bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT):
+        with database.bounded_as_a_request():
             response = self.get_response(request)
         if response.status_code == 500 and getattr(request, "database_unavailable", False):
             return instead_of(response, unavailable())
