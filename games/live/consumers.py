@@ -30,7 +30,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     consumer renders the page's own view, for whoever the socket's session holds now, and sends
     it on this socket alone, a binary frame as the spectators' below (games/live/own_views.py):
     no seat's view is ever sent to a group, and a page whose session ended or changed hands, or
-    whose view cannot travel, is sent the bare version and fetches. One render at a time per
+    whose view cannot travel, is sent the bare version and fetches (a private game's page whose
+    session may no longer see the game is closed instead: `still_allowed`). One render at a time per
     page: notices that come while it runs are rendered once, at the newest.
 
     A spectator's page (a visitor without a seat in the game, shown the site's time zone) that
@@ -49,7 +50,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        version, spectator = found
+        version, spectator, self.private = found
+        self.game_id = game_id
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         wants_play = query.get("play") == ["gzip"]
         # A page opened on a past position says so from the start (static/game.js), so that no
@@ -127,7 +129,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_version(self, event):
         if not hasattr(self, "own_view") or self.in_replay:
-            if self.newer(event["version"]):
+            # Asked only of a notice the page would be told.
+            if event["version"] > self.version and await self.still_allowed() and self.newer(event["version"]):
                 await self.send_json({"version": event["version"]})
             return
         # Checked against what the page was sent, not told: a render under way may bring the view
@@ -154,6 +157,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                         logger.exception("the own view of a page of game %s could not be made", self.own_view[2])
                 if made is None or made["version"] < wanted:
                     made = {"version": wanted}
+                # A frame is made only for a reader who may see the game now (`make_frame`); the
+                # bare version, sent when none could be, only to a page that still may.
+                if "frame" not in made and not await self.still_allowed():
+                    return
                 self.newer(made["version"])
                 if "frame" in made:
                     await self.send(bytes_data=made["frame"])
@@ -168,27 +175,53 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.rendering = None
 
     async def game_play(self, event):
-        if self.newer(event["version"]):
+        if event["version"] > self.version and await self.still_allowed() and self.newer(event["version"]):
             await self.send(bytes_data=event["frame"])
 
     async def game_chat(self, event):
-        await self.send_json({"chat": True})
+        if await self.still_allowed():
+            await self.send_json({"chat": True})
+
+    async def still_allowed(self):
+        """Whether this page may still hear of its game. A private game's notices and view go only
+        to a page whose session may see the game now (it followed the invitation link, or holds
+        one of its players): a page whose player left the game, or whose session was logged out
+        since the socket opened, is closed as a game it may not see (4404), and hears nothing
+        more. A public game's page always may: the look at the database is a private game's alone
+        (a seat's frame is made only for a reader who may see the game, and asks nothing more)."""
+        if getattr(self, "shut", False):
+            return False
+        if not self.private or await self.may_still_view():
+            return True
+        self.shut = True
+        await self.close(code=4404)
+        return False
+
+    @database_sync_to_async
+    def may_still_view(self):
+        """Whether the session the socket's cookies name *now* may look at the game."""
+        game = Game.objects.filter(pk=self.game_id).only("pk", "private", "creator").first()
+        if game is None:
+            return False
+        request = own_views.reader_request(self.scope)
+        return can_view(game, request.user, request.session)
 
     @database_sync_to_async
     def look(self, game_id):
-        """(The game's version, whether the spectators' view is the visitor's): what the page may
-        hear; None when it may not look at the game. It is not for a seat's player, nor for a
-        visitor shown another time zone than the site's (the view sent to the spectators' group
-        writes the deadline in the site's): their pages get their own (games/live/own_views.py)."""
+        """(The game's version, whether the spectators' view is the visitor's, whether the game is
+        private): what the page may hear; None when it may not look at the game. The spectators'
+        view is not for a seat's player, nor for a visitor shown another time zone than the site's
+        (the view sent to the spectators' group writes the deadline in the site's): their pages get
+        their own (games/live/own_views.py)."""
         game = Game.objects.filter(pk=game_id).only("pk", "private", "creator", "version").first()
         user = self.scope["user"]
         if game is None or not can_view(game, user, self.scope["session"]):
             return None
         if not user.is_authenticated:
-            return game.version, True
+            return game.version, True, game.private
         if str(user.zone) != str(timezone.get_default_timezone()):
-            return game.version, False
-        return game.version, not game.seats.filter(user_id=user.pk).exists()
+            return game.version, False, game.private
+        return game.version, not game.seats.filter(user_id=user.pk).exists(), game.private
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
