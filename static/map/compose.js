@@ -194,6 +194,7 @@ export class Composer {
     box.querySelector(".map-clear").disabled = !composition.planned.length;
     const confirm = box.querySelector(".map-confirm");
     confirm.disabled = !composition.confirmable();
+    delete confirm.dataset.armed;
     confirm.dataset.lacking = this.lacking();
     if (!keepWords) {
       let hint = T("pickTarget");
@@ -215,6 +216,14 @@ export class Composer {
     const mode = composition.mode;
     const lacking = this.lacking();
     if (lacking) { this.say(T("incomplete", { what: lacking })); return; }
+    // A placement with nothing planned gives up the whole placement: a lone tap on Confirm (the box
+    // sticks at the window's foot, under the thumb) asks once more before it sends that.
+    const button = this.box.querySelector(".map-confirm");
+    if (mode.type === "fields" && mode.place && !composition.planned.length && button.dataset.armed !== "1") {
+      button.dataset.armed = "1";
+      this.say(T("confirmNothing"));
+      return;
+    }
     fillForms(composition);
     // Sent: a later decision with the same fields starts afresh, whatever the answer.
     this.kept = null;

@@ -1,7 +1,8 @@
 """No decision of a seat is sent by one click (static/decision.js): an action card, declining the special
 action, going on without placing and every answer to a veto are chosen first, then sent by the Confirm
 that appears after the choice, with the mouse or the keyboard alone; a lone click sends nothing and
-the version stays. The map's Confirm stays in view while the map scrolls under it."""
+the version stays. The map's Confirm stays in view while the map scrolls under it, and with nothing
+planned asks again before it gives the placement up."""
 
 import json
 from urllib.parse import parse_qs
@@ -150,6 +151,34 @@ def test_going_on_without_placing_is_sent_only_once_confirmed(live_site, browser
     chosen(page, go_on)
     nothing_sent(page, posts, before)
     sent(page, posts, before, '{"type": "place", "to": {}}')
+    context.close()
+
+
+def test_the_maps_confirm_with_nothing_planned_asks_again_before_giving_the_placement_up(
+    live_site, browser, games
+):
+    """The map's Confirm sits in the bar at the window's foot, under the thumb: pressed with nothing
+    planned, it would give up every caballero the turn may place. The first press says so and sends
+    nothing; the second sends the placement of none; planning something meanwhile starts afresh."""
+    context, page, posts = open_game(browser, live_site, games, "place_empty", PHONE)
+    page.wait_for_selector(".map-compose .map-confirm")
+    before = version(page)
+    confirm = page.locator(".map-compose .map-confirm")
+    status = page.locator(".map-compose .map-status")
+    confirm.click()
+    assert status.inner_text().startswith("Nothing placed: press Confirm again")
+    page.wait_for_timeout(300)
+    nothing_sent(page, posts, before)
+    # A caballero planned and taken back: the question is asked afresh.
+    page.locator("svg.map g.area.placeable text.area-name").first.click()
+    page.locator(".map-compose .map-clear").click()
+    confirm.click()
+    assert status.inner_text().startswith("Nothing placed: press Confirm again")
+    page.wait_for_timeout(300)
+    nothing_sent(page, posts, before)
+    confirm.click()
+    wait_for_version(page, before + 1)
+    assert len(posts) == 1
     context.close()
 
 

@@ -38,6 +38,7 @@ POSITIONS = {
     "place_none": lambda state: state.phase == "action" and not state.placed and _place_limit(state) == 0,
     "place_desktop": _to_place,
     "place_phone": _to_place,
+    "place_empty": _to_place,
     "veto": lambda state: _stage(state, "veto"),
     "counter_veto": lambda state: _stage(state, "counter_veto"),
 }
