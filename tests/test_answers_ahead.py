@@ -445,6 +445,22 @@ def test_the_form_sets_it_and_takes_it_back(start_game):
     assert not Seat.objects.get(game=game, index=0).answers_ahead
 
 
+def test_the_seats_standing_offers_come_after_its_decision_and_the_setting_on_before_it(start_game):
+    """The two offers with an "I am sure" tick each (the computer to play the seat, every veto
+    question allowed ahead) follow the seat's decision, each in its own row: above it, two alike
+    ticks stood between the player and the decision. The setting once on says so above it."""
+    game = start_game(3)
+    html = play_html(game, 0)
+    decision = html.index('id="decision"')
+    assert decision < html.index('class="seat-options"') < html.index('class="autopilot-offer"')
+    assert html.index('class="autopilot-offer"') < html.index('class="answers-ahead"')
+    assert html.count("I am sure") == 2
+    logged_in(user_at(game, 0)).post(reverse("answers_ahead", args=[game.pk]), {"on": "1", "seat": "0"})
+    html = play_html(game, 0)
+    assert html.index("Take it back") < html.index('id="decision"') < html.index('class="autopilot-offer"')
+    assert "Allow every veto question until I say otherwise" not in html and html.count("I am sure") == 1
+
+
 def test_a_move_with_its_seats_loaded_before_the_setting_changed_reads_it_anew(start_game):
     """The move's path loads the seats before it locks the game, and the setting changes no
     version: taken back meanwhile, the question waits for the holder alone; set meanwhile, it is
