@@ -175,6 +175,8 @@ export function hidePlainFields(modes) {
       const container = field.closest("table") || field.closest("label") || field;
       if (containers.indexOf(container) < 0) containers.push(container);
     });
+    // The rows' own instructions go with the rows: the map's box says what to do instead.
+    if (mode.type === "plan") mode.form.querySelectorAll(".plan-rows-hint").forEach((hint) => containers.push(hint));
     if (!others.length || (mode.elements || []).length) {
       mode.form.querySelectorAll("button[type=submit]:not([name=move])").forEach((b) => { containers.push(b); });
     }
