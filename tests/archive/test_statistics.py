@@ -1,6 +1,7 @@
 """The statistics page: its figures on a few games made by hand, worked out here by hand too, and
 how they are kept: computed off the requests, at most every few minutes."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -125,6 +126,18 @@ def test_the_page_shows_the_figures(client, five_games):
     assert f'{seville} <td class="number">100.0%</td>' in text
     assert "Scoring: the Castillo" in text
     assert '<a href="/archive/">archive</a>' in text
+
+
+def test_the_figures_time_names_its_zone_the_readers(client, five_games, make_user):
+    """"As of" a time, in the reader's own time zone, and saying which: the games' clocks do."""
+    assert re.search(r'as of <time datetime="[^"]+">\d+ \w+ \d{4}, \d\d:\d\d UTC</time>',
+                     client.get(reverse("statistics")).content.decode())
+    rome = make_user("romano")
+    rome.time_zone = "Europe/Rome"
+    rome.save()
+    client.force_login(rome)
+    assert re.search(r'as of <time datetime="[^"]+">\d+ \w+ \d{4}, \d\d:\d\d CES?T</time>',
+                     client.get(reverse("statistics")).content.decode())
 
 
 def test_the_page_with_no_game_yet(client, db):
