@@ -38,8 +38,10 @@ def tournament_context(tournament, viewer):
         players = []
         for seat in sorted(seats.get(game.pk, []), key=lambda s: (places.get(s.index, (9, 0))[0], s.display_name)):
             place, score = places.get(seat.index, (None, None))
-            players.append({"user": seat.user, "name": seat.display_name, "place": place,
-                            "score": score if game.status == Game.Status.FINISHED else None})
+            # A game under way has no places yet: its standings at the start are every seat tied first.
+            finished = game.status == Game.Status.FINISHED
+            players.append({"user": seat.user, "name": seat.display_name, "place": place if finished else None,
+                            "score": score if finished else None})
         rounds.setdefault(table.round, []).append({"table": table, "game": game, "players": players})
     standing_rows = [
         {"standing": standing, "user": users.get(standing.player)} for standing in services.ranking(tournament)

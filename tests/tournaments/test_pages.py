@@ -172,6 +172,21 @@ def test_a_running_tournaments_page_has_standings_and_the_withdraw_button(client
     assert "Standings" in text and "round 2 of 2" in text and "Withdraw" in text
 
 
+def test_a_table_under_way_shows_no_places_and_a_finished_one_its_places_and_scores(client, make_user, start_game):
+    """A game in play has no places yet (its standings at the start tie every seat first, which
+    read "1." for all); a finished table shows each seat's place and score."""
+    tournament, users = played_tournament(make_user, finished=False)
+    Table.objects.create(tournament=tournament, round=2, number=3, game=start_game(3, short_game=True))
+    client.force_login(users[1])
+    rounds = dict(client.get(tournament.get_absolute_url()).context["rounds"])
+    tables = [table for tables in rounds.values() for table in tables]
+    running = [t for t in tables if t["game"].status != Game.Status.FINISHED]
+    finished = [t for t in tables if t["game"].status == Game.Status.FINISHED]
+    assert running and finished
+    assert all(p["place"] is None and p["score"] is None for t in running for p in t["players"])
+    assert all(p["place"] and p["score"] is not None for t in finished for p in t["players"])
+
+
 def test_the_sweep_makes_the_next_round_when_the_notice_of_the_last_game_was_lost(
     make_user, django_capture_on_commit_callbacks
 ):
