@@ -39,6 +39,15 @@ def test_sign_up_creates_a_player_with_an_unverified_address_who_is_asked_to_che
     assert logged_in_user(client) == user
 
 
+def test_the_page_after_sign_up_says_to_check_the_mail_and_that_the_player_may_log_in_now(client, password):
+    """The site's own page, not allauth's "to finalize the signup process", which contradicted the
+    sign-up page's "play at once" and led nowhere; the same for an address that had an account."""
+    for name, address in (("isabel", "isabel@example.org"), ("isabel2", "isabel@example.org")):
+        text = " ".join(client.get(sign_up(client, password, name, address)["Location"]).content.decode().split())
+        assert "Check your mail" in text and "finalize" not in text
+        assert f'You need not wait to play: <a href="{reverse("account_login")}">log in</a> now' in text
+
+
 def test_sign_up_mails_a_link_that_verifies_the_address(client, password):
     sign_up(client, password)
     assert len(mail.outbox) == 1
