@@ -37,6 +37,30 @@ def rate_limited(request):
     return response
 
 
+# Where an htmx form's refusal is shown, by the id of the element the form swaps (its HX-Target):
+# the move forms swap #play (templates/games/partials/decision.html), the chat's forms #chat-messages.
+ERROR_PLACES = {"play": "#move-error", "chat-messages": "#chat-error"}
+
+
+def csrf_failure(request, reason=""):
+    """The site's answer to a post whose CSRF token does not match (CSRF_FAILURE_VIEW), in the
+    player's language: Django's own page spoke of CSRF and DEBUG, and an htmx move swapped it in
+    place of the board. The usual cause is a page opened before its player logged in or out in
+    another tab (a log-in changes the token); nothing was changed, and reloading the page mends it."""
+    message = _(
+        "This page is out of date: you logged in or out since it was opened, or your browser did not "
+        "send the site's cookie. Nothing was changed: reload the page and try again."
+    )
+    if request.headers.get("HX-Request") == "true":
+        response = render(request, "games/partials/move_error.html", {"error": message}, status=403)
+        place = ERROR_PLACES.get(request.headers.get("HX-Target", ""))
+        if place is not None:
+            response["HX-Retarget"] = place
+            response["HX-Reswap"] = "innerHTML"
+        return response
+    return render(request, "403.html", {"exception": message}, status=403)
+
+
 @require_POST
 def set_language(request):
     """The header's language switcher: Django's set_language (the language cookie, then back to

@@ -60,6 +60,9 @@ if not SECRET_KEY:
 # --- end of the secret key -----------------------------------------------------------------------
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A post whose CSRF token no longer matches (most often a page opened before its player logged in or
+# out, which changes the token): the site's refusal in the player's words, not Django's page.
+CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's so `manage.py runserver` speaks WebSocket.

@@ -383,7 +383,7 @@ def test_fields_that_answer_another_decision_are_refused(at):
     response = client.post(reverse("move", args=[game.pk]),
                            {"move_form": "place", "to-aragon": "1", "expected_version": game.version}, **HTMX)
     assert response.status_code == 400
-    assert "These fields do not answer your decision now (a bid decision)" in response.content.decode()
+    assert "These fields do not answer the decision you have now: your bid." in response.content.decode()
     assert snapshot(game) == before
 
 

@@ -83,7 +83,7 @@ def test_creating_a_game_with_every_option(client, make_user):
 def test_the_create_form_refuses_options_that_do_not_exist(client, make_user):
     client.force_login(make_user())
     response = client.post(reverse("new_game"), {"num_players": "6", "short_game": "False", "time_per_move": "60"})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert set(response.context["form"].errors) == {"num_players", "time_per_move"}
     assert not Game.objects.exists()
 

@@ -11,7 +11,9 @@ that finished it (games.signals.game_finished) or, should that be lost, from the
 import itertools
 import logging
 import secrets
+from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
@@ -50,6 +52,25 @@ class Conflict(TournamentError):
 def create_tournament(organiser, **fields):
     """A new tournament open for sign-up (its organiser does not enter by creating it)."""
     return Tournament.objects.create(organiser=organiser, seed=secrets.randbelow(2**62), **fields)
+
+
+# A tournament made by the same organiser with the very same settings this many seconds before is
+# the new-tournament form sent twice (a second click, a page sent again), not a second tournament.
+SENT_TWICE_SECONDS = 30
+
+
+def created_just_before(organiser, fields):
+    """The tournament `organiser` made less than SENT_TWICE_SECONDS ago with these `fields`
+    (TournamentForm.tournament_fields; its sign-up's end, reckoned from the moment of each post,
+    aside), or None. Run in the caller's transaction: the organiser's account is locked, so a
+    second post of the form waits for the first to commit, then finds its tournament."""
+    get_user_model().objects.select_for_update().filter(pk=organiser.pk).values_list("pk").first()
+    fields = {name: value for name, value in fields.items() if name != "signup_closes_at"}
+    points = fields.pop("points", None)
+    recent = Tournament.objects.filter(
+        organiser=organiser, created_at__gte=timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS), **fields
+    ).order_by("-created_at", "-pk")
+    return next((tournament for tournament in recent if points is None or tournament.points == points), None)
 
 
 def sign_up(tournament, user):

@@ -3,6 +3,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -21,7 +22,13 @@ def tournament_list(request):
 def new_tournament(request):
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        tournament = services.create_tournament(request.user, **form.tournament_fields())
+        fields = form.tournament_fields()
+        with transaction.atomic():
+            # The same form sent twice (a second click) makes one tournament: the second is shown it.
+            twin = services.created_just_before(request.user, fields)
+            tournament = twin or services.create_tournament(request.user, **fields)
+        if twin is not None:
+            messages.info(request, _("You made this tournament a moment ago with the same settings: here it is."))
         return redirect(tournament)
     return render(request, "tournaments/new.html", {"form": form}, status=400 if form.errors else 200)
 

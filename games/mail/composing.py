@@ -12,20 +12,8 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.engine import view_for
 from games.mail import game_over_mail, kinds, links, turn_report, unsubscribe
-from games.words.texts import fill_view, seat_name
+from games.words.texts import ASKED, fill_view, seat_name
 
-# What a decision asks, by the `kind` of `view_for(...)["decision"]`.
-ASKED = {
-    "bid": gettext_lazy("your bid"),
-    "court": gettext_lazy("your court move"),
-    "card": gettext_lazy("take a card"),
-    "action": gettext_lazy("your placement and special action"),
-    "region": gettext_lazy("choose a region"),
-    "share": gettext_lazy("send your King's-return share"),
-    "veto": gettext_lazy("answer a veto question"),
-    "counter_veto": gettext_lazy("answer a veto question"),
-    "castillo": gettext_lazy("your Castillo choice"),
-}
 # A player's place at the end of a game (2 to 5 players), in a mail's subject.
 PLACES = {
     1: pgettext_lazy("place in a game", "1st"),

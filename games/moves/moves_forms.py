@@ -31,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 from games.moves import move_shapes
 from games.moves.move_field import FiniteJSONDecoder, MoveField, unstorable_message, unstorable_text
 from games.words.log_text import COLOUR_WORDS
-from games.words.texts import area_name
+from games.words.texts import ASKED, area_name
 
 # The first option of a select the player must choose in: it posts nothing (moves_forms' explicit
 # choices are refused until a real option is picked).
@@ -229,9 +229,12 @@ class ChosenMoveForm(WholeMoveForm):
 
 class NotThisForm(MoveForm):
     def clean(self):
+        # Said as the mails say what a decision asks: the engine's name of the kind ("bid",
+        # "counter_veto") is no word of the reader's language.
+        kind = self.decision["kind"]
         raise forms.ValidationError(
-            _("These fields do not answer your decision now (a %(kind)s decision)."),
-            params={"kind": self.decision["kind"].replace("_", " ")},
+            _("These fields do not answer the decision you have now: %(asked)s."),
+            params={"asked": ASKED.get(kind, kind.replace("_", " "))},
         )
 
 

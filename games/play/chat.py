@@ -7,11 +7,13 @@ text; each page then fetches what its own reader may read (games/web/chat_views.
 """
 
 import unicodedata
+from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import BooleanField, Prefetch, Value
 from django.db.models.expressions import RawSQL
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block
@@ -25,6 +27,9 @@ PAGE_SIZE = 50
 # At most RATE_LIMIT messages per RATE_WINDOW seconds from one player in one game.
 RATE_LIMIT = 5
 RATE_WINDOW = 10
+# The seat's last line, written again within this many seconds, is the form sent twice (a second
+# click or Enter, a page sent again), not a second line.
+SENT_TWICE_SECONDS = 10
 # Characters that reorder the text shown after them (bidirectional embeddings, overrides and
 # isolates): in a message they could make a line read as someone else's.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -102,11 +107,19 @@ def writer_seat(game, seats, user):
 
 
 def post_message(game, seat, text):
-    """Store one message from `seat` (see `writer_seat`) and announce it, within the rate limit."""
-    _count_against_rate_limit(game.pk, seat.user_id)
-    message = ChatMessage.objects.create(game=game, seat=seat, text=text)
-    game_id = game.pk
-    transaction.on_commit(lambda: broadcast.send_chat(game_id), robust=True)
+    """Store one message from `seat` (see `writer_seat`) and announce it, within the rate limit.
+    The seat's last line sent again at once is that line, stored and announced once: the seat's
+    row is locked, so that a second post of the form waits for the first, then finds its line."""
+    with transaction.atomic():
+        Seat.objects.select_for_update().filter(pk=seat.pk).values_list("pk").first()
+        last = ChatMessage.objects.filter(seat=seat).order_by("-pk").only("text", "created_at").first()
+        if (last is not None and last.text == text
+                and last.created_at >= timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS)):
+            return last
+        _count_against_rate_limit(game.pk, seat.user_id)
+        message = ChatMessage.objects.create(game=game, seat=seat, text=text)
+        game_id = game.pk
+        transaction.on_commit(lambda: broadcast.send_chat(game_id), robust=True)
     return message
 
 

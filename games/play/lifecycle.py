@@ -8,6 +8,7 @@ other change (games/play/after_save.py).
 
 import random
 import secrets
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -68,6 +69,34 @@ def create_game(
                 game.version += 1
                 _start(game, seats)
     return game
+
+
+# A game opened by the same player with the very same options this many seconds before is the
+# same new-game form sent twice (a second click, a page sent again), not a second game.
+SENT_TWICE_SECONDS = 30
+
+
+def created_just_before(user, options):
+    """The game `user` opened less than SENT_TWICE_SECONDS ago with exactly these `options` (the
+    new-game form's cleaned data), not cancelled since, or None. Run in the caller's transaction
+    with the player's account locked, as `create_game` locks it: a second post of the form waits
+    for the first to commit, then finds its game."""
+    _lock_player(user)
+    options = dict(options)
+    computers = sorted(options.pop("computers", ()))
+    recent = (
+        Game.objects.filter(
+            creator=user, imported=False, practice=bool(computers),
+            created_at__gte=timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS), **options,
+        )
+        .exclude(status=Game.Status.CANCELLED)
+        .defer("state", "first_events")
+        .order_by("-created_at", "-pk")
+    )
+    for game in recent:
+        if sorted(seat.computer for seat in game.seats.all() if seat.computer) == computers:
+            return game
+    return None
 
 
 def _check_computers(computers, num_players, rated):

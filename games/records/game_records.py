@@ -458,7 +458,12 @@ def _parse_time(value, what):
         raise RecordError(f"{what} must be a time in ISO 8601, e.g. 2024-05-01T18:30:00Z, not {value!r}.") from None
     if moment.tzinfo is None:
         raise RecordError(f"{what} must say its time zone (e.g. end with Z for UTC): {value!r}.")
-    return moment
+    try:
+        # In UTC, as it is compared and stored: a time at the edge of the calendar with an offset
+        # (0001-01-01T00:00:00+01:00) has no UTC date, which compared or stored raised OverflowError.
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise RecordError(f"{what} is out of the calendar's range once in UTC: {value!r}.") from None
 
 
 def _is_ranking(ranking, num_players):

@@ -63,7 +63,10 @@ def _number(query, name, default, lowest, highest):
     if value is None:
         return default
     if not _NUMBER.fullmatch(value) or not lowest <= int(value) <= highest:
-        raise ValueError(f'"{name}" must be a whole number from {lowest} to {highest}.')
+        raise ValueError(
+            _('"%(name)s" must be a whole number from %(lowest)s to %(highest)s.')
+            % {"name": name, "lowest": lowest, "highest": highest}
+        )
     return int(value)
 
 

@@ -117,16 +117,22 @@ def new_game(request):
         form.fields["rated"].help_text = _("Rated games need a verified email address (see your settings).")
     if request.method == "POST" and form.is_valid():
         try:
-            game = lifecycle.create_game(request.user, **form.cleaned_data)
+            with transaction.atomic():
+                # The same form sent twice (a second click) opens one game: the second is shown it.
+                twin = lifecycle.created_just_before(request.user, form.cleaned_data)
+                game = twin or lifecycle.create_game(request.user, **form.cleaned_data)
         except GameError as error:
             form.add_error(None, error.message)
             return render(request, "games/new.html", {"form": form}, status=error.status)
-        if game.status == game.Status.ACTIVE:
+        if twin is not None:
+            messages.info(request, _("You opened this game a moment ago with the same options: here it is."))
+        elif game.status == game.Status.ACTIVE:
             messages.success(request, gettext("Practice game created and started."))
         else:
             messages.success(request, _("Game created. It starts when every seat is taken."))
         return redirect(game)
-    return render(request, "games/new.html", {"form": form})
+    # A form refused for its fields is answered 400, as its other refusals are.
+    return render(request, "games/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 @require_GET
@@ -236,7 +242,9 @@ def answers_ahead(request, pk):
     back (a form sent twice does the same twice); `seat` names the player's own seat."""
     game = game_or_404(request, Game.objects.defer("state", "first_events"), pk)
     on, seat = request.POST.get("on"), request.POST.get("seat", "")
-    if on not in ("0", "1") or not seat.isdigit():
+    # ASCII digits, and few: str.isdigit() also takes "²" and other scripts' digits, which int()
+    # refuses, and int() refuses more than 4,300 digits; no seat has more than one.
+    if on not in ("0", "1") or not (seat.isascii() and seat.isdigit() and len(seat) <= 3):
         messages.error(request, _("This form could not be read: reload the page and try again."))
         return redirect(game)
     return _act(request, lambda: moving.set_answers_ahead(

@@ -15,6 +15,21 @@ from django.utils.translation import pgettext_lazy
 from games.engine.board import AREAS
 from games.engine.cards import CARDS
 
+# What a decision asks, by the `kind` of `view_for(...)["decision"]`: in the mails that say whose
+# move it is (games/mail/composing.py), and in the refusal of fields that answer another decision
+# (games/moves/moves_forms.py).
+ASKED = {
+    "bid": _("your bid"),
+    "court": _("your court move"),
+    "card": _("take a card"),
+    "action": _("your placement and special action"),
+    "region": _("choose a region"),
+    "share": _("send your King's-return share"),
+    "veto": _("answer a veto question"),
+    "counter_veto": _("answer a veto question"),
+    "castillo": _("your Castillo choice"),
+}
+
 # Each table of lazy words below, as plain text in one language: {(id(table), language): {key: text}}.
 _SAID = {}
 
