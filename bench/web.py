@@ -383,7 +383,7 @@ def bench_empty_requests(port, until, bare_game=None):
     return requests, pairs, problems
 
 
-def bench_moves(port, games, seconds, bare_game=None, empty_game=None):
+def bench_moves(port, games, seconds, bare_game=None, empty_game=None, pace=0.0):
     """One driver per game posts random legal moves; another seat's page listens, as static/game.js
     does: it takes its own view from its socket's frame, or fetches its play partial when the
     socket brings a bare version. With `bare_game` (Redis only), a thread meanwhile measures the
@@ -520,6 +520,8 @@ def bench_moves(port, games, seconds, bare_game=None, empty_game=None):
                     own_views.setdefault((seat, game.version + 1), time.perf_counter())
                 submitted[game.version + 1] = started
                 movers[game.version + 1] = seat
+                if pace:
+                    time.sleep(pace)
             time.sleep(0.5)
             opened.close()
         # A page shows a version once it has the view of that version or of a newer one: a page
@@ -828,6 +830,8 @@ def main():
     parser.add_argument("--watch-moves", type=int, default=10, help="moves made while the watchers look on")
     parser.add_argument("--move-seconds", type=float, default=None,
                         help="duration of the move phase (default: --seconds); at a high load few moves fit in 10 s")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds each driver waits after a move (a light load: what a move's way takes unqueued)")
     parser.add_argument("--fetch", action="store_true",
                         help="the watchers' pages take no views in frames and re-fetch on every notice")
     args = parser.parse_args()
@@ -886,7 +890,7 @@ def main():
         cpu, machine, own = server_cpu(servers), machine_cpu(), time.process_time()
         submits, arrivals, screens, refused, elapsed, parts = bench_moves(
             port, games, args.move_seconds or args.seconds, spare[0] if settings.REDIS_URL else None,
-            spare_for_empty[0] if settings.REDIS_URL else None,
+            spare_for_empty[0] if settings.REDIS_URL else None, args.pace,
         )
         # The whole move in the server: the POST, its notices and the other seats' views.
         web_cpu = server_cpu(servers) - cpu
