@@ -108,10 +108,15 @@ def writer_seat(game, seats, user):
 
 def post_message(game, seat, text):
     """Store one message from `seat` (see `writer_seat`) and announce it, within the rate limit.
-    The seat's last line sent again at once is that line, stored and announced once: the seat's
-    row is locked, so that a second post of the form waits for the first, then finds its line."""
+    The seat's last line sent again at once is that line, stored and announced once: the game's
+    row is locked, so that a second post of the form waits for the first, then finds its line.
+    The game's row, not the seat's: a move locks the game first, then its Move row's key to the
+    seat is checked under FOR KEY SHARE at commit (PostgreSQL), as the message's key to the game
+    is; a seat locked first would wait for the move's game while the move waits for it, a
+    deadlock. FOR NO KEY UPDATE waits for a move (FOR UPDATE) and for another line of the game,
+    and lets the keys of rows inserted meanwhile be checked."""
     with transaction.atomic():
-        Seat.objects.select_for_update().filter(pk=seat.pk).values_list("pk").first()
+        Game.objects.select_for_update(no_key=True).filter(pk=game.pk).values_list("pk").first()
         last = ChatMessage.objects.filter(seat=seat).order_by("-pk").only("text", "created_at").first()
         if (last is not None and last.text == text
                 and last.created_at >= timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS)):
