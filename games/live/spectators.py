@@ -72,6 +72,8 @@ class Hub:
         self._task = None
         # {group: _Renders}: what each group's renders stand at.
         self.renders = {}
+        # The hand-outs of other notices under way (`take`), kept until done.
+        self.handing = set()
 
     async def join(self, group, consumer):
         """`consumer` hears the notices to `group` from now on."""
@@ -159,7 +161,12 @@ class Hub:
         if message.get("type") == "game.version" and group in self.members:
             self.render(group, message["version"])
         else:
-            await self.hand_out(message)
+            # Off the receive loop: a private game's page asks the database whether it may still
+            # hear (games/live/consumers.py `still_allowed`), and every other group's notices
+            # would wait behind those look-ups.
+            task = asyncio.create_task(self.hand_out(message))
+            self.handing.add(task)
+            task.add_done_callback(self.handing.discard)
 
     def render(self, group, version):
         """Have the pages of `group` handed the spectators' view of `version` or newer, unless they
