@@ -62,13 +62,20 @@ SENT_TWICE_SECONDS = 30
 def created_just_before(organiser, fields):
     """The tournament `organiser` made less than SENT_TWICE_SECONDS ago with these `fields`
     (TournamentForm.tournament_fields; its sign-up's end, reckoned from the moment of each post,
-    aside), or None. Run in the caller's transaction: the organiser's account is locked, so a
-    second post of the form waits for the first to commit, then finds its tournament."""
+    within SENT_TWICE_SECONDS of theirs), or None. Run in the caller's transaction: the
+    organiser's account is locked, so a second post of the form waits for the first to commit,
+    then finds its tournament."""
     get_user_model().objects.select_for_update().filter(pk=organiser.pk).values_list("pk").first()
-    fields = {name: value for name, value in fields.items() if name != "signup_closes_at"}
+    fields = dict(fields)
     points = fields.pop("points", None)
+    # The sign-up's end of each post is its own moment plus the days asked: the same days, asked
+    # within the window, end within it of each other; other days end a day or more apart.
+    closes = fields.pop("signup_closes_at", None)
+    window = timedelta(seconds=SENT_TWICE_SECONDS)
+    if closes is not None:
+        fields["signup_closes_at__range"] = (closes - window, closes + window)
     recent = Tournament.objects.filter(
-        organiser=organiser, created_at__gte=timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS), **fields
+        organiser=organiser, created_at__gte=timezone.now() - window, **fields
     ).order_by("-created_at", "-pk")
     return next((tournament for tournament in recent if points is None or tournament.points == points), None)
 
