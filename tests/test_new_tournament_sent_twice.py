@@ -33,3 +33,14 @@ def test_other_settings_still_make_another_tournament(make_user):
     client.post(reverse("new_tournament"), {**FORM, "points": "4,2,1"})
     client.post(reverse("new_tournament"), {**FORM, "name": "Copa 2"})
     assert Tournament.objects.count() == 3
+
+
+def test_another_sign_up_length_is_another_tournament(make_user):
+    """The sign-up's end is reckoned from each post's moment: compared within the seconds between
+    two posts, so that 14 days is not taken for 7."""
+    client = Client()
+    client.force_login(make_user())
+    client.post(reverse("new_tournament"), FORM)
+    second = client.post(reverse("new_tournament"), {**FORM, "signup_days": "14"})
+    assert second.status_code == 302
+    assert Tournament.objects.count() == 2, "a tournament whose sign-up lasts 14 days was taken for the one of 7"
