@@ -88,7 +88,9 @@ document.addEventListener("pointerup", (event) => {
 // and sent only by the Confirm that then appears after its form's choices: a stray click or tap
 // sends nothing. The chosen button pressed again lets the choice go. A secret region is chosen on
 // the map and sent by the map's Confirm.
-const CONFIRMED_KINDS = ["bid", "take_card", "decline", "place", "veto", "allow"];
+// "special": only the button of a special action with nothing to choose sends a whole special move
+// (templates/games/partials/decision.html); the others send their form's fields.
+const CONFIRMED_KINDS = ["bid", "take_card", "decline", "place", "veto", "allow", "special"];
 
 function letGo(panel) {
   panel.querySelectorAll("button.chosen[name=move]").forEach((b) => {

@@ -143,6 +143,24 @@ def test_declining_the_special_action_is_sent_only_once_confirmed(live_site, bro
     context.close()
 
 
+def test_a_special_action_with_nothing_to_choose_is_carried_out_only_once_confirmed(live_site, browser, games):
+    """A scoring card's special action, say: carried out by a stray click (before the placement,
+    when the player meant to place first) it cannot be taken back."""
+    context, page, posts = open_game(browser, live_site, games, "special_none")
+    before = version(page)
+    carry = page.get_by_role("button", name="Carry out the special action", exact=True)
+    carry.click()
+    chosen(page, carry)
+    nothing_sent(page, posts, before)
+    shoot(page, "special-choice", sizes=[DESKTOP, PHONE], full_page=False, in_view="#decision-panel")
+    carry.click()
+    assert page.locator(CONFIRM).count() == 0
+    nothing_sent(page, posts, before)
+    carry.click()
+    sent(page, posts, before, '{"type": "special"}')
+    context.close()
+
+
 def test_going_on_without_placing_is_sent_only_once_confirmed(live_site, browser, games):
     context, page, posts = open_game(browser, live_site, games, "place_none")
     before = version(page)

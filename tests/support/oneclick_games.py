@@ -30,6 +30,16 @@ def _to_place(state):
     return state.phase == "action" and not state.placed and _place_limit(state) > 0 and not state.special_done
 
 
+def _special_without_choice(state):
+    """An action turn whose special action has nothing to choose (a scoring card, say), placed or not."""
+    from games.engine import view_for
+
+    if state.phase != "action" or state.special_done:
+        return False
+    decision = view_for(state, _seat(state))["decision"]
+    return bool(decision.get("can_special")) and decision["special"]["action"] == "none"
+
+
 POSITIONS = {
     "card": lambda state: state.phase == "card",
     "card_keys": lambda state: state.phase == "card",
@@ -39,6 +49,7 @@ POSITIONS = {
     "place_desktop": _to_place,
     "place_phone": _to_place,
     "place_empty": _to_place,
+    "special_none": _special_without_choice,
     "veto": lambda state: _stage(state, "veto"),
     "counter_veto": lambda state: _stage(state, "counter_veto"),
 }
