@@ -91,21 +91,32 @@ def parse_area_counts(value, what="placement"):
     to the same game), or a list of [area id, count] pairs kept in the order given, for a taker who
     fixes the order of the steps a veto may cut (rule 9.1).
     """
+    counts = {}
+    for area, count in parse_area_steps(value):
+        counts[area] = counts.get(area, 0) + count
+    return counts
+
+
+def parse_area_steps(value):
+    """Area counts as a list of (area index, count) pairs in the order they are to happen; zero
+    counts dropped. A mapping is read in scoring order (see parse_area_counts); a list of
+    [area id, count] pairs keeps its order, an area named twice included: a taker who moves some
+    caballeros into the Castillo, then one to Galicia, then another into the Castillo fixes that
+    order of the steps a veto may cut (rule 9.1), which merging the two Castillo entries lost.
+    """
     if isinstance(value, dict):
-        if not value:
-            return {}
         pairs, ordered = value.items(), False
     elif isinstance(value, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
         pairs, ordered = value, True
     else:
         raise IllegalMove("counts_malformed")
-    counts = {}
+    steps = []
     for area_id, count in pairs:
         area = parse_area(area_id)
         count = parse_count(count)
         if count:
-            counts[area] = counts.get(area, 0) + count
-    return counts if ordered or len(counts) < 2 else dict(sorted(counts.items()))
+            steps.append((area, count))
+    return steps if ordered else sorted(steps)
 
 
 def parse_order(state, value, seats, what="order", others=()):

@@ -478,3 +478,26 @@ def test_intrigue_court_2_list_of_pairs_fixes_the_order_a_veto_may_cut():
         "aragon": 3, "new_castile": 2, "granada": 2, "castillo": 2, "court": 6, "provinces": 15
     }
     assert cut.special_done is True and cut.phase == "action" and to_act(cut) == [0]
+
+
+def test_a_list_of_pairs_naming_an_area_twice_keeps_the_takers_order_of_the_steps():
+    # Rule 9.1: the taker fixes the order of his moves, so where a veto may cut. Castillo, Galicia,
+    # Castillo again was announced (and run) as Castillo, Castillo, Galicia: a cut after two steps
+    # then left no caballero in Galicia where the taker had announced one.
+    state = board("intrigue_own_region")
+    state.vetoes = [[1, state.round]]
+    announced = special(state, region="aragon", to=[["castillo", 1], ["galicia", 1], ["castillo", 1]])
+    assert [step[1][0][2] for step in announced.action["steps"]] == [9, 0, 9]
+    cut = apply_move(announced, 1, {"type": "veto", "cut": 2})
+    assert holdings(cut, "red")["galicia"] == 1 and holdings(cut, "red")["castillo"] == 2
+    assert holdings(cut, "red")["aragon"] == 1
+    court = board("intrigue_court_2", court={"red": 5})
+    court.vetoes = [[1, court.round]]
+    announced = special(court, to=[["galicia", 1], ["castillo", 0], ["galicia", 1]])
+    assert [step[1][0][2] for step in announced.action["steps"]] == [0, 0]
+    # Without a veto the same list runs whole, as its totals say.
+    state.vetoes = []
+    done = special(state, region="aragon", to=[["castillo", 1], ["galicia", 1], ["castillo", 1]])
+    assert [e["shifts"][0]["to"] for e in done.events if e["event"] == "shift"] == ["castillo", "galicia", "castillo"]
+    refused(state, 0, {"type": "special", "region": "aragon", "to": [["castillo", 2], ["castillo", 2]]},
+            match="redistribute_all")

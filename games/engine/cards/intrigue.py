@@ -11,7 +11,7 @@ from ..operations import (
     destinations,
     movable_regions,
     parse_area,
-    parse_area_counts,
+    parse_area_steps,
     parse_colour,
     parse_count,
     parse_order,
@@ -132,13 +132,14 @@ class OwnRegion(CardKind):
         present = state.caballeros[region][taker]
         if not present:
             raise IllegalMove("no_own_caballero_in_region", area=AREAS[region])
-        spread = parse_area_counts(move.get("to"))
-        if sum(spread.values()) != present:
-            raise IllegalMove("redistribute_all", count=present, area=AREAS[region], given=sum(spread.values()))
-        if state.king in spread:
+        spread = parse_area_steps(move.get("to"))
+        total = sum(count for _target, count in spread)
+        if total != present:
+            raise IllegalMove("redistribute_all", count=present, area=AREAS[region], given=total)
+        if any(target == state.king for target, _count in spread):
             raise IllegalMove("king_region_closed")
         moves = []
-        for target, count in spread.items():
+        for target, count in spread:
             if target != region:
                 moves.extend([[region, target]] * count)
         return {"region": region, "moves": moves}
@@ -163,8 +164,8 @@ class CourtToRegions(CardKind):
         return min(self.count, state.court[taker])
 
     def plan(self, state, taker, move):
-        spread = parse_area_counts(move.get("to"))
-        total = sum(spread.values())
+        spread = parse_area_steps(move.get("to"))
+        total = sum(count for _target, count in spread)
         needed = self.needed(state, taker)
         if total > self.count:
             raise IllegalMove("court_card_too_many", most=self.count)
@@ -172,10 +173,10 @@ class CourtToRegions(CardKind):
             raise IllegalMove("court_holds_only", count=state.court[taker])
         if total and total != needed:
             raise IllegalMove("in_full_court", count=needed)
-        if state.king in spread:
+        if any(target == state.king for target, _count in spread):
             raise IllegalMove("king_region_closed")
         moves = []
-        for target, count in spread.items():
+        for target, count in spread:
             moves.extend([target] * count)
         return {"moves": moves}
 
