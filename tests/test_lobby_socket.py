@@ -1,5 +1,6 @@
 """The lobby's per-player socket: told only that one of the player's games changed."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -84,3 +85,74 @@ async def test_what_a_lobby_sends_is_ignored(make_user):
     await communicator.send_json_to({"changed": True})
     assert await communicator.receive_nothing(timeout=0.2)
     await communicator.disconnect()
+
+
+async def test_a_lobby_logged_out_hears_nothing_more_of_its_players_games(start_game):
+    """The lobby's socket outlives the page's session: once that session is logged out (in
+    another tab, on a shared computer), it no longer tells whoever sits at the browser when the
+    player's games move, nor keeps the player "online" in his friends' lists: it is closed, as
+    a logged-out lobby's socket is refused."""
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.infra import presence
+    from tests.support.sockets import move_now
+
+    game = await database_sync_to_async(start_game)(3)
+    player = await database_sync_to_async(user_at)(game, 1)
+    cookie = await database_sync_to_async(session_cookie)(player)
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, ORIGIN, cookie])
+    connected, _ = await communicator.connect()
+    assert connected
+
+    def logged_out():
+        Client(headers={"cookie": cookie[1].decode()}).post(reverse("account_logout"))
+
+    await database_sync_to_async(logged_out)()
+    await cache.adelete(presence.online_key(player.pk))
+    await database_sync_to_async(move_now)(game)
+    output = await communicator.receive_output(timeout=2)
+    assert output == {"type": "websocket.close", "code": 4403}, output
+    assert await communicator.receive_nothing(timeout=0.3)
+    assert await cache.aget(presence.online_key(player.pk)) is None
+    await communicator.disconnect()
+
+
+async def test_a_page_left_open_after_its_log_out_no_longer_keeps_its_player_present(start_game, settings):
+    """A lobby or a game page whose session was logged out shows its player online to nobody, and
+    keeps back none of his "your move" mails: its heartbeat stops at its next beat."""
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from games.infra import presence
+    from tests.support.sockets import page
+
+    # A short grace, so that the pages refresh their presence every half second.
+    settings.YOUR_MOVE_GRACE_SECONDS = 1.5
+    game = await database_sync_to_async(start_game)(3)
+    player = await database_sync_to_async(user_at)(game, 1)
+    cookie = await database_sync_to_async(session_cookie)(player)
+    lobby = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, ORIGIN, cookie])
+    assert (await lobby.connect())[0]
+    game_page = page(game, cookie)
+    await game_page.connect()
+    await game_page.receive_json_from()
+    await asyncio.sleep(2 * presence.refresh_seconds())
+    assert await cache.aget(presence.online_key(player.pk)) is not None
+
+    def logged_out():
+        Client(headers={"cookie": cookie[1].decode()}).post(reverse("account_logout"))
+
+    await database_sync_to_async(logged_out)()
+    await asyncio.sleep(2 * presence.refresh_seconds())
+    await cache.adelete(presence.online_key(player.pk))
+    await asyncio.sleep(3 * presence.refresh_seconds())
+    assert await cache.aget(presence.online_key(player.pk)) is None
+    _last, is_open = await cache.aget(presence.key(game.pk, player.pk))
+    assert not is_open
+    assert presence.quiet_until(game.pk, player.pk, timezone.now() + timedelta(seconds=2)) is None
+    await game_page.disconnect()
+    await lobby.disconnect()

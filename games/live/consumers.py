@@ -94,9 +94,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await presence.aonline(self.scope["user"].pk)
 
     async def keep_present(self):
-        """Say every `presence.refresh_seconds()` that the page is still open."""
+        """Say every `presence.refresh_seconds()` that the page is still open, while its session
+        still holds the player it was opened for: a page left open once its session was logged out
+        (in another tab, on a shared computer) no longer keeps his "your move" mails back, nor
+        shows him online to his friends (`signed_in_as`)."""
         while True:
             await asyncio.sleep(presence.refresh_seconds())
+            if not await signed_in_as(self.scope, self.scope["user"].pk):
+                if hasattr(self, "presence"):
+                    # From now the grace period runs, as when the page is closed.
+                    await presence.aseen(*self.presence, open=False)
+                    del self.presence
+                return
             await self.say_present()
 
     async def disconnect(self, code):
@@ -224,15 +233,37 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return game.version, not game.seats.filter(user_id=user.pk).exists(), game.private
 
 
+async def signed_in_as(scope, user_id):
+    """Whether the session the socket's cookies name *now* still holds the user `user_id` (as
+    AuthenticationMiddleware would read it, session hash included). A look that fails (the
+    database away) counts as yes: nothing private rides on what it guards, and a socket is not
+    closed for a moment's outage."""
+    try:
+        return await _signed_in_as(scope, user_id)
+    except Exception:
+        logger.warning("whether a socket's session still holds user %s could not be read", user_id, exc_info=True)
+        return True
+
+
+@database_sync_to_async
+def _signed_in_as(scope, user_id):
+    return own_views.reader_request(scope).user.pk == user_id
+
+
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     """Tells a player's lobby that one of their games changed, nothing more: the page then fetches
-    its "my games" list over HTTP with its own session. Only for a logged-in player (4403 else)."""
+    its "my games" list over HTTP with its own session. Only for a logged-in player (4403 else),
+    and only while the page's session still holds him: a lobby left open once its session was
+    logged out would otherwise tell whoever sits at the browser when the player's games move, and
+    keep him online in his friends' lists; it is closed (4403) at the first notice or heartbeat
+    after the log-out."""
 
     async def connect(self):
         user = self.scope["user"]
         if not user.is_authenticated:
             await self.close(code=4403)
             return
+        self.user_id = user.pk
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -243,6 +274,18 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         while True:
             await presence.aonline(user_id)
             await asyncio.sleep(presence.refresh_seconds())
+            if not await self.still_signed_in():
+                return
+
+    async def still_signed_in(self):
+        """Whether the page's session still holds the player; if not, the socket is closed (4403)."""
+        if getattr(self, "shut", False):
+            return False
+        if await signed_in_as(self.scope, self.user_id):
+            return True
+        self.shut = True
+        await self.close(code=4403)
+        return False
 
     async def disconnect(self, code):
         if hasattr(self, "heartbeat"):
@@ -254,4 +297,5 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         """The lobby only listens."""
 
     async def lobby_changed(self, event):
-        await self.send_json({"changed": True})
+        if await self.still_signed_in():
+            await self.send_json({"changed": True})
