@@ -86,6 +86,16 @@ def test_a_share_must_send_exactly_three_from_the_sharers_own_places():
     refused(state, SEAT["yellow"], {"type": "choose_region", "region": "aragon"}, "wrong_move .*expected='share'")
 
 
+def test_a_share_may_be_given_as_a_list_of_pairs_as_any_map_of_counts():
+    state = apply_move(king_returns_position(), 0, {"type": "special"})
+    by_map = apply_move(state, SEAT["yellow"], {"type": "share", "from": {"aragon": 1, "court": 2}})
+    by_list = apply_move(state, SEAT["yellow"], {"type": "share", "from": [["aragon", 1], ["court", 2]]})
+    assert by_list.to_json() == by_map.to_json()
+    refused(state, SEAT["yellow"], {"type": "share", "from": [["court", 2], ["court", 1]]}, "share_source_short")
+    refused(state, SEAT["yellow"], {"type": "share", "from": [["court", 2, 1]]}, "share_malformed")
+    refused(state, SEAT["yellow"], {"type": "share", "from": "court"}, "share_malformed")
+
+
 def test_a_holder_may_stop_the_king_returns_before_any_players_share():
     state = apply_move(king_returns_position(holders=("green",)), 0, {"type": "special"})
     assert to_act(state) == [SEAT["green"]] and view_for(state, None)["pending"]["before"] == SEAT["yellow"]

@@ -81,17 +81,23 @@ class KingReturns(CardKind):
         if move.get("type") != "share":
             raise IllegalMove("share_expected")
         raw = move.get("from")
-        if not isinstance(raw, dict):
+        # A map of places to counts, or a list of [place, count] pairs as everywhere a map of
+        # counts is taken (README.md, "Moves"); a share is sent at once, in the order of its sources.
+        if isinstance(raw, dict):
+            pairs = raw.items()
+        elif isinstance(raw, list) and all(isinstance(pair, list) and len(pair) == 2 for pair in raw):
+            pairs = raw
+        else:
             raise IllegalMove("share_malformed")
         share = {}
-        for place, count in raw.items():
+        for place, count in pairs:
             source = COURT if place == "court" else parse_area(place)
             if source == CASTILLO_INDEX:
                 raise IllegalMove("castillo_closed")
             if source == state.king:
                 raise IllegalMove("king_region_closed")
             count = parse_count(count)
-            if count > count_at(state, seat, source):
+            if share.get(source, 0) + count > count_at(state, seat, source):
                 raise IllegalMove("share_source_short", count=count, place=place)
             if count:
                 share[source] = share.get(source, 0) + count
