@@ -151,16 +151,21 @@ def _shifts(shifts, names):
             groups[-1][1].append(shift)
         else:
             groups.append((shift["seat"], [shift]))
+    # Translated for its colon: French puts a non-breaking space before it.
+    said = _("{player}: {moves}")
     return format_html_join(
         "; ",
-        "{}: {}",
+        "{}",
         (
             (
-                names.player(seat),
-                format_html_join(
-                    ", ",
-                    _("{} from {} to {}"),
-                    ((caballeros(s["count"]), place(s["from"]), place(s["to"])) for s in moved),
+                format_html(
+                    said,
+                    player=names.player(seat),
+                    moves=format_html_join(
+                        ", ",
+                        _("{} from {} to {}"),
+                        ((caballeros(s["count"]), place(s["from"]), place(s["to"])) for s in moved),
+                    ),
                 ),
             )
             for seat, moved in groups
