@@ -51,6 +51,30 @@ async def aseen(game_id, user_id, *, open=True):
         logger.warning("the presence of player %s on game %s was not recorded", user_id, game_id, exc_info=True)
 
 
+def at_the_table(pairs, now):
+    """Which of the (game id, user id) `pairs` have the game's page open at `now` (a refresh seen
+    within two refreshes), in one read of the cache for all: a reminder of a deadline is not
+    mailed to a player who sits at the table (games/mail/reminders.py). An empty set when
+    presence cannot be read: the reminders go as before."""
+    pairs = list(pairs)
+    if not pairs:
+        return set()
+    try:
+        found = cache.get_many([key(*pair) for pair in pairs])
+    except Exception:
+        logger.warning("the presence of %s players could not be read: reminding", len(pairs), exc_info=True)
+        return set()
+    present = set()
+    for pair in pairs:
+        entry = found.get(key(*pair))
+        if entry is None:
+            continue
+        last, is_open = entry
+        if is_open and now < datetime.fromtimestamp(float(last), UTC) + timedelta(seconds=2 * refresh_seconds()):
+            present.add(pair)
+    return present
+
+
 def quiet_until(game_id, user_id, now):
     """The time (aware datetime) until which no "your move" mail about the game goes to the player,
     or None when it may go at `now`. While their page is open that is two refreshes after its last

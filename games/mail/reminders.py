@@ -12,7 +12,7 @@ from accounts.emails import NOTIFICATION_FIELDS
 from accounts.models import User
 from games import clocks
 from games.engine import GameState
-from games.infra import rows
+from games.infra import presence, rows
 from games.mail import kinds, outbox
 from games.models import (
     HALF_REMINDER_PENDING,
@@ -124,6 +124,18 @@ def send_reminders(now):
         game.reminded_half_for = stored[game.pk]
         if kind == "reminder_last":
             game.reminded_last_for = stored[game.pk]
+    # Not to a player who has the game open now: he sees the clock on the page. His reminder is
+    # not decided, so his game stays among those the next sweeps read, and he is reminded once
+    # he has left the table, if the reminder is still due then.
+    def player(item):
+        game, _kind, _scope, index = item
+        return game.pk, seats_of[game.pk][index].user_id
+
+    present = presence.at_the_table(map(player, mailing), now)
+    if present:
+        waiting = {game.pk for game, *_ in filter(lambda item: player(item) in present, mailing)}
+        mailing = [item for item in mailing if player(item) not in present]
+        games = [game for game in games if game.pk not in waiting]
     created += _record_mails(mailing, now)
     Notification.objects.bulk_create(passed_over, ignore_conflicts=True)
     outbox.queue_sending(created)

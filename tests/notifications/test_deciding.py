@@ -202,6 +202,34 @@ def test_reminders_come_halfway_and_with_less_than_12_hours_left_once_each(start
     assert len(mailoutbox) == 2
 
 
+def test_no_reminder_while_the_player_has_the_game_open_and_one_once_he_has_left(started, mailoutbox):
+    from django.core.cache import cache
+
+    from games.infra import presence
+
+    cache.clear()
+    game, users = started(3, time_per_move=3 * 24 * 3600)
+    mailoutbox.clear()
+    deadline = game.deadline
+    (bidder,) = game.to_act
+    halfway = deadline - timedelta(hours=35)
+    # His page is open (it refreshed a moment ago): he sees the clock, no mail; the game stays
+    # among those the sweeps read.
+    presence.seen(game.pk, users[bidder].pk, now=halfway.timestamp() - 1)
+    assert reminders.send_due_reminders(halfway) == 0
+    assert mailoutbox == [] and Game.objects.filter(pk=game.pk).filter(HALF_REMINDER_PENDING).exists()
+    # Another player's open page keeps nothing back.
+    presence.seen(game.pk, users[(bidder + 1) % 3].pk, now=halfway.timestamp() + 3599)
+    # Closed: the next sweep reminds him, once.
+    presence.seen(game.pk, users[bidder].pk, open=False, now=halfway.timestamp() + 60)
+    assert reminders.send_due_reminders(halfway + timedelta(hours=1)) == 1
+    (message,) = mailoutbox
+    assert message.to == [users[bidder].email] and message.subject.endswith("(half your time is gone)")
+    reminders.send_due_reminders(halfway + timedelta(hours=2))
+    assert len(mailoutbox) == 1
+    cache.clear()
+
+
 def test_the_seats_of_a_simultaneous_choice_are_reminded_once_while_they_answer_one_by_one(
     started, committed, mailoutbox
 ):
