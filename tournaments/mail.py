@@ -7,7 +7,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.emails import wants_mail
-from games.mail import kinds, links, outbox
+from games.engine import GameState
+from games.mail import composing, kinds, links, outbox
 
 from .models import Table
 
@@ -20,6 +21,7 @@ def tables_made(table_ids):
     tables = Table.objects.filter(pk__in=table_ids).select_related("tournament", "game")
     for table in tables:
         seats = list(table.game.seats.select_related("user"))
+        state = GameState.from_json(table.game.state)
         names = [seat.display_name for seat in seats]
         for seat in seats:
             user = seat.user
@@ -34,6 +36,10 @@ def tables_made(table_ids):
                 "deadline": table.game.deadline,
                 "time_zone": user.zone.key,
             }
+            # The entrant who decides first is told what, with what his own seat may see: this
+            # mail stands for the game's "your move" (games/mail/decisions.py, `decide`).
+            with translation.override(user.mail_language):
+                context.update(composing.decision_context(state, seat.index))
             with translation.override(user.mail_language):
                 subject = _(
                     "%(tournament)s, round %(round)d: your table is game %(number)d"

@@ -29,10 +29,19 @@ def asked(view):
     return ASKED.get(decision["kind"], gettext_lazy("your move")) if decision else None
 
 
+def decision_context(state, seat):
+    """What email/decision.txt and .html read of the seat's decision: {"view": the seat's own view,
+    "asked": its decision in words or None, "hand": its power cards}; from `view_for(state, seat)`
+    alone."""
+    view = fill_view(view_for(state, seat))
+    return {"view": view, "asked": asked(view), "hand": ", ".join(str(card) for card in view.get("hand", ()))}
+
+
 def game_mail(kind, *, user, game, state, seat, seats):
     """(subject, text, html) of a mail about `game` for the player in `seat`. Everything in it comes
     from `view_for(state, seat)` and the game's public fields: what that seat may see."""
-    view = fill_view(view_for(state, seat))
+    decision = decision_context(state, seat)
+    view = decision["view"]
     players = [
         {
             "label": player["label"],
@@ -42,12 +51,10 @@ def game_mail(kind, *, user, game, state, seat, seats):
         }
         for player in view["players"]
     ]
-    what = asked(view)
+    what = decision["asked"]
     context = {
-        "view": view,
-        "asked": what,
+        **decision,
         "players": players,
-        "hand": ", ".join(str(card) for card in view.get("hand", ())),
         "deadline": timezone.localtime(game.deadline, user.zone) if game.deadline else None,
         "time_zone": user.zone.key,
         "url": links.play_url(game),

@@ -163,6 +163,9 @@ def decide(game, state, started, newly_acting, seats, verified, deferred):
                                                    kind="game_started").exists():
                 # The start mail already says what is asked: one mail, not two.
                 continue
+        if announced_elsewhere and kinds.wants(user, "game_started", verified):
+            # The table's mail says what the entrant decides first: one mail, not two.
+            continue
         if index in newly_acting and not seat.answers_ahead_now(state):
             # A question its player answers ahead is answered for him in a moment: no mail.
             created += your_move(user, game, state, index, seats, verified, deferred)

@@ -140,3 +140,47 @@ def test_groups_play_their_games_then_the_best_of_each_meet_at_the_final(make_us
     assert {s.player for s in ranking[:3]} == set(final)
     assert ranking[0].player in [p for p, place in final_result.places.items() if place == 1]
     assert Notification.objects.filter(kind="tournament_table").count() == 6 + 6 + 3
+
+
+def first_table(make_user, prefix, **settings):
+    tournament = new_tournament(make_user(f"{prefix}organiser"), rounds=1)
+    for n in range(1, 5):
+        user = make_user(f"{prefix}entrant{n}")
+        for field, value in settings.items():
+            setattr(user, field, value)
+        user.save()
+        services.sign_up(tournament, user)
+    Tournament.objects.filter(pk=tournament.pk).update(signup_closes_at=timezone.now())
+    deadlines.sweep()
+    (table,) = Table.objects.filter(tournament=tournament, round=1).select_related("game")
+    return table.game
+
+
+def test_the_entrant_who_decides_first_gets_one_mail_that_says_what_and_the_others_none_besides(
+    make_user, mail_sent_at_once
+):
+    game = first_table(make_user, "a")
+    (first,) = game.to_act
+    for seat in game.seats.select_related("user"):
+        (table_mail,) = [message for message in mail.outbox if message.to == [seat.user.email]]
+        assert "your table is game" in table_mail.subject
+        assert not Notification.objects.filter(user=seat.user, game=game, kind="your_move").exists()
+        if seat.index == first:
+            assert "Your first decision: your bid." in table_mail.body
+            assert "Your power cards: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13" in table_mail.body
+            assert "Your first decision" in table_mail.alternatives[0][0]
+        else:
+            assert "Your first decision" not in table_mail.body and "Your power cards" not in table_mail.body
+            assert "The first decisions are due by" in table_mail.body
+
+
+def test_entrants_who_want_no_mail_when_a_game_starts_get_their_first_decision_as_your_move(
+    make_user, mail_sent_at_once
+):
+    game = first_table(make_user, "b", notify_game_started=False)
+    (first,) = game.to_act
+    assert not any("your table is game" in message.subject for message in mail.outbox)
+    for seat in game.seats.select_related("user"):
+        got = [message for message in mail.outbox if message.to == [seat.user.email]]
+        assert [message.subject for message in got] == (
+            [f"[El Grande] Game {game.pk}, round 1: your bid"] if seat.index == first else [])
