@@ -18,16 +18,18 @@ from elgrande_site.http_handler import OneHopASGIHandler  # noqa: E402
 
 django_asgi_app = OneHopASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware, get_user  # noqa: E402
+from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import WebsocketDenier  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.exceptions import DisallowedHost  # noqa: E402
 from django.core.handlers.asgi import ASGIRequest  # noqa: E402
 from django.urls import re_path  # noqa: E402
 from django.utils.http import is_same_domain  # noqa: E402
 
-from elgrande_site import collector, metrics, shutdown  # noqa: E402
+from elgrande_site import collector, database, metrics, shutdown  # noqa: E402
 from games import broadcast, deadlines  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -77,6 +79,21 @@ def same_origin(scope):
         and is_same_domain(parsed.netloc, urlsplit(trusted).netloc.replace("*", ""))
         for trusted in settings.CSRF_TRUSTED_ORIGINS
     )
+
+
+# channels' look-up of a socket's session and user, its waits on the database bounded as a request's
+# (elgrande_site.database.bounded_calls): channels runs it in the one thread every socket's look-ups
+# share, which a pooled connection gone silent held for good.
+bounded_get_user = database_sync_to_async(database.bounded_calls(get_user.func))
+
+
+class BoundedAuthMiddleware(AuthMiddleware):
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await bounded_get_user(scope)
+
+
+def AuthMiddlewareStack(inner):  # noqa: N802 - as channels names its own
+    return CookieMiddleware(SessionMiddleware(BoundedAuthMiddleware(inner)))
 
 
 class CountSockets:

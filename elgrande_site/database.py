@@ -6,10 +6,13 @@ firewall's relay): the request, and the pooled connection it holds, would wait f
 wait of a request on a pooled connection (the pool's check on checkout, a statement, a commit) is
 watched, and the connection's socket is shut down on this side when it goes on too long: the wait
 fails at once as a lost connection, which the pool then discards, and the request is answered with
-the 503 page (elgrande_site.middleware.DatabaseUnavailable). Outside a request (Celery tasks, the
-sweep, management commands) nothing is bounded here: those have limits of their own.
+the 503 page (elgrande_site.middleware.DatabaseUnavailable). The web process's work outside its
+requests is bounded the same way (`bounded_calls`): its sockets' look-ups and renders, its embedded
+background jobs. Elsewhere (Celery tasks, the sweep, management commands) nothing is bounded here:
+those have limits of their own.
 """
 
+import functools
 import os
 import socket
 import threading
@@ -28,11 +31,12 @@ _request = threading.local()
 def bounded(statement_limit, check_limit):
     """Within it, this thread's waits on PostgreSQL last at most `statement_limit` seconds each,
     and the pool's check of a connection on checkout at most `check_limit`."""
+    outer = getattr(_request, "limits", None)
     _request.limits = (statement_limit, check_limit)
     try:
         yield
     finally:
-        _request.limits = None
+        _request.limits = outer
 
 
 def bounded_as_a_request():
@@ -42,6 +46,24 @@ def bounded_as_a_request():
     from django.conf import settings
 
     return bounded(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT)
+
+
+def bounded_calls(function):
+    """`function`, its waits on PostgreSQL bounded as a request's (`bounded_as_a_request`): for what
+    the web process does on its pool's connections outside a request, in threads of its own (a
+    socket's session, user and game looked up, a reader's or the spectators' view rendered, an
+    embedded background job). Unbounded, a pooled connection gone silent for good (a relay, a
+    proxy, a firewall that lost it) held such a thread for good, and every call queued behind it:
+    after a one-second silence of the database no game page of the process ever connected its
+    socket again (channels runs every socket's look-ups in one thread), though every request was
+    served (tests/test_socket_database_faults.py)."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        with bounded_as_a_request():
+            return function(*args, **kwargs)
+
+    return call
 
 
 class BoundedConnection(psycopg.Connection):

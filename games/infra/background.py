@@ -12,6 +12,8 @@ import time
 
 from django.db import close_old_connections
 
+from elgrande_site.database import bounded_as_a_request
+
 logger = logging.getLogger(__name__)
 
 
@@ -47,7 +49,11 @@ class EmbeddedWorker:
                 time.sleep(pause)
             try:
                 close_old_connections()
-                self._handle(*job)
+                # Each wait on the database bounded as a request's (elgrande_site.database
+                # .bounded_calls): a pooled connection gone silent for good would hold the thread,
+                # and every job queued behind it, for good.
+                with bounded_as_a_request():
+                    self._handle(*job)
             except Exception:
                 logger.exception("%s: job %r failed", self.name, job)
             finally:

@@ -7,6 +7,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
+from elgrande_site.database import bounded_calls
 from games.access import can_view
 from games.broadcast import game_group, spectators_group, user_group
 from games.infra import presence
@@ -207,6 +208,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return False
 
     @database_sync_to_async
+    @bounded_calls
     def may_still_view(self):
         """Whether the session the socket's cookies name *now* may look at the game."""
         game = Game.objects.filter(pk=self.game_id).only("pk", "private", "creator").first()
@@ -216,6 +218,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return can_view(game, request.user, request.session)
 
     @database_sync_to_async
+    @bounded_calls
     def look(self, game_id):
         """(The game's version, whether the spectators' view is the visitor's, whether the game is
         private): what the page may hear; None when it may not look at the game. The spectators'

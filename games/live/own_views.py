@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 
 from accounts.backends import users_read_along
+from elgrande_site.database import bounded_as_a_request
 from games.infra.threads import in_each_thread
 from games.live.spectators import MAX_FRAME
 from games.reading import play_view
@@ -82,7 +83,10 @@ def _on_kept_connection(function):
             forget_connection()
         _holding[threading.get_ident()] = connections[DEFAULT_DB_ALIAS]
         try:
-            return function(*args)
+            # Each wait on the database bounded as a request's: a kept connection gone silent for
+            # good would hold the thread, and every page's render behind it, for good.
+            with bounded_as_a_request():
+                return function(*args)
         except Exception:
             forget_connection()
             raise

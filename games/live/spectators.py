@@ -34,6 +34,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import translation
 
+from elgrande_site.database import bounded_as_a_request
 from games.infra.threads import in_each_thread
 from games.reading import play_view
 
@@ -232,7 +233,9 @@ def _render_on_a_connection_of_its_own(game_id, language, version):
     then stayed with the thread, and kept the test database from being dropped at the end of the
     run (tests/test_spectators_socket.py)."""
     try:
-        return _make_frame(game_id, language, version)
+        # Each wait on the database bounded as a request's (elgrande_site.database.bounded_calls).
+        with bounded_as_a_request():
+            return _make_frame(game_id, language, version)
     finally:
         connection.close()
 
