@@ -50,6 +50,29 @@ def check_connections(sender=None, **kwargs):
     close_old_connections()
 
 
+@task_prerun.connect
+def check_the_kept_connection(sender=None, **kwargs):
+    """The check of a kept connection (`check_connections`) made now, before the task, and given up
+    after DATABASE_CHECK_LIMIT seconds (the connection is then closed, and the task opens a new
+    one), as the web process's pool gives up its own check (elgrande_site/database.py). Made by
+    the task's first statement instead, it had no bound but the task's time limit: a connection
+    silenced for good between two tasks (a firewall or a relay that lost it; TCP notices nothing
+    while the path still acknowledges) held the next task until then, five minutes for a mail or
+    a computer's move, and every sweep queued behind it on that process
+    (tests/test_worker_connection.py)."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.conf import settings
+    from django.db import connection
+
+    from elgrande_site import database
+
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return
+    with database.watched(connection.connection.pgconn.socket, settings.DATABASE_CHECK_LIMIT):
+        connection.close_if_health_check_failed()
+
+
 @worker_init.connect
 def load_the_sweep(**kwargs):
     """Import the deadline sweep, and the engine with it, before the worker starts its processes:

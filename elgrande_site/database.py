@@ -66,6 +66,18 @@ def bounded_calls(function):
     return call
 
 
+@contextmanager
+def watched(fd, limit):
+    """Within it, the socket `fd` (a connection's) is shut down on this side once `limit` seconds
+    have passed: whatever waits on it then fails at once as a lost connection. For a plain
+    connection, which has no bounded waits (a Celery worker's: elgrande_site/celery.py)."""
+    watch = _watchdog.watch(fd, limit)
+    try:
+        yield watch
+    finally:
+        _watchdog.forget(watch)
+
+
 class BoundedConnection(psycopg.Connection):
     """The pool's connections (its connection_class): their waits are bounded inside a request."""
 

@@ -108,7 +108,36 @@ def test_a_worker_keeps_its_connection_between_tasks_and_replaces_one_the_databa
             assert failure not in worker.output(), worker.output()[-3000:]
         assert proxy.relayed == opened + 1
     else:
-        sweep_until_moved(games[3], version, TIME_LIMIT + INTERVAL + 2 * SLACK)
-        assert "Hard time limit (4" in worker.output()
-        # At least the new process's connection.
-        assert proxy.relayed > opened
+        send_sweep(expires=settings.DATABASE_CHECK_LIMIT + INTERVAL + SLACK)
+        assert_moves_within(games[3], version, settings.DATABASE_CHECK_LIMIT + INTERVAL + SLACK)
+        for failure in ("Hard time limit", "OperationalError", "deadline sweep failed"):
+            assert failure not in worker.output(), worker.output()[-3000:]
+        assert proxy.relayed == opened + 1
+
+
+@needs_celery
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_silenced_for_good_holds_no_task_longer_than_the_check(
+    proxy, start_game, processes, tmp_path
+):
+    """The worker's kept connection goes silent for good between two tasks (a firewall that lost
+    it), and the next task is not a sweep but a computer's move, whose time limit is Celery's five
+    minutes, not the sweep's: the check of the kept connection before the task gives up within
+    DATABASE_CHECK_LIMIT and a new connection is opened, instead of holding the process, and every
+    sweep queued behind it, until the time limit kills it."""
+    env = environment(DATABASE_URL=database_url("127.0.0.1", proxy.port), DEADLINE_SWEEP_TIME_LIMIT=str(TIME_LIMIT))
+    first, second = start_game(2), start_game(2)
+    worker = start_worker(processes, tmp_path, "worker", env)
+    version = make_overdue(first)
+    send_sweep()
+    assert_moves_within(first, version, INTERVAL + SLACK)
+    until(lambda: worker_idle(worker, sweeps=1), 10, "the worker's tasks to end")
+
+    proxy.silent()
+    time.sleep(1)
+    proxy.up()
+    # A task that is not a sweep, with Celery's own time limit, takes the silenced connection first.
+    tasks.play_computer_move.delay(second.pk, second.version)
+    version = make_overdue(second)
+    sweep_until_moved(second, version, 3 * TIME_LIMIT + 2 * SLACK)
+    assert "Hard time limit" not in worker.output(), worker.output()[-3000:]
