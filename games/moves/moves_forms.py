@@ -107,6 +107,11 @@ def form_class(move_form, decision):
     return NotThisForm
 
 
+# The hidden field naming the order of a redistribution's or a court spread's steps (MoveForm.add_order),
+# and the most characters it may hold: every area's id once, and the commas, fit in far fewer.
+ORDER_FIELD = "to-order"
+ORDER_LONGEST = 200
+
 # --- the forms ----------------------------------------------------------------------------------------
 
 
@@ -140,16 +145,71 @@ class MoveForm(forms.Form):
         return [
             (self[name], name[len(prefix) :], self.names.get(name[len(prefix) :], name[len(prefix) :]))
             for name in self.fields
-            if name.startswith(prefix)
+            if name.startswith(prefix) and name != ORDER_FIELD
         ]
 
     def counted(self, prefix):
-        """{area id: count} of the non-zero count fields named `prefix` + area id."""
+        """{area id: count} of the non-zero count fields named `prefix` + area id, in the fields'
+        order (the engine's, scoring order)."""
         return {
             name[len(prefix) :]: value
             for name, value in self.cleaned_data.items()
-            if name.startswith(prefix) and value
+            if name.startswith(prefix) and name != ORDER_FIELD and value
         }
+
+    def add_order(self):
+        """The optional hidden field `to-order` of a form whose `to-<area>` counts are steps a veto
+        may cut (docs/rules.md, "The Veto": the taker fixes their order): the areas in the order the taker
+        announces them, ids separated by commas. The map writes it (static/map/form.js); a plain
+        form leaves it empty, and the counts go in scoring order."""
+        self.fields[ORDER_FIELD] = forms.CharField(required=False, strip=False)
+
+    def clean_order(self, cleaned):
+        """Read the posted `to-order` into a list of area ids (empty: none given), or refuse it with
+        a sentence for the player: an area that is none of the form's destinations, one named
+        twice, an empty name or an order longer than any board's."""
+        text = cleaned.get(ORDER_FIELD) or ""
+        cleaned[ORDER_FIELD] = []
+        if not text:
+            return
+        if len(text) > ORDER_LONGEST:
+            self.add_error(
+                None, _("The order of the steps is at most %(count)d characters.") % {"count": ORDER_LONGEST}
+            )
+            return
+        known = [area for _field, area, _name in self.counts("to-")]
+        order = text.split(",")
+        for index, area in enumerate(order):
+            if not area:
+                self.add_error(
+                    None, _('The order of the steps names areas separated by commas, e.g. "castillo,galicia".')
+                )
+                return
+            if area not in known:
+                self.add_error(
+                    None,
+                    _("The order of the steps names %(area)s, which is none of the areas offered.")
+                    % {"area": ascii(area[:40])},
+                )
+                return
+            if area in order[:index]:
+                self.add_error(
+                    None, _("The order of the steps names %(area)s twice.") % {"area": self.names.get(area, area)}
+                )
+                return
+        cleaned[ORDER_FIELD] = order
+
+    def ordered_counts(self, prefix):
+        """The move's `to` from the count fields named `prefix` + area id: without an order posted,
+        {area id: count} (the engine reads it in scoring order); with one, [area id, count] pairs
+        in that order, the counted areas it leaves out after them in scoring order
+        (games/engine/operations.py `parse_area_steps` keeps a list's order)."""
+        counts = self.counted(prefix)
+        order = self.cleaned_data.get(ORDER_FIELD)
+        if not order:
+            return counts
+        named = [area for area in order if area in counts]
+        return [[area, counts[area]] for area in named + [area for area in counts if area not in named]]
 
     def add_counts(self, prefix, areas, most=None):
         for area in areas:
@@ -508,17 +568,19 @@ class OwnRegionForm(SpecialForm):
     def add_fields(self):
         self.explicit_choice("region", self.special["regions"])
         self.add_counts("to-", self.special["destinations"])
+        self.add_order()
 
     def clean(self):
         cleaned = super().clean()
         self.choose(cleaned, "region", _("Choose the region whose caballeros you redistribute."))
+        self.clean_order(cleaned)
         return cleaned
 
     def destinations(self):
         return self.counts("to-")
 
     def fields_move(self):
-        return {"region": self.cleaned_data["region"], "to": self.counted("to-")}
+        return {"region": self.cleaned_data["region"], "to": self.ordered_counts("to-")}
 
 
 @special("either")
@@ -535,16 +597,18 @@ class EitherForm(OwnRegionForm):
                                                   initial="court")
         self.explicit_choice("region", own_region["regions"])
         self.add_counts("to-", court["destinations"])
+        self.add_order()
 
     def clean(self):
         # The region is asked only for the redistributing option.
         cleaned = SpecialForm.clean(self)
         if cleaned.get("option") == "own_region":
             self.choose(cleaned, "region", _("Choose the region whose caballeros you redistribute."))
+        self.clean_order(cleaned)
         return cleaned
 
     def fields_move(self):
-        move = {"option": self.cleaned_data["option"], "to": self.counted("to-")}
+        move = {"option": self.cleaned_data["option"], "to": self.ordered_counts("to-")}
         if self.cleaned_data["region"]:
             move["region"] = self.cleaned_data["region"]
         return move
@@ -559,12 +623,18 @@ class CourtSpreadForm(SpecialForm):
     def add_fields(self):
         self.count = self.special["count"]
         self.add_counts("to-", self.special["destinations"], self.count)
+        self.add_order()
+
+    def clean(self):
+        cleaned = super().clean()
+        self.clean_order(cleaned)
+        return cleaned
 
     def destinations(self):
         return self.counts("to-")
 
     def fields_move(self):
-        return {"to": self.counted("to-")}
+        return {"to": self.ordered_counts("to-")}
 
 
 @special("order")

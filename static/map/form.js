@@ -5,6 +5,9 @@
 export const COUNT_FIELD = /^(to|from)-(.+)$/;
 const SELECT_FIELD = /^(region|to|mobile-to-.+|picks-\d+-region)$/;
 export const PLAN_FIELD = /^plan-(\d+)-(from|to|colour|count)$/;
+// The hidden field of a redistribution's or a court spread's form naming its areas' order
+// (games/moves/moves_forms.py ORDER_FIELD).
+export const ORDER_FIELD = "to-order";
 
 export function svg() { return document.querySelector("#play svg.map"); }
 
@@ -79,7 +82,7 @@ export function findModes(T) {
       counts.forEach((i) => { if (!("mapOriginal" in i.dataset)) i.dataset.mapOriginal = i.value; });
       const mode = {
         type: "fields", form, label, place: kind === "place", limit: number(form.dataset.limit),
-        inputs: counts, elements: selects,
+        inputs: counts, elements: selects, order: form.querySelector("input[type=hidden][name=" + ORDER_FIELD + "]"),
         counts: counts.map((input) => ({
           name: input.name, area: input.name.match(COUNT_FIELD)[2], max: input.max === "" ? null : number(input.max),
         })),
@@ -128,6 +131,8 @@ export function fillForms(composition) {
     const values = composition.values(index);
     if (mode.type === "fields") {
       mode.inputs.forEach((input) => { input.value = values.counts[input.name]; });
+      // The order the plan's list shows is the order announced to a veto holder and carried out.
+      if (mode.order) mode.order.value = values.order.join(",");
       mode.elements.forEach((select) => {
         const chosen = values.selects[select.name];
         select.value = chosen || select.dataset.mapOriginal;

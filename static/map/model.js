@@ -260,15 +260,22 @@ export class Composition {
     return !this.missing() || this.mode.type === "fields";
   }
 
-  // The values of a mode's fields as its steps make them: {counts: {name: n}, selects: {name: area
-  // or null}, plan: [{from, to, colour, count}], choice: area or null}.
+  // The values of a mode's fields as its steps make them: {counts: {name: n}, order: [area],
+  // selects: {name: area or null}, plan: [{from, to, colour, count}], choice: area or null}.
+  // `order`: the areas of the "to-" counts in the order the list shows them (`listed`: each field's
+  // counts where it was first planned), the order a redistribution or a court spread is announced
+  // and carried out in (the form's "to-order").
   values(index) {
     const mode = this.modes[index];
     const planned = this.steps[index];
-    const values = { counts: {}, selects: {}, plan: [], choice: null };
+    const values = { counts: {}, order: [], selects: {}, plan: [], choice: null };
     if (mode.type === "fields") {
       mode.counts.forEach((input) => {
         values.counts[input.name] = planned.filter((s) => s.type === "count" && s.name === input.name).length;
+      });
+      planned.forEach((s) => {
+        if (s.type !== "count" || s.name.indexOf("to-") !== 0 || values.order.indexOf(s.area) >= 0) return;
+        if (mode.counts.some((input) => input.name === s.name)) values.order.push(s.area);
       });
       mode.selects.forEach((select) => {
         const chosen = planned.filter((s) => s.type === "select" && s.name === select.name).pop();

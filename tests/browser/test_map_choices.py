@@ -24,9 +24,11 @@ def click_area(page, area):
     ("mobile_scoreboard", ["galicia"], {"scoreboard": "8/4/0", "mobile-to-8/4/0": "galicia"}),
     ("one_each_to_provinces", ["aragon", "valencia", "granada"],
      {"picks-0-region": "aragon", "picks-1-region": "valencia", "picks-2-region": "granada"}),
-    ("intrigue_court_2", ["aragon", "castillo"], {"to-aragon": "1", "to-castillo": "1"}),
+    # The order of the spread's steps goes too: the order its list shows, announced to a veto holder.
+    ("intrigue_court_2", ["castillo", "aragon"], {"to-aragon": "1", "to-castillo": "1", "to-order": "castillo,aragon"}),
     # With the court option of an "either" card, clicks count caballeros; no region is asked.
-    ("intrigue_court_2_or_own_region", ["castillo", "castillo"], {"option": "court", "to-castillo": "2"}),
+    ("intrigue_court_2_or_own_region", ["castillo", "castillo"], {"option": "court", "to-castillo": "2",
+                                                                      "to-order": "castillo"}),
 ])
 def test_a_special_actions_region_fields_are_filled_on_the_map_and_sent_on_confirm(browser, card, clicks, expected):
     view = special_turn(card)

@@ -169,3 +169,36 @@ test("a choice keeps one region; each mode keeps its own steps and undo", () => 
   assert.equal(again.active, 0);
   assert.equal(again.countOf("to-aragon"), 1);
 });
+
+test("a spread's order is the order its list shows: each area where it was first planned", () => {
+  // A court spread (or a redistribution: its region's select is no part of the order): the form's
+  // "to-order" gets the areas as the list shows them, which is how the steps are announced.
+  const spread = {
+    type: "fields", place: false, limit: null, option: null, scoreboard: null,
+    selects: [{ name: "region", options: ["aragon"], board: null, radio: false, colour: null }],
+    counts: [
+      { name: "to-galicia", area: "galicia", max: null },
+      { name: "to-aragon", area: "aragon", max: null },
+      { name: "to-castillo", area: "castillo", max: null },
+    ],
+  };
+  const c = new Composition([spread], BOARD);
+  assert.deepEqual(c.values(0).order, []);
+  c.pick("aragon"); // the region's select first
+  c.pick("castillo");
+  c.pick("galicia");
+  c.pick("castillo");
+  c.pick("aragon");
+  assert.deepEqual(c.listed().map((item) => item.step.name), ["region", "to-castillo", "to-galicia", "to-aragon"]);
+  assert.deepEqual(c.values(0).order, ["castillo", "galicia", "aragon"]);
+  assert.deepEqual(c.values(0).counts, { "to-galicia": 1, "to-aragon": 1, "to-castillo": 2 });
+  // The Castillo's caballeros all taken back: the order goes on without it.
+  c.takeBack("castillo");
+  c.takeBack("castillo");
+  assert.deepEqual(c.values(0).order, ["galicia", "aragon"]);
+  // A placement's counts have an order too, which its form does not ask.
+  const p = new Composition([placement(2)], BOARD);
+  p.pick("castillo");
+  p.pick("aragon");
+  assert.deepEqual(p.values(0).order, ["castillo", "aragon"]);
+});

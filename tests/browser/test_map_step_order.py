@@ -1,0 +1,65 @@
+"""The order of a court spread planned on the map, in Chromium: while a veto is held the taker
+announces his steps in the order he chooses (docs/rules.md, "The Veto"), and the map announces them in the
+order its list shows (static/map/form.js writes the form's `to-order`). The holder's veto question
+lists the steps in that order, and the move stored keeps it."""
+
+import pytest
+
+from tests.support.browser import SETTLED, log_in, seeded
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT = 15_000
+VERSION = "() => parseInt(document.getElementById('play').dataset.version, 10)"
+
+
+def open_game(browser, site, name, game, viewport):
+    context = browser.new_context(viewport=viewport)
+    page = log_in(context, site, name)
+    page.goto(f"{site}/games/{game}/")
+    page.wait_for_selector("svg.map")
+    page.wait_for_function("() => window.htmx !== undefined")
+    return context, page
+
+
+# Galicia then the Castillo, as the brief's taker plans them (scoring order too: the move must still
+# say it as pairs in that order), and the Castillo then Galicia, against scoring order.
+@pytest.mark.parametrize("clicks, viewport", [
+    (["galicia", "castillo"], DESKTOP),
+    (["castillo", "galicia"], PHONE),
+])
+def test_the_holder_is_shown_and_the_game_runs_the_order_planned_on_the_map(
+    live_site, live_site_env, browser, clicks, viewport
+):
+    made = seeded(live_site_env, f"from tests.support.step_order_games import make; make('ord{viewport['width']}x')")
+    game, (taker, _yellow, holder) = made["game"], made["players"]
+    context, page = open_game(browser, live_site, taker, game, viewport)
+    switch = page.locator(".map-compose .map-modes button", has_text="Special action")
+    if switch.count():
+        switch.click()
+    for area in clicks:
+        page.locator(f'svg.map g.area.target[data-area="{area}"] text.area-name').first.click(force=True)
+    listed = page.locator(".map-compose .map-steps li:not(.empty)")
+    assert listed.count() == 2
+    names = {"galicia": "Galicia", "castillo": "Castillo"}
+    for index, area in enumerate(clicks):
+        assert names[area] in listed.nth(index).inner_text()
+    before = page.evaluate(VERSION)
+    page.locator(".map-compose .map-confirm").click()
+    page.wait_for_function(f"() => ({VERSION})() > {before} && {SETTLED}", timeout=TIMEOUT)
+    context.close()
+
+    expected = [[area, 1] for area in clicks]
+    assert seeded(live_site_env, f"from tests.support.step_order_games import recorded; recorded({game})") == {
+        "type": "special", "to": expected,
+    }
+
+    context, page = open_game(browser, live_site, holder, game, viewport)
+    steps = page.locator("#decision-panel .veto-form ol.veto-steps li .step-text")
+    assert steps.count() == 2
+    for index, area in enumerate(clicks):
+        assert names[area] in steps.nth(index).inner_text()
+    assert names[clicks[1]] not in steps.nth(0).inner_text()
+    context.close()
