@@ -204,6 +204,9 @@ def advance_due(now=None):
                 changed += 1
             except TournamentError:
                 pass  # started meanwhile
+            except GameError:
+                # As below: logged, and the other tournaments still move on.
+                logger.exception("the first round of tournament %s could not be made", tournament_id)
         else:
             try:
                 changed += advance(tournament_id)
@@ -308,7 +311,9 @@ def _make_round(tournament):
     for index, players in enumerate(tables, start=1):
         game = lifecycle.create_game(users[players[0]], num_players=len(players), **tournament.game_options())
         for user_id in players[1:]:
-            game = lifecycle.join_game(game, user=users[user_id])
+            # The tournament seats its entrants: a block between two of them refuses no seat (a
+            # refusal would stop the round, and the tournament with it, for good).
+            game = lifecycle.join_game(game, user=users[user_id], seated_by_site=True)
         made.append(Table.objects.create(tournament=tournament, round=number, number=index, game=game))
     tournament.current_round = number
     tournament.save()

@@ -113,8 +113,10 @@ def invitation_valid(game, *, token):
     return bool(game.invite_token) and secrets.compare_digest(game.invite_token.encode(), (token or "").encode())
 
 
-def join_game(game, *, user, token=""):
-    """Take a seat; the game starts when this was the last one."""
+def join_game(game, *, user, token="", seated_by_site=False):
+    """Take a seat; the game starts when this was the last one. `seated_by_site`: the seat is
+    not the player's request but the site's (a tournament's table, which every entrant asked to be
+    seated at): a block between players at the table does not refuse it (docs/friends.md)."""
     with transaction.atomic():
         _lock_player(user)
         game = _lock(game)
@@ -129,7 +131,7 @@ def join_game(game, *, user, token=""):
             raise Conflict(_("You already have a seat in this game."))
         if len(seats) >= game.num_players:
             raise Conflict(_("This game is full."))
-        if friends.any_blocks(user, [seat.user_id for seat in seats if seat.user_id]):
+        if not seated_by_site and friends.any_blocks(user, [seat.user_id for seat in seats if seat.user_id]):
             # A player seated here blocks the joiner, who is not told so (docs/friends.md).
             raise Conflict(_("This game is no longer open for players."))
         seats.append(Seat.objects.create(game=game, user=user))
