@@ -159,7 +159,7 @@ def start(tournament, user=None):
 
 
 def _cannot_start(tournament):
-    count = tournament.entrants.filter(withdrawn_at__isnull=True).count()
+    count = _seatable(tournament).count()
     try:
         sizes = pairing.table_sizes(count, tournament.table_size)
     except pairing.PairingError:
@@ -295,10 +295,17 @@ def _groups_final_ranking(tournament, players, played, withdrawn):
     return ordered + rest
 
 
+def _seatable(tournament):
+    """The entries seated in the next round: not withdrawn, and of an account not deleted since
+    (a deleted account takes no seat: games.play.steps._lock_player; seating one refused the
+    whole round, so the tournament never started or went on)."""
+    return tournament.entrants.filter(withdrawn_at__isnull=True, user__deleted_at__isnull=True)
+
+
 def _make_round(tournament):
     """Seat the next round and open its games; False when too few players are left to seat."""
     number = tournament.current_round + 1
-    active = list(tournament.entrants.filter(withdrawn_at__isnull=True).values_list("user_id", flat=True))
+    active = list(_seatable(tournament).values_list("user_id", flat=True))
     try:
         tables = _seating(tournament, number, active)
     except pairing.PairingError:
