@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.models import Game, Result
 from games.reading import keyset, listing
+from games.words.texts import colon
 
 PAGE_SIZE = 25
 MOST_PER_PAGE = 100
@@ -237,7 +238,7 @@ class ArchiveForm(forms.Form):
         for name, errors in self.errors.items():
             label = self.fields[name].label if name in self.fields else None
             text = " ".join(errors)
-            messages.append(f"{label}: {text}" if label and name not in ("after", "before") else text)
+            messages.append(f"{label}{colon()} {text}" if label and name not in ("after", "before") else text)
         return " ".join(messages)
 
 

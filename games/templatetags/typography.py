@@ -11,6 +11,8 @@ from django.template.defaultfilters import date as django_date
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from games.words import texts
+
 register = template.Library()
 
 SHORT_MONTH = {"it": "b", "fr": "N"}
@@ -36,4 +38,4 @@ def date(value, arg=None):
 @register.simple_tag
 def colon():
     """A colon after a label: French puts a non-breaking space before it, as before ';', '!', '?'."""
-    return mark_safe("\u00a0:" if (get_language() or "")[:2] == "fr" else ":")
+    return mark_safe(texts.colon())

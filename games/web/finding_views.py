@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from games.play.errors import GameError
 from games.web import finding
+from games.words.texts import colon
 
 
 @login_required
@@ -15,7 +16,7 @@ from games.web import finding
 def quick_game(request):
     form = finding.QuickGameForm(request.POST)
     if not form.is_valid():
-        problems = "; ".join(f"{form.fields[name].label}: {' '.join(errors)}" if name in form.fields
+        problems = "; ".join(f"{form.fields[name].label}{colon()} {' '.join(errors)}" if name in form.fields
                              else " ".join(errors) for name, errors in form.errors.items())
         messages.error(request, _("The quick game's options could not be read (%(problem)s).") % {"problem": problems})
         return redirect("lobby")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from games.engine.board import COLOURS
 from games.words.escaping import escape
 from games.words.log_text import COLOUR_WORDS
-from games.words.texts import area_name, said
+from games.words.texts import area_name, colon, said
 
 SIZE = 676  # the viewBox is SIZE x SIZE
 SPACE = 26  # one space of the scoring track, which runs around the edge
@@ -439,7 +439,7 @@ def areas_markup(view, areas, changed=()):
             add(f" ({mobile_board % {'board': escape(area['mobile'])}})")
         for piece in area["pieces"]:
             said = grande_word if piece["kind"] == "grande" else escape(piece["count"])
-            add(f" · {escape(colour_player(view, piece['colour']))}: {said}")
+            add(f" · {escape(colour_player(view, piece['colour']))}{colon()} {said}")
         if area.get("closed"):
             add(f" · {closed_words}")
         if is_changed:

@@ -15,6 +15,14 @@ from django.utils.translation import pgettext_lazy
 from games.engine.board import AREAS
 from games.engine.cards import CARDS
 
+
+def colon():
+    """The colon after a label in the active language: French puts a no-break space before it
+    ("Tournoi : ..."), as the catalogue's sentences do; for a label and its text put together in
+    code, where no catalogue entry holds the colon (the `colon` template tag says the same)."""
+    return "\u00a0:" if (translation.get_language() or "")[:2] == "fr" else ":"
+
+
 # What a decision asks, by the `kind` of `view_for(...)["decision"]`: in the mails that say whose
 # move it is (games/mail/composing.py), and in the refusal of fields that answer another decision
 # (games/moves/moves_forms.py).
