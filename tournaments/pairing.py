@@ -189,7 +189,8 @@ def finalists(group_standings, size):
     (at most 5). `group_standings`: each group's players best first."""
     seats = min(size, LARGEST_TABLE, sum(len(group) for group in group_standings))
     chosen = []
-    for rank in range(max(len(group) for group in group_standings)):
+    # No group left (every entrant withdrew): no final, rather than max() of nothing.
+    for rank in range(max((len(group) for group in group_standings), default=0)):
         for group in group_standings:
             if rank < len(group) and len(chosen) < seats:
                 chosen.append(group[rank])
