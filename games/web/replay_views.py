@@ -86,8 +86,10 @@ def _number(query, name):
     raw = query.get(name, "")
     match = _NUMBER.fullmatch(raw)
     if match is None:
-        shown = raw[:20].encode("unicode_escape").decode("ascii")
-        raise BadPosition(_("%(shown)s is not a position.") % {"shown": repr(shown)} + " " + str(POSITION_HELP))
+        # Unprintable characters as their escapes (a NUL byte reads \x00), quoted once: repr() of
+        # the escaped text would double each backslash ('\\x00').
+        shown = "'" + raw[:20].encode("unicode_escape").decode("ascii") + "'"
+        raise BadPosition(_("%(shown)s is not a position.") % {"shown": shown} + " " + str(POSITION_HELP))
     sign, digits = match.groups()
     value = int(digits[-_DIGITS:]) if len(digits.lstrip("0")) <= _DIGITS else 10**_DIGITS
     return -value if sign else value

@@ -2,6 +2,7 @@
 the controls lead to the positions they name, bad positions get a clear 4xx, and a page costs a
 bounded number of queries whatever the position."""
 
+import html
 import re
 
 import pytest
@@ -134,6 +135,20 @@ def test_a_position_that_is_not_a_whole_number_gets_a_400_with_a_clear_message(f
         text = strip_tags(response.content.decode())
         assert "position" in text and ("whole number" in text or "one position" in text), text
     assert not Snapshot.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    "query, said",
+    [("at=%00", r"'\x00' is not a position."), ("at=%D9%A3", r"'\u0663' is not a position."),
+     ("at=abc", "'abc' is not a position."), ("at=", "'' is not a position.")],
+)
+def test_a_refused_position_is_quoted_with_its_unprintable_characters_escaped_once(finished_game, query, said):
+    game = finished_game()
+    response = Client().get(f"{reverse('game', args=[game.pk])}?{query}")
+    assert response.status_code == 400
+    text = html.unescape(strip_tags(response.content.decode()))
+    assert said in text, text
+    assert "\\\\" not in text
 
 
 @pytest.mark.parametrize(
