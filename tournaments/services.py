@@ -97,9 +97,12 @@ def sign_up(tournament, user):
     return tournament
 
 
-def withdraw(tournament, user):
+def withdraw(tournament, user, *, sure=True):
     """Before the start, the entry is simply removed. After it, the entrant is seated no more:
-    the game of the round under way is played on for them by autopilot to its end."""
+    the game of the round under way is played on for them by autopilot to its end; that cannot be
+    taken back, so a request not `sure` of it is refused. Checked under the tournament's lock: a
+    withdrawal posted from the sign-up page as the organiser started the tournament would else be
+    applied to the running tournament without its "I am sure"."""
     with transaction.atomic():
         tournament = _lock(tournament)
         entrant = tournament.entrants.filter(user=user, withdrawn_at__isnull=True).first()
@@ -110,6 +113,8 @@ def withdraw(tournament, user):
             return tournament
         if tournament.status != Tournament.Status.RUNNING:
             raise Conflict(_("This tournament is over."))
+        if not sure:
+            raise TournamentError(_("Tick “I am sure” first: this cannot be taken back."))
         entrant.withdrawn_at = timezone.now()
         entrant.save(update_fields=["withdrawn_at"])
         running = list(Game.objects.filter(

@@ -68,9 +68,8 @@ def _sure(request, tournament):
 @require_POST
 def withdraw(request, tournament_id):
     def change(tournament):
-        if tournament.status == Tournament.Status.RUNNING:
-            _sure(request, tournament)
-        services.withdraw(tournament, request.user)
+        # The services ask for the tick once the tournament is locked: it may start meanwhile.
+        services.withdraw(tournament, request.user, sure=request.POST.get("sure") == "1")
 
     return _act(request, tournament_id, change)
 
