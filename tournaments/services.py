@@ -126,6 +126,9 @@ def withdraw(tournament, user, *, sure=True):
 
 
 def _hand_to_autopilot(game, user):
+    """The seat on autopilot, unless it is already or the game is over. Both can happen between
+    this look and the game's lock (another tab's button, the game's last move: they take the
+    game's lock, not the tournament's): the services then refuse, and there is nothing to do."""
     for _attempt in range(3):
         game.refresh_from_db()
         seat = Seat.objects.filter(game=game, user=user).first()
@@ -136,6 +139,8 @@ def _hand_to_autopilot(game, user):
             return
         except StaleVersion:
             continue
+        except GameError:
+            continue  # looked at again: on autopilot or over now
 
 
 def start(tournament, user=None):

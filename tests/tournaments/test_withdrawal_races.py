@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Seat
+from games.models import Game, Seat
+from games.play import moving
 from tournaments import services, views
 from tournaments.models import Tournament
 
@@ -53,3 +54,48 @@ def test_a_withdrawal_sent_before_the_start_is_not_applied_after_it_without_the_
     assert response.status_code == 400 and "I am sure" in response.content.decode()
     assert not tournament.entrants.filter(user=players[0], withdrawn_at__isnull=False).exists()
     assert not Seat.objects.filter(user=players[0], autopilot=True).exists()
+
+
+def running_with_games(make_user):
+    organiser = make_user("organiser")
+    tournament = open_tournament(organiser)
+    players = [make_user() for _ in range(6)]
+    for player in players:
+        services.sign_up(tournament, player)
+    services.start(tournament, organiser)
+    return tournament, players
+
+
+def test_a_withdrawal_whose_seat_was_handed_to_the_computer_meanwhile_is_done(client, make_user, monkeypatch):
+    """Another tab hands the seat to the computer between the withdrawal's look at the seat and
+    its lock of the game (PostgreSQL lets both run: the tournament's lock is not the game's)."""
+    tournament, players = running_with_games(make_user)
+    leaver = players[0]
+    real = moving.hand_seat_to_computer
+
+    def other_tab_first(game, *, user, expected_version):
+        Seat.objects.filter(game=game, user=user).update(autopilot=True)
+        return real(game, user=user, expected_version=expected_version)
+
+    monkeypatch.setattr(moving, "hand_seat_to_computer", other_tab_first)
+    client.force_login(leaver)
+    response = client.post(reverse("tournament_withdraw", args=[tournament.pk]), {"sure": "1"})
+    assert response.status_code == 302
+    assert tournament.entrants.filter(user=leaver, withdrawn_at__isnull=False).exists()
+    assert Seat.objects.get(user=leaver, game__tournament_table__tournament=tournament).autopilot
+
+
+def test_a_withdrawal_whose_game_ended_meanwhile_is_done(client, make_user, monkeypatch):
+    tournament, players = running_with_games(make_user)
+    leaver = players[0]
+    real = moving.hand_seat_to_computer
+
+    def game_ends_first(game, *, user, expected_version):
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        return real(game, user=user, expected_version=expected_version)
+
+    monkeypatch.setattr(moving, "hand_seat_to_computer", game_ends_first)
+    client.force_login(leaver)
+    response = client.post(reverse("tournament_withdraw", args=[tournament.pk]), {"sure": "1"})
+    assert response.status_code == 302
+    assert tournament.entrants.filter(user=leaver, withdrawn_at__isnull=False).exists()
