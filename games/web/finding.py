@@ -3,11 +3,13 @@ and their open games, the creators' ratings beside the open games, and "quick ga
 
 import functools
 import zlib
+from datetime import timedelta
 
 from django import forms
 from django.db import connection, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
 
 from accounts import friends
@@ -138,7 +140,9 @@ def quick_game(user, options, tries=5):
     one who comes second to a game's last seat is refused there and tries the next. Quick games of
     the same options are looked for one at a time (`_one_at_a_time`), so two players who both find
     nothing do not each open a game: the second joins the first's. A player already waiting in
-    such a game is sent back to it rather than given a second one."""
+    such a game is sent back to it rather than given a second one, and so is one who took a seat
+    in such a game a moment ago (`SENT_TWICE_SECONDS`), open or started since: "again", the
+    button clicked twice (the first click took the last seat, and the game started)."""
     with transaction.atomic():
         _one_at_a_time(options)
         waiting = (
@@ -149,6 +153,17 @@ def quick_game(user, options, tries=5):
         )
         if waiting is not None:
             return waiting, "waiting"
+        just_joined = (
+            Game.objects.filter(
+                status=Game.Status.ACTIVE, private=False, practice=False, seats__user=user,
+                seats__joined_at__gte=timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS), **options,
+            )
+            .defer("state", "first_events")
+            .order_by("-started_at", "-pk")
+            .first()
+        )
+        if just_joined is not None:
+            return just_joined, "again"
         for game in matching(user, options)[:tries]:
             try:
                 return lifecycle.join_game(game, user=user), "joined"
@@ -158,6 +173,11 @@ def quick_game(user, options, tries=5):
             except Conflict:
                 continue
         return lifecycle.create_game(user, **options), "created"
+
+
+# A quick game asked for again this many seconds after the player took a seat in one with the same
+# options is the button clicked twice, not a second game wanted (as lifecycle.created_just_before).
+SENT_TWICE_SECONDS = 30
 
 
 # The first key of the advisory locks of quick games ("QG"); the second is the options' digest.

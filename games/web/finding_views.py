@@ -30,6 +30,8 @@ def quick_game(request):
     elif outcome == "created":
         messages.success(request, _("No open game had these options: this one is yours. It starts when every seat "
                                     "is taken."))
+    elif outcome == "again":
+        messages.info(request, _("You took a seat in this game a moment ago with the same options: here it is."))
     else:
         messages.info(request, _("You are already waiting in game %(number)d, with these options.")
                       % {"number": game.pk})
