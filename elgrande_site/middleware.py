@@ -10,8 +10,10 @@ from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOpera
 from django.core.signals import got_request_exception
 from django.db import OperationalError
 from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import Resolver404
+from django.urls import Resolver404, reverse
+from django.utils.translation import gettext as _
 from django.views import defaults
 
 from elgrande_site import database
@@ -155,6 +157,43 @@ class OwnErrorPagesInDebug:
             "Internal Server Error: %s", request.path, exc_info=exception, extra={"request": request}
         )
         return defaults.server_error(request)
+
+
+class ExplainMethodNotAllowed:
+    """Django's answer to a GET of an address that takes only a form's POST (require_POST) is a
+    405 with an empty body: a blank page. A player meets it by reloading or restoring a page that a
+    refused post rendered at the form's address (a move without JavaScript, a withdrawal without
+    its tick, a CSRF refusal), or by opening such an address copied from the bar. The 405 keeps its
+    status and Allow header, with a page saying that nothing was changed and a link back to the
+    game or tournament the address names. Last of the middleware: the player and language are known."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content or request.method == "HEAD":
+            return response
+        return instead_of(response, render(request, "405.html", _back(request), status=405))
+
+
+def _back(request):
+    """Where the 405 page links: the game or the tournament its address names, else the lobby."""
+    match = request.resolver_match
+    kwargs = match.kwargs if match is not None else {}
+    if "pk" in kwargs and match.url_name in GAME_ADDRESSES:
+        return {"back_url": reverse("game", args=[kwargs["pk"]]), "back_label": _("Back to the game")}
+    if "tournament_id" in kwargs:
+        return {"back_url": reverse("tournament", args=[kwargs["tournament_id"]]),
+                "back_label": _("Back to the tournament")}
+    return {"back_url": reverse("lobby"), "back_label": _("Back to the lobby")}
+
+
+# The addresses (games/urls.py) whose <pk> is a game's.
+GAME_ADDRESSES = frozenset({
+    "game", "game_partial", "invitation", "join", "leave", "cancel", "hand_seat_to_computer", "take_back_seat",
+    "answers_ahead", "move", "chat", "chat_mute", "play_link", "invite", "game_record",
+})
 
 
 class LogRequests:

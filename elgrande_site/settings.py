@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "accounts.middleware.UserTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A GET of a form's address: a page saying so, not Django's empty 405.
+    "elgrande_site.middleware.ExplainMethodNotAllowed",
 ]
 
 if not DEBUG:

@@ -173,6 +173,9 @@ def test_a_game_a_stranger_may_not_see_answers_every_address_as_a_game_that_does
         response = getattr(reader, method)(url)
         # The address asked for (in the language switcher's "next", the log-in's) is the visitor's own.
         text = token.sub("", response.content.decode().replace(url, "ASKED"))
+        if response.status_code == 405:
+            # The page of a method the address never takes links back to the game its address names.
+            text = text.replace(reverse("game", args=[pk]), "GAME")
         return response.status_code, response.get("Location", "").replace(str(pk), "PK"), text
 
     checked = set()
