@@ -47,8 +47,8 @@ class AccountAdapter(DefaultAccountAdapter):
     }
 
     def clean_username(self, username, shallow=False):
-        """A new username: in NFKC form, neither an address nor like another player's
-        (accounts/usernames.py), nor a deleted account's."""
+        """A new username: in NFKC form, neither an address, nor invisible in part, nor like another
+        player's (accounts/usernames.py), nor a deleted account's."""
         username = usernames.normalize(username)
         # Deleted accounts are renamed deleted-<id>; nobody may take such a name before them.
         if username.lower().startswith(DELETED_PREFIX):
@@ -57,6 +57,7 @@ class AccountAdapter(DefaultAccountAdapter):
             )
         # Before allauth's checks: a username that is another's address is refused as an address.
         usernames.refuse_address(username)
+        usernames.refuse_invisible(username)
         username = super().clean_username(username, shallow=shallow)
         if not shallow:
             usernames.refuse_lookalike(username)

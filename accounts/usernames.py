@@ -8,7 +8,9 @@ the result is lower-cased, since usernames are unique whatever their case (and s
 lower case, likewise). Each user's two are stored (User.username_skeleton, .username_lower_skeleton),
 so that a new name is compared with all in one indexed query.
 A username may not hold an "@" either: it would read as an email address, perhaps another
-player's.
+player's. Nor an invisible character: the Hangul fillers are letters to Unicode (and to Django's
+username check), but print as nothing, so "alice" with one after it read as alice's name, and a
+name of fillers alone as no name at all.
 """
 
 import unicodedata
@@ -65,10 +67,30 @@ def lower_skeleton(username):
 
 
 def check(username, user=None):
-    """Refuse `username` (in NFKC form) if it is an address or looks like another player's
-    name (not `user`'s own): a ValidationError that says which."""
+    """Refuse `username` (in NFKC form) if it is an address, holds an invisible character, or looks
+    like another player's name (not `user`'s own): a ValidationError that says which."""
     refuse_address(username)
+    refuse_invisible(username)
     refuse_lookalike(username, user)
+
+
+# Unicode's Default_Ignorable_Code_Point characters (DerivedCoreProperties.txt), which print as
+# nothing. Django's username check lets through those it counts as letters (the Hangul fillers,
+# U+115F, U+1160, U+3164, U+FFA0); the others are refused there already, and here as well.
+INVISIBLE = frozenset(
+    [0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFEFF, 0xFFA0]
+    + [*range(0x180B, 0x1810), *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070)]
+    + [*range(0xFE00, 0xFE10), *range(0xFFF0, 0xFFF9), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B)]
+    + [*range(0xE0000, 0xE1000)]
+)
+
+
+def refuse_invisible(username):
+    if any(ord(char) in INVISIBLE for char in username):
+        raise forms.ValidationError(
+            _("A username may not contain an invisible character: it would read as another name."),
+            code="invisible",
+        )
 
 
 def refuse_address(username):

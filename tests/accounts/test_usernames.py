@@ -24,6 +24,9 @@ def refused(response, username):
     return response.context["form"].errors["username"]
 
 
+INVISIBLE = "A username may not contain an invisible character: it would read as another name."
+
+
 @pytest.mark.parametrize(
     "username, message",
     [
@@ -36,6 +39,13 @@ def refused(response, username):
         # Alice's address, and any other.
         ("alice@example.org", "A username may not contain “@”: it would read as an email address."),
         ("support@elgrande.example", "A username may not contain “@”: it would read as an email address."),
+        # Hangul fillers: letters to Unicode, printed as nothing. "alice" with one after it reads
+        # as alice's name; a name of fillers alone as no name.
+        ("alice\u3164", INVISIBLE),
+        ("alice\u115f", INVISIBLE),
+        ("al\u1160ice", INVISIBLE),
+        ("\uffa0alice", INVISIBLE),
+        ("\u3164\u3164\u3164", INVISIBLE),
     ],
 )
 def test_sign_up_refuses_a_name_that_could_pass_for_another(client, make_user, password, username, message):
