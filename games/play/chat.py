@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block
+from accounts.usernames import INVISIBLE as SHOWING_NOTHING
 from games import broadcast
 from games.models import ChatMessage, ChatMute, Game, Seat
 from games.play.errors import Conflict, GameError, NotAllowed
@@ -40,7 +41,16 @@ INVISIBLE = str.maketrans("", "", "\u200b\u2060\ufeff")
 
 
 def without_invisible(text):
-    return text.translate(INVISIBLE).strip()
+    """The text without the characters that show nothing, stripped; empty ("Write something") when
+    all it holds is such characters and white space, among them the Hangul fillers (U+3164...) and
+    the blank Braille pattern, which Python's strip() keeps: a line of them showed as an empty one."""
+    text = text.translate(INVISIBLE).strip()
+    if all(char.isspace() or ord(char) in SHOWING_NOTHING or char == BLANK_BRAILLE for char in text):
+        return ""
+    return text
+
+
+BLANK_BRAILLE = "\u2800"
 
 
 class TooFast(GameError):

@@ -122,7 +122,22 @@ def test_zero_width_characters_are_taken_out_of_a_message(table):
     assert stored(game) == [(0, "buenas")]
 
 
-@pytest.mark.parametrize("text", ["\u200b", "\ufeff \u200b", " \u2060 "], ids=repr)
+def test_a_message_with_a_filler_beside_words_is_kept_as_written(table):
+    game, players = table
+    assert post_chat(players[0], game, "\u3164 hola \u2800").status_code == 200
+    assert stored(game) == [(0, "\u3164 hola \u2800")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u200b", "\ufeff \u200b", " \u2060 ",
+        # Hangul fillers, letters to Unicode that print as nothing, and the blank Braille pattern:
+        # a line of them showed as an empty one.
+        "\u3164", "\u3164\u3164 \u3164", "\u115f", "\uffa0", "\u2800", "\u00ad\u034f",
+    ],
+    ids=repr,
+)
 def test_a_message_of_zero_width_characters_alone_is_empty(table, text):
     game, players = table
     response = post_chat(players[0], game, text)
