@@ -4,6 +4,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+from games.play import chat
 from games.web.forms import NewGameForm
 
 from .models import Tournament
@@ -41,6 +42,13 @@ class TournamentForm(forms.Form):
     time_per_move = NewGameForm.base_fields["time_per_move"]
     vacations_allowed = NewGameForm.base_fields["vacations_allowed"]
     rated = NewGameForm.base_fields["rated"]
+
+    def clean_name(self):
+        # A name of characters that print as nothing (Hangul fillers...) listed a blank tournament.
+        name = self.cleaned_data["name"]
+        if not chat.without_invisible(name):
+            raise forms.ValidationError(self.fields["name"].error_messages["required"], code="required")
+        return name
 
     def clean_points(self):
         text = self.cleaned_data["points"]

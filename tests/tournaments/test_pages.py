@@ -64,6 +64,9 @@ def test_an_organiser_creates_a_tournament_with_the_games_options(client, make_u
     ({"table_size": "6"}, "Select a valid choice"),
     ({"rounds": "0"}, "greater than or equal to 1"),
     ({"name": ""}, "This field is required"),
+    # Hangul fillers and the blank Braille pattern print as nothing: a blank name in the lists.
+    ({"name": "\u3164\u3164"}, "This field is required"),
+    ({"name": "\u2800 \uffa0"}, "This field is required"),
 ])
 def test_a_bad_tournament_form_says_why_and_creates_nothing(client, make_user, change, message):
     client.force_login(make_user())
