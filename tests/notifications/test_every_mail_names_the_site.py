@@ -91,3 +91,6 @@ def test_every_game_mail_names_the_site(started, committed, smtp_server, make_us
     assert all(kinds.values()), {kind: len(found) for kind, found in kinds.items()}
     for _, message in smtp_server.messages:
         assert_names_the_site(message)
+        # Paragraphs one blank line apart, as a reader's mail client shows them: no included part
+        # (a decision, the standings) leaves a second blank line after it.
+        assert "\n\n\n" not in body(message).replace("\r\n", "\n"), body(message)

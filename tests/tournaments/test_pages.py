@@ -232,7 +232,11 @@ def test_the_table_mail_is_written_in_the_entrants_zone_and_names_no_address(
     assert sorted(mails.values_list("user__username", flat=True)) == ["p0", "p2"]
     tokyo = mails.get(user=players[0])
     local = timezone.localtime(game.deadline, players[0].zone)
-    assert f"The first decisions are due by {local:%A %-d %B, %H:%M} JST (Asia/Tokyo)." in tokyo.text
+    if game.seats.get(user=players[0]).index in game.to_act:
+        # The entrant who decides first is told his own deadline, with his decision.
+        assert f"Your deadline: {local:%A %-d %B, %H:%M} JST (Asia/Tokyo)" in tokyo.text
+    else:
+        assert f"The first decisions are due by {local:%A %-d %B, %H:%M} JST (Asia/Tokyo)." in tokyo.text
     assert tokyo.subject == f"Spring cup, round 1: your table is game {game.pk}"
     assert all(player.username in tokyo.text.split("At your table: ")[1].splitlines()[0] for player in players)
     assert "@example.org" not in tokyo.text and "@example.org" not in tokyo.html

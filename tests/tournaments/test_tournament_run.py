@@ -163,7 +163,7 @@ def test_the_entrant_who_decides_first_gets_one_mail_that_says_what_and_the_othe
     (first,) = game.to_act
     for seat in game.seats.select_related("user"):
         (table_mail,) = [message for message in mail.outbox if message.to == [seat.user.email]]
-        assert "your table is game" in table_mail.subject
+        assert "your table is game" in table_mail.subject and "\n\n\n" not in table_mail.body
         assert not Notification.objects.filter(user=seat.user, game=game, kind="your_move").exists()
         if seat.index == first:
             assert "Your first decision: your bid." in table_mail.body
