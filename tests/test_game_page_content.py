@@ -190,6 +190,23 @@ def test_the_panel_offers_only_the_court_counts_the_power_card_allows(at):
     assert form.options("count") == [str(n) for n in range(allowance + 1)]
 
 
+@pytest.mark.parametrize("language, one, two", [
+    ("en", "1 caballero", "2 caballeros"), ("it", "1 Caballero", "2 Caballeros"), ("fr", "1 Caballero", "2 Caballeros"),
+])
+def test_the_court_counts_say_caballero_in_the_singular_for_one(at, language, one, two):
+    """The court form read "Move [1] caballeros to your court": the noun stood after the list, in
+    the plural whatever the count. Each count now carries its own noun, in the reader's language."""
+    game, seat, client = at(("court", None))
+    user = user_at(game, seat)
+    user.language = language
+    user.save(update_fields=["language"])
+    html = client.get(reverse("game_partial", args=[game.pk, "decision"]), **HTMX).content.decode()
+    select = re.search(r'<select name="count">(.*?)</select>(.*?)</label>', html, re.S)
+    labels = dict(re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select.group(1)))
+    assert labels["1"] == one and labels.get("2", two) == two
+    assert not strip_tags(select.group(2)).strip().lower().startswith("caballero")
+
+
 def test_a_seat_not_to_act_gets_no_panel(at):
     game, seat, _client = at(("bid", None))
     state = state_of(game)

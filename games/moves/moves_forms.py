@@ -25,7 +25,7 @@ option the player never picked (the map folds such selects away).
 
 from django import forms
 from django.forms import formset_factory
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.moves import move_shapes
@@ -304,7 +304,11 @@ class CourtForm(MoveForm):
     def add_fields(self):
         allowance, provinces = self.decision["allowance"], self.decision["provinces"]
         self.fields["count"] = forms.TypedChoiceField(
-            choices=[(n, str(n)) for n in range(allowance + 1)], coerce=int, initial=min(allowance, provinces)
+            # The noun goes with each count ("1 caballero", "2 caballeros"): the label round the
+            # list cannot know which the player picks.
+            choices=[(n, ngettext("%(count)d caballero", "%(count)d caballeros", n) % {"count": n})
+                     for n in range(allowance + 1)],
+            coerce=int, initial=min(allowance, provinces),
         )
         if provinces < allowance:
             colour = self.view["colour"]
