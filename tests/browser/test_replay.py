@@ -94,3 +94,17 @@ def test_a_running_games_player_steps_back_in_his_own_seats_view(browser, live_s
     page.get_by_role("link", name="Back to the live game").first.click()
     page.wait_for_selector("#play")
     page.context.close()
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_the_keys_hint_shows_where_there_is_a_keyboard_and_not_on_a_touch_phone(browser, live_site, games, touch):
+    """"Keys: ← → a move…" is no help on a phone, which has no keyboard: a touch screen without a
+    hovering pointer hides it; a desktop browser still says it, at a phone's width too."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch)
+    page = context.new_page()
+    page.goto(f"{live_site}/games/{games['finished']}/")
+    page.wait_for_selector("#replay")
+    who = page.locator(".replay-who")
+    assert "The game is over" in who.inner_text()
+    assert ("Keys:" in who.inner_text()) is not touch
+    context.close()
