@@ -68,3 +68,27 @@ def test_the_rules_page_fits_a_phone(live_site, browser):
     assert page.locator("#card-eviction").is_visible()
     shoot(page, "phone-rules", sizes=SHOTS_AT, parts=("#decision", "#log"))
     context.close()
+
+
+FOOTER_OFFSET = """() => {
+    const main = document.querySelector('main'), footer = document.querySelector('.site-footer');
+    const left = (element) => element.getBoundingClientRect().left + parseFloat(getComputedStyle(element).paddingLeft);
+    return Math.round(left(footer) - left(main));
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 900}, PHONE])
+def test_the_footer_starts_where_the_page_above_it_does(live_site, browser, games, size):
+    """The footer kept the lobby's 960 px column on every page: on the log-in page (a narrow form)
+    and on a game (1280 px wide) it stood to one side of the text above it."""
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    for url in ("/accounts/login/", "/accounts/signup/", "/rules/"):
+        page.goto(f"{live_site}{url}")
+        assert page.evaluate(FOOTER_OFFSET) == 0, url
+    game, player = games["bidding"]
+    page = log_in(context, live_site, player)
+    for url in ("/", f"/games/{game}/", f"/games/{games['end'][0]}/", "/accounts/settings/"):
+        page.goto(f"{live_site}{url}")
+        assert page.evaluate(FOOTER_OFFSET) == 0, url
+    context.close()
