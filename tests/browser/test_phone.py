@@ -92,3 +92,35 @@ def test_the_footer_starts_where_the_page_above_it_does(live_site, browser, game
         page.goto(f"{live_site}{url}")
         assert page.evaluate(FOOTER_OFFSET) == 0, url
     context.close()
+
+
+MAP_AND_CONFIRM = """() => {
+    const map = document.querySelector('svg.map');
+    window.scrollTo(0, map.getBoundingClientRect().top + window.scrollY);
+    const compose = document.querySelector('.map-compose');
+    return {map: map.getBoundingClientRect().toJSON(), column: map.parentElement.getBoundingClientRect().width,
+            compose: compose.getBoundingClientRect().toJSON(), window: window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 900}, {"width": 1280, "height": 720}, PHONE])
+def test_the_map_and_its_confirm_are_in_the_window_together(live_site, browser, games, size):
+    """On a 1366 x 900 desktop the square map, as wide as its column, was 906 px tall: its foot
+    and the Confirm under it could not be in view with its top. Now the map with its top at the
+    window's top ends above the composing box, and the box is whole in the window; a phone's
+    map still takes the phone's whole width."""
+    game, player = games["intrigue"]
+    context = browser.new_context(viewport=size)
+    page = log_in(context, live_site, player)
+    page.goto(f"{live_site}/games/{game}/")
+    page.wait_for_selector(".map-compose")
+    seen = page.evaluate(MAP_AND_CONFIRM)
+    assert abs(seen["map"]["top"]) < 1, seen
+    assert seen["map"]["bottom"] <= seen["compose"]["top"] + 1, seen
+    assert seen["compose"]["bottom"] <= seen["window"], seen
+    if size == PHONE:
+        assert seen["map"]["width"] == seen["column"]
+        fits_the_phone(page, "the map")
+    else:
+        assert seen["map"]["width"] >= 480
+    context.close()
