@@ -253,6 +253,23 @@ def test_the_placement_form_posts_a_move_the_engine_accepts(at):
     assert state_of(game).placed
 
 
+def test_the_placement_form_with_every_count_at_zero_asks_for_its_tick_before_placing_none(at):
+    """Without JavaScript, Place with the counts left at 0 gave up the whole placement at once,
+    where the map's Confirm with nothing planned asks a second time. It is refused, saying so and
+    changing nothing, until the form's "Place none this turn" is ticked."""
+    game, seat, client = at(next(key for key in positions() if key[0] == "special" and key[1] != "veto"))
+    form = find_form(panel_forms(client, game), move_form="place")
+    assert "place_none" in form.names()
+    before, court = snapshot(game), state_of(game).court
+    response = client.post(form.action, form.fill({}), **HTMX)
+    assert response.status_code == 400
+    assert "Nothing placed: every count is 0" in response.content.decode()
+    assert snapshot(game) == before
+    submit(client, game, form, form.fill({"place_none": "1"}))
+    state = state_of(game)
+    assert state.placed and state.court == court
+
+
 def test_with_an_empty_court_the_panel_offers_to_go_on_without_placing(start_game):
     state, seat = position(next(key for key in positions() if key[0] == "special" and key[1] != "veto"))
     state = GameState.from_json(state.to_json())

@@ -332,6 +332,18 @@ class PlaceForm(MoveForm):
 
     def add_fields(self):
         self.add_counts("to-", self.decision["place_areas"], self.decision["place_limit"])
+        # Place with every count at 0 gives up the turn's whole placement: sent only with this
+        # tick, as the map's Confirm with nothing planned asks a second time (static/map/compose.js).
+        self.fields["place_none"] = forms.BooleanField(required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors and not self.counted("to-") and not cleaned.get("place_none"):
+            self.add_error(None, _(
+                "Nothing placed: every count is 0, which would give up placing this turn. Enter how many "
+                "caballeros go where, or tick “Place none this turn” and press Place again."
+            ))
+        return cleaned
 
     def areas(self):
         return self.counts("to-")

@@ -225,6 +225,10 @@ export class Composer {
       return;
     }
     fillForms(composition);
+    // The placement of none, asked twice above, goes with the form's own tick for it (the server
+    // refuses a placement of all zeros without it).
+    const none = mode.form.querySelector("input[name=place_none]");
+    if (none) none.checked = mode.type === "fields" && !!mode.place && !composition.planned.length;
     // Sent: a later decision with the same fields starts afresh, whatever the answer.
     this.kept = null;
     if (mode.type === "choice") {

@@ -12,10 +12,12 @@ pytestmark = pytest.mark.browser
 # SCREENSHOTS=<folder> saves each page at these widths there, with its decision and its log.
 SHOTS_AT = [{"width": 1280, "height": 900}, PHONE]
 
-# The decision panel's controls that a finger must hit, smaller than 44 CSS px either way.
+# The decision panel's controls that a finger must hit, smaller than 44 CSS px either way (a radio's
+# or a checkbox's whole label is its target).
 SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
-        '#decision-panel button, #decision-panel select, #decision-panel input:not([type=hidden]), '
-        + '#decision-panel label:has(input[type=radio])'))
+        '#decision-panel button, #decision-panel select, '
+        + '#decision-panel input:not([type=hidden]):not([type=radio]):not([type=checkbox]), '
+        + '#decision-panel label:has(input[type=radio]), #decision-panel label:has(input[type=checkbox])'))
     .filter(element => element.offsetParent !== null)
     .map(element => ({what: element.outerHTML.slice(0, 90), rect: element.getBoundingClientRect()}))
     .filter(target => target.rect.height < 44 || target.rect.width < 44)
