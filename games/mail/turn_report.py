@@ -183,6 +183,12 @@ def page_context(game, own, seats, seen_before):
     moves they have not seen yet, folded to its heading line otherwise; none for a spectator or
     a game not under way."""
     if own is None or game.status != game.Status.ACTIVE:
-        return {"report": None, "report_open": False}
+        return {"report": None, "report_open": False, "report_reader": False}
     report = since_last_move(game, own.index, seats)
-    return {"report": report, "report_open": report is not None and report.latest > (seen_before or 0)}
+    return {
+        "report": report,
+        "report_open": report is not None and report.latest > (seen_before or 0),
+        # The page's script fetches the report again with each new version (static/game.js): for a
+        # player only, a spectator's page asks for nothing but its socket's frames.
+        "report_reader": True,
+    }

@@ -5,7 +5,7 @@ screen, fitting a phone; one tap folds it, and once seen it comes back folded.""
 
 import pytest
 
-from tests.support.browser import SHOTS, fits_the_phone, log_in, seeded
+from tests.support.browser import SHOTS, fits_the_phone, log_in, seeded, wait_for_version
 
 pytestmark = pytest.mark.browser
 
@@ -49,5 +49,33 @@ def test_the_turn_report_sits_above_the_decision_then_folds(live_site, live_site
     assert report.get_attribute("open") is None
     page.reload()
     page.wait_for_selector("svg.map")
+    assert page.locator("details.turn-report").get_attribute("open") is None
+    context.close()
+
+
+def test_the_turn_report_follows_the_live_game(live_site, live_site_env, browser, game):
+    """The report is part of the page's head, which a live update does not swap: after the reader's
+    own bid it still said "Since your last move: 5 moves by the others", the moves before that bid,
+    until he reloaded. Each new version now brings the report of its own: none after his move, the
+    others' moves as they come (folded, as he has watched them)."""
+    number, player = game
+    seeded(live_site_env, f"from games.models import Seat; Seat.objects.filter(game={number}).update(seen_version=0)")
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = log_in(context, live_site, player)
+    page.goto(f"{live_site}/games/{number}/")
+    page.wait_for_selector("svg.map")
+    assert page.locator("details.turn-report > summary").text_content().startswith("Since your last move:")
+    version = int(page.locator("#play").get_attribute("data-version"))
+    page.locator("#decision-panel form.choice-buttons button[name=move]").first.click()
+    page.locator(".decision-confirm").first.click()
+    wait_for_version(page, version + 1)
+    page.wait_for_function("() => !document.querySelector('details.turn-report')")
+    # Another seat moves: the report tells that move alone.
+    seeded(live_site_env, f"from games.models import Game; from tests.support.helpers import play; "
+                          f"play(Game.objects.get(pk={number}), moves=1)")
+    wait_for_version(page, version + 2)
+    page.wait_for_selector("details.turn-report")
+    summary = page.locator("details.turn-report > summary").text_content()
+    assert summary == "Since your last move: 1 move by the others", summary
     assert page.locator("details.turn-report").get_attribute("open") is None
     context.close()
