@@ -57,7 +57,8 @@ def player_html(player, badges=None):
     if colour:
         out = (
             f'<span class="lobby-player colour-{conditional_escape(colour)}">'
-            f'<span class="chip">{conditional_escape(player["label"])}</span> '
+            # A no-break space: a phone's narrow column broke lines between a chip and its name.
+            f'<span class="chip">{conditional_escape(player["label"])}</span>\u00a0'
         )
     else:
         out = '<span class="lobby-player">'

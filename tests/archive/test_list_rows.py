@@ -21,7 +21,7 @@ HOSTILE = "<script>&\"'"
 # before the rows were composed in Python; and the loops around it.
 PLAYER_TEMPLATE = (
     '{% load i18n %}<span class="lobby-player{% if player.colour %} colour-{{ player.colour }}{% endif %}">'
-    '{% if player.colour %}<span class="chip">{{ player.label }}</span> {% endif %}{{ player.username }}'
+    '{% if player.colour %}<span class="chip">{{ player.label }}</span>\u00a0{% endif %}{{ player.username }}'
     '{% if player.computer %} <span class="badge computer" title="{% translate "a computer player" %}">'
     '{% translate "computer" %}</span>{% endif %}{% if player.autopilot %} <span class="badge autopilot">'
     '{% translate "autopilot" %}</span>{% endif %}</span>'
@@ -65,6 +65,13 @@ def test_a_player_and_the_players_and_the_ranking_are_written_as_the_templates_d
             assert rows.players_html(some) == Template(PLAYERS_TEMPLATE).render(Context({"players": some}))
             assert rows.ranking_html(some) == Template(RANKING_TEMPLATE).render(Context({"ranking": some}))
         assert rows.players_html([]) == "" == rows.ranking_html([])
+
+
+def test_a_players_chip_and_name_are_never_split_between_two_lines():
+    """On a phone the profile's ranking broke its line between "3. [G]" and "end2": the chip is
+    now joined to the name by a no-break space."""
+    html = rows.player_html({"username": "end2", "colour": "yellow", "label": "G"})
+    assert '<span class="chip">G</span>\u00a0end2' in html
 
 
 def test_a_hostile_name_is_escaped_and_never_written_raw():
