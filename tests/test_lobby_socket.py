@@ -156,3 +156,24 @@ async def test_a_page_left_open_after_its_log_out_no_longer_keeps_its_player_pre
     assert presence.quiet_until(game.pk, player.pk, timezone.now() + timedelta(seconds=2)) is None
     await game_page.disconnect()
     await lobby.disconnect()
+
+
+def test_the_sockets_look_at_their_session_is_bounded_as_a_requests(monkeypatch, settings):
+    """A lobby's or game page's socket asks at each heartbeat and lobby notice whether its session
+    still holds the player: that look runs in the thread channels runs every socket's look-ups in,
+    where a pooled connection gone silent for good held it, and every socket's handshake behind
+    it, for good unless its waits are bounded as a request's (elgrande_site.database.bounded_calls)."""
+    from asgiref.sync import async_to_sync
+
+    from elgrande_site import database
+    from games.live import consumers, own_views
+
+    seen = []
+
+    def reader_request(scope):
+        seen.append(getattr(database._request, "limits", None))
+        raise RuntimeError("looked")
+
+    monkeypatch.setattr(own_views, "reader_request", reader_request)
+    assert async_to_sync(consumers.signed_in_as)({}, 1) is True
+    assert seen == [(settings.DATABASE_WAIT_LIMIT, settings.DATABASE_CHECK_LIMIT)]

@@ -249,6 +249,7 @@ async def signed_in_as(scope, user_id):
 
 
 @database_sync_to_async
+@bounded_calls
 def _signed_in_as(scope, user_id):
     return own_views.reader_request(scope).user.pk == user_id
 
