@@ -92,6 +92,9 @@ def test_a_share_may_be_given_as_a_list_of_pairs_as_any_map_of_counts():
     by_list = apply_move(state, SEAT["yellow"], {"type": "share", "from": [["aragon", 1], ["court", 2]]})
     assert by_list.to_json() == by_map.to_json()
     refused(state, SEAT["yellow"], {"type": "share", "from": [["court", 2], ["court", 1]]}, "share_source_short")
+    # The refusal names what the pairs ask of the place in all (3), not the last pair's count (1),
+    # which the sharer does hold.
+    refused(state, SEAT["yellow"], {"type": "share", "from": [["court", 2], ["court", 1]]}, "count=3")
     refused(state, SEAT["yellow"], {"type": "share", "from": [["court", 2, 1]]}, "share_malformed")
     refused(state, SEAT["yellow"], {"type": "share", "from": "court"}, "share_malformed")
 

@@ -97,8 +97,10 @@ class KingReturns(CardKind):
             if source == state.king:
                 raise IllegalMove("king_region_closed")
             count = parse_count(count)
-            if share.get(source, 0) + count > count_at(state, seat, source):
-                raise IllegalMove("share_source_short", count=count, place=place)
+            # What the share takes from this place in all: a place named twice asks for the sum.
+            wanted = share.get(source, 0) + count
+            if wanted > count_at(state, seat, source):
+                raise IllegalMove("share_source_short", count=wanted, place=place)
             if count:
                 share[source] = share.get(source, 0) + count
         needed = self.needed(state, seat)
