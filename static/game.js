@@ -99,6 +99,7 @@
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (movePost === null || event.detail.xhr !== movePost) return;
     movePost = null;
+    if (event.detail.successful) dropReport();
     const held = heldFrame;
     heldFrame = null;
     if (held) show(held);
@@ -256,29 +257,21 @@
     dialog.showModal();
   });
 
-  // The turn report at the page's head ("Since your last move: …") is the page's first load's:
-  // each new version swapped in fetches it again, so that the reader's own move empties it and the
-  // others' moves join it. A report the reader had opened or folded stays so.
-  let reportShows = -1;
-  function refreshReport() {
+  // The turn report at the page's head ("Since your last move: …") tells what the others did while
+  // the reader was away, up to the page's load; the log marks each move that comes after it as new.
+  // Once the reader has moved, nothing is "since his last move" any more: it goes, as a reload
+  // would show. Done here rather than fetched again with each version, which cost every seat's page
+  // a request per move, where the socket's frames bring the view without one.
+  function dropReport() {
     const box = document.getElementById("turn-report-box");
-    const version = shownVersion();
-    if (!box || !game.dataset.reportUrl || document.getElementById("replay") || version <= reportShows) return;
-    reportShows = version;
-    const shown = box.querySelector("details.turn-report");
-    const open = shown ? shown.open : false;
-    htmx.ajax("GET", game.dataset.reportUrl, { target: "#turn-report-box", swap: "innerHTML" }).then(function () {
-      const fetched = box.querySelector("details.turn-report");
-      if (fetched) fetched.open = open;
-    });
+    if (box) box.textContent = "";
   }
-  reportShows = shownVersion();
+
 
   document.body.addEventListener("htmx:afterSwap", function (event) {
     const target = event.detail.target;
     if (target.id === "chat-messages" || target.id === "chat") showLatestChat();
     if (target.id !== "play") return;
-    refreshReport();
     // After a new position an earlier refusal, and the banners of the page's first load ("Game
     // created", "You joined"), no longer apply.
     const error = document.getElementById("move-error");

@@ -518,25 +518,3 @@ def test_malformed_or_oversized_posts_are_refused_and_change_nothing(start_game,
     assert response.status_code == 400
     assert snapshot(game) == before
 
-
-def test_the_turn_report_partial_tells_the_moves_since_the_readers_own_last_one(client, start_game):
-    """static/game.js fetches the turn report again with each new version: a player's says the
-    others' moves since his own last one, and nothing once he has moved again; a spectator has none;
-    a private game's stranger gets the page's 404."""
-    from games.mail.turn_report import since_last_move
-
-    game = start_game(3, private=True)
-    play(game, moves=3)
-    while since_last_move(game, to_act(state_of(game))[0], list(game.seats.all())) is None:
-        play(game, moves=1)
-        game.refresh_from_db()
-    url = reverse("game_partial", args=[game.pk, "report"])
-    seat = to_act(state_of(game))[0]
-    player = logged_in(user_at(game, seat))
-    html = player.get(url, **HTMX).content.decode()
-    assert re.search(r"Since (your last move|the game began): \d+ moves? by the others", html), html
-    state = state_of(game)
-    moving.submit_move(game, user=user_at(game, seat), move=random_move(state, seat, random.Random(1)),
-                       expected_version=game.version)
-    assert player.get(url, **HTMX).content.decode().strip() == ""
-    assert client.get(url, **HTMX).status_code == 404

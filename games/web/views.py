@@ -158,14 +158,6 @@ def game_page(request, pk):
 def game_partial(request, pk, name):
     if name == "replay":
         return replay_views.partial(request, viewable_game(request, pk))
-    if name == "report":
-        # The turn report of the page's head, fetched again by static/game.js when a new version is
-        # swapped in: kept from the page's load, it went on telling the moves before the reader's
-        # own last one ("Since your last move: 9 moves by the others", just after his move).
-        game = viewable_game(request, pk, defer=page_game.LARGE)
-        own = own_seat(request, list(game.seats.all()))
-        context = {"game": game, **turn_report_context(game, own, list(game.seats.all()), None)}
-        return render(request, "games/partials/turn_report.html", context)
     if name not in PARTIALS:
         raise Http404(_("No such part of the game page."))
     if name == "play":

@@ -53,11 +53,11 @@ def test_the_turn_report_sits_above_the_decision_then_folds(live_site, live_site
     context.close()
 
 
-def test_the_turn_report_follows_the_live_game(live_site, live_site_env, browser, game):
+def test_the_turn_report_goes_once_the_reader_has_moved(live_site, live_site_env, browser, game):
     """The report is part of the page's head, which a live update does not swap: after the reader's
     own bid it still said "Since your last move: 5 moves by the others", the moves before that bid,
-    until he reloaded. Each new version now brings the report of its own: none after his move, the
-    others' moves as they come (folded, as he has watched them)."""
+    until he reloaded. It goes once he has moved; the others' moves that come after, live, are
+    marked new in the log, and the page asks nothing more for them."""
     number, player = game
     seeded(live_site_env, f"from games.models import Seat; Seat.objects.filter(game={number}).update(seen_version=0)")
     context = browser.new_context(viewport={"width": 1366, "height": 900})
@@ -70,12 +70,18 @@ def test_the_turn_report_follows_the_live_game(live_site, live_site_env, browser
     page.locator(".decision-confirm").first.click()
     wait_for_version(page, version + 1)
     page.wait_for_function("() => !document.querySelector('details.turn-report')")
-    # Another seat moves: the report tells that move alone.
+    # Another seat moves: its move comes in the frame, new in the log; the page fetches nothing.
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url) if "/partials/" in request.url else None)
     seeded(live_site_env, f"from games.models import Game; from tests.support.helpers import play; "
                           f"play(Game.objects.get(pk={number}), moves=1)")
     wait_for_version(page, version + 2)
+    assert page.locator("details.turn-report").count() == 0
+    assert page.locator("#log .new").count() >= 1
+    assert fetched == [], fetched
+    # A reload tells the others' moves since his last one again.
+    page.reload()
     page.wait_for_selector("details.turn-report")
     summary = page.locator("details.turn-report > summary").text_content()
     assert summary == "Since your last move: 1 move by the others", summary
-    assert page.locator("details.turn-report").get_attribute("open") is None
     context.close()
