@@ -172,7 +172,9 @@ class ExplainMethodNotAllowed:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if response.status_code != 405 or response.streaming or response.content or request.method == "HEAD":
+        # A GET only: that is what reloading, restoring or opening an address does. Another method
+        # refused (a POST to a page's address) is no page a player opens; it keeps Django's answer.
+        if response.status_code != 405 or response.streaming or response.content or request.method != "GET":
             return response
         return instead_of(response, render(request, "405.html", _back(request), status=405))
 

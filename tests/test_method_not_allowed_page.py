@@ -50,3 +50,10 @@ def test_a_head_request_keeps_an_empty_answer(start_game):
     game = start_game(3)
     response = logged_in(user_at(game, 0)).head(reverse("move", args=[game.pk]))
     assert response.status_code == 405 and response.content == b""
+
+
+def test_a_post_to_a_page_s_address_keeps_django_s_plain_refusal(start_game):
+    """The page speaks of an address a form posts to, opened on its own: not of a POST to a page."""
+    game = start_game(3)
+    response = logged_in(user_at(game, 0)).post(reverse("game_partial", args=[game.pk, "play"]))
+    assert response.status_code == 405 and response.content == b""
