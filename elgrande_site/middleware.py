@@ -64,6 +64,10 @@ def instead_of(response, page):
     for name, value in response.items():
         if name.lower() not in {"content-type", "content-length"}:
             page.headers.setdefault(name, value)
+    # Django logs a 4xx or 5xx answer once (django.utils.log.log_response): the refusal it stands
+    # for was logged already, and the page is not logged again.
+    if getattr(response, "_has_been_logged", False):
+        page._has_been_logged = True
     return page
 
 

@@ -57,3 +57,10 @@ def test_a_post_to_a_page_s_address_keeps_django_s_plain_refusal(start_game):
     game = start_game(3)
     response = logged_in(user_at(game, 0)).post(reverse("game_partial", args=[game.pk, "play"]))
     assert response.status_code == 405 and response.content == b""
+
+
+def test_the_refusal_is_logged_once(start_game, caplog):
+    game = start_game(3)
+    with caplog.at_level("WARNING", logger="django.request"):
+        logged_in(user_at(game, 0)).get(reverse("move", args=[game.pk]))
+    assert [record.status_code for record in caplog.records if record.name == "django.request"] == [405]
