@@ -63,3 +63,27 @@ def test_the_holder_is_shown_and_the_game_runs_the_order_planned_on_the_map(
         assert names[area] in steps.nth(index).inner_text()
     assert names[clicks[1]] not in steps.nth(0).inner_text()
     context.close()
+
+
+def test_the_map_and_its_confirm_stay_in_view_together_with_steps_planned(live_site, live_site_env, browser):
+    """The desktop map was sized for an empty composing box (11 rem): with two steps listed and the
+    French hint on two lines the box, stuck at the window's foot, was 13 rem tall and hid the
+    map's foot (its bottom row of the score track, the Castillo's base) at 1366 x 900."""
+    from tests.browser.test_phone import MAP_AND_CONFIRM
+
+    made = seeded(live_site_env, "from tests.support.step_order_games import make; make('ordsize')")
+    game, (taker, _yellow, _holder) = made["game"], made["players"]
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR")
+    context.add_cookies([{"name": "django_language", "value": "fr", "url": live_site}])
+    page = log_in(context, live_site, taker)
+    page.goto(f"{live_site}/games/{game}/")
+    page.wait_for_selector(".map-compose")
+    page.locator(".map-compose .map-modes button").nth(1).click()
+    for area in ("galicia", "castillo"):
+        page.locator(f'svg.map g.area.target[data-area="{area}"] text.area-name').first.click(force=True)
+    assert page.locator(".map-compose .map-steps li:not(.empty)").count() == 2
+    seen = page.evaluate(MAP_AND_CONFIRM)
+    assert abs(seen["map"]["top"]) < 1, seen
+    assert seen["map"]["bottom"] <= seen["compose"]["top"] + 1, seen
+    assert seen["compose"]["bottom"] <= seen["window"], seen
+    context.close()
