@@ -157,6 +157,9 @@ def quick_game(user, options, tries=5):
             Game.objects.filter(
                 status=Game.Status.ACTIVE, private=False, practice=False, seats__user=user,
                 seats__joined_at__gte=timezone.now() - timedelta(seconds=SENT_TWICE_SECONDS), **options,
+                # Not a tournament's table (by the tournaments app's relation's name): the site seated
+                # the player there, no click of his.
+                tournament_table__isnull=True,
             )
             .defer("state", "first_events")
             .order_by("-started_at", "-pk")

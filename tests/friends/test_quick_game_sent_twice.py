@@ -49,3 +49,24 @@ def test_a_quick_game_long_after_the_last_one_started_finds_another(make_user):
     response = client.post(reverse("quick_game"), OPTIONS)
     assert response["Location"] == other.get_absolute_url()
     assert other.seats.filter(user=me).exists()
+
+
+def test_a_tournament_table_the_site_seated_the_player_at_a_moment_ago_is_no_first_click(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import services
+    from tournaments.models import Table
+
+    me = make_user("me")
+    table = lifecycle.create_game(make_user(), **STORED)
+    lifecycle.join_game(table, user=make_user())
+    lifecycle.join_game(table, user=me)
+    closes = timezone.now() + timedelta(days=1)
+    tournament = services.create_tournament(make_user(), name="Cup", signup_closes_at=closes)
+    Table.objects.create(tournament=tournament, round=1, number=1, game=table)
+    waiting = lifecycle.create_game(make_user(), **STORED)
+    response = logged_in(me).post(reverse("quick_game"), OPTIONS)
+    assert response["Location"] == waiting.get_absolute_url()
+    assert waiting.seats.filter(user=me).exists()
