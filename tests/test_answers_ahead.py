@@ -587,3 +587,26 @@ def test_the_sweep_skips_an_answer_due_in_a_game_another_transaction_holds(start
     assert moving.answer_overdue_ahead(timezone.now()) == 1
     game.refresh_from_db()
     assert asked[0] not in game.to_act
+
+
+def test_an_answer_given_ahead_ends_a_run_of_timeouts_as_a_move_of_his_own(start_game, clock):
+    """Timed out once, then his answer given ahead, then timed out again: not two in a row."""
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    Seat.objects.filter(game=game, index=holder).update(timeouts=1)
+    ask(game, last)
+    set_ahead(game, holder, True)
+    assert answer_when_due(game, clock)
+    assert Seat.objects.get(game=game, index=holder).timeouts == 0
+
+
+def test_an_answer_given_ahead_by_the_sweep_ends_a_run_of_timeouts_too(start_game, clock):
+    game, last, asked = just_before(start_game, one_holder_asked)
+    holder = asked[0]
+    Seat.objects.filter(game=game, index=holder).update(timeouts=1)
+    ask(game, last)
+    set_ahead(game, holder, True)
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(deadline=clock.now - timedelta(seconds=1))
+    assert expiry.apply_default_moves(game.pk, version=game.version)
+    assert Seat.objects.get(game=game, index=holder).timeouts == 0

@@ -169,7 +169,8 @@ def _tell_if_stored(unknown, announcements):
 def _expire(game, seats, vacations, now):
     """The default moves of one overdue game, applied to `game` and `seats` ({index: Seat}) in
     memory, nothing stored: (the new state, or None when a vacation moved the deadline instead;
-    the Move rows; the seats that timed out). `vacations`: `clocks.vacation_spans` at `now` of
+    the Move rows; the seats whose timeout count changed: those that timed out, and those whose
+    answer given ahead ended a run of timeouts). `vacations`: `clocks.vacation_spans` at `now` of
     the players who may be on one."""
     version = game.version
     state = GameState.from_json(game.state)
@@ -188,6 +189,10 @@ def _expire(game, seats, vacations, now):
             # Its pause outlasted the deadline (set just before it): its own answer, no timeout.
             state, row = _answered_ahead_row(game, seats[index], state)
             moves.append(row)
+            if seats[index].timeouts:
+                # A decision of his own: the timeouts are no longer in a row.
+                seats[index].timeouts = 0
+                timed_out.append(seats[index])
             continue
         while index in to_act(state):
             move = default_move(state, seat=index, rng=rng, greedy=bool(seats[index].computer))

@@ -260,6 +260,10 @@ def answer_ahead(game_id, due=None, *, wait=True):
             return False
         previous_to_act = game.to_act
         state, row = _answered_ahead_row(game, seats[ahead[0]], state)
+        if seats[ahead[0]].timeouts:
+            # His own decision, as a move of his: the timeouts before it are no longer in a row.
+            seats[ahead[0]].timeouts = 0
+            seats[ahead[0]].save(update_fields=["timeouts"])
         _play_autopilot_and_save(
             game, state, [row], seats=seats, vacations=vacations, previous_to_act=previous_to_act
         )
