@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts import vacations
 from games import clocks, deadlines
 from games.engine import apply_move, legal_moves, to_act
-from games.models import Game, Move
+from games.models import Game, Move, Notification
 from games.play import lifecycle, moving
 from tests.support.helpers import logged_in, state_of, user_at
 
@@ -265,3 +265,20 @@ def test_the_play_partial_and_a_moves_answer_ask_for_vacations_only_when_a_playe
     assert len(_vacation_queries(fetched.captured_queries)) == 1
     player = html.split(f'data-seat="{seat}"')[1].split("</div>")[0]
     assert '<span class="badge vacation">on vacation until 3 March</span>' in player
+
+
+def test_the_daily_digest_says_the_deadline_a_vacation_moved_as_the_page_does(clock, start_game, queued_mail):
+    from games.mail import digests
+
+    game = start_game(3)
+    seat = game.to_act[0]
+    away = in_madrid(user_at(game, seat))
+    away.digest = "daily"
+    away.save(update_fields=["digest"])
+    vacations.add(away, date(2026, 3, 2), date(2026, 3, 4), now=clock.now)
+    # 07:30 in Madrid on 2 March: his vacation has begun; his page counts down to 13:00 on 5 March
+    # (the 13 hours he had left when it began, after its end), not to 13:00 on 2 March.
+    clock.now = datetime(2026, 3, 2, 6, 30, tzinfo=UTC)
+    assert digests.send_digests(clock.now) == 1
+    text = Notification.objects.get(kind="digest", user=away).text
+    assert "5 March, 13:00" in text and "2 March, 13:00" not in text

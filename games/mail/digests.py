@@ -6,6 +6,7 @@ from django.utils.translation import ngettext
 
 from accounts.emails import has_verified_email
 from accounts.models import User
+from games import clocks
 from games.engine import GameState, view_for
 from games.mail import composing, kinds, links, outbox
 from games.models import Game, Seat
@@ -41,15 +42,16 @@ def _digest(user, local):
         .select_related("game")
         .order_by("game__deadline")
     )
+    seats = [seat for seat in seats if seat.index in seat.game.to_act]
+    deadlines = _deadlines_shown([seat.game for seat in seats], local)
     for seat in seats:
-        if seat.index in seat.game.to_act:
-            view = fill_view(view_for(GameState.from_json(seat.game.state), seat.index))
-            waiting.append({
-                "game": seat.game,
-                "asked": composing.asked(view),
-                "url": links.play_url(seat.game),
-                "deadline": timezone.localtime(seat.game.deadline, user.zone) if seat.game.deadline else None,
-            })
+        view = fill_view(view_for(GameState.from_json(seat.game.state), seat.index))
+        waiting.append({
+            "game": seat.game,
+            "asked": composing.asked(view),
+            "url": links.play_url(seat.game),
+            "deadline": timezone.localtime(deadlines[seat.game.pk], user.zone) if seat.game.deadline else None,
+        })
     if not waiting:
         return []
     day = local.date()
@@ -63,3 +65,25 @@ def _digest(user, local):
             "A game waits for your move", "%(count)d games wait for your move", len(waiting)
         ) % {"count": len(waiting)},
     )
+
+
+def _deadlines_shown(games, now):
+    """{game id: the deadline its page counts down to at `now`} (`clocks.deadline_shown`): later
+    than the stored one while a player to act is on a vacation that began during it, which the
+    sweep stores only once the stored one has passed. No query unless a player to act may be on
+    a vacation that stops the clock."""
+    shown = {game.pk: game.deadline for game in games}
+    stopping = {game.pk: game for game in games if game.deadline and game.clocks_stop_for_vacations}
+    if not stopping:
+        return shown
+    seats_of = {}
+    for seat in clocks.with_vacation_hint(Seat.objects.filter(game_id__in=list(stopping)), now):
+        seats_of.setdefault(seat.game_id, []).append(seat)
+    away = [seat for game_id, seats in seats_of.items() for seat in seats
+            if seat.maybe_away and seat.index in stopping[game_id].to_act]
+    if not away:
+        return shown
+    spans = clocks.vacation_spans(User.objects.filter(pk__in={seat.user_id for seat in away}), now)
+    for game_id, game in stopping.items():
+        shown[game_id] = clocks.deadline_shown(game, seats_of.get(game_id, []), spans)
+    return shown
