@@ -180,11 +180,21 @@ def settings_page(request):
         settings_form = SettingsForm(request.POST, instance=user)
         if settings_form.is_valid():
             user = settings_form.save()
-            if user.language:
-                translation.activate(user.language)
+            # "The browser's language": the switcher's cookie, which LocaleMiddleware reads before
+            # the browser's Accept-Language, goes too, or its language would stay (below).
+            if not user.language:
+                request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
+            translation.activate(user.language or translation.get_language_from_request(request))
             messages.success(request, _("Your settings are saved."))
             response = redirect("settings")
-            if user.language:
+            if not user.language:
+                response.delete_cookie(
+                    settings.LANGUAGE_COOKIE_NAME,
+                    path=settings.LANGUAGE_COOKIE_PATH,
+                    domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                    samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                )
+            else:
                 # The same language once logged out, on this browser.
                 response.set_cookie(
                     settings.LANGUAGE_COOKIE_NAME,

@@ -127,6 +127,21 @@ def test_the_settings_page_saves_the_language_and_the_cookie(make_user):
     assert user.language == ""
 
 
+def test_back_to_the_browsers_language_in_the_settings_drops_the_cookie_of_the_one_chosen_before(make_user):
+    """"The browser's language" is the browser's: the cookie that the former choice left, which
+    LocaleMiddleware reads before Accept-Language, kept the pages in that language."""
+    client = logged_in(make_user())
+    data = {"action": "settings", "time_zone": "UTC", "language": "fr", "digest": "single"}
+    client.post(reverse("settings"), data, HTTP_ACCEPT_LANGUAGE="it")
+    assert language_of(client.get(reverse("settings"), HTTP_ACCEPT_LANGUAGE="it"))[0] == "fr"
+    response = client.post(reverse("settings"), {**data, "language": ""}, HTTP_ACCEPT_LANGUAGE="it")
+    assert response.cookies[COOKIE].value == "" and response.cookies[COOKIE]["max-age"] == 0
+    page = client.get(reverse("settings"), HTTP_ACCEPT_LANGUAGE="it")
+    assert language_of(page)[0] == "it"
+    # Said in the language the pages now speak.
+    assert "Le tue impostazioni sono salvate." in page.content.decode()
+
+
 def test_signing_up_keeps_the_language_of_the_pages_the_player_read(client, password):
     client.cookies[COOKIE] = "fr"
     client.post(
