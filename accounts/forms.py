@@ -3,6 +3,7 @@ from allauth.account.app_settings import EmailVerificationMethod
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
+from allauth.account.internal.userkit import get_user_by_username
 from allauth.account.models import Login
 from allauth.account.utils import get_next_redirect_url
 from django import forms
@@ -11,7 +12,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from . import vacations
+from . import usernames, vacations
 from .models import User, time_zone_names
 
 # The zones most players pick, first in the settings' list (the rest follow in a group of their
@@ -147,6 +148,17 @@ class LoginForm(AllauthLoginForm):
         field.max_length = self.longest
         field.validators.append(MaxLengthValidator(self.longest))
         field.widget.attrs["maxlength"] = str(self.longest)
+
+    def clean_login(self):
+        """A username as the player types it at sign-up: kept in NFKC form (accounts/usernames.py),
+        "ａｌｉｃｅ" typed fullwidth (as an East Asian keyboard may) is the account "alice", and
+        logs in as it, unless a name taken before that rule is spelled so. An address stays as
+        typed."""
+        login = super().clean_login()
+        normal = usernames.normalize(login)
+        if normal != login and "@" not in normal and get_user_by_username(login) is None:
+            return normal
+        return login
 
 
 class SignupForm(AllauthSignupForm):

@@ -148,6 +148,32 @@ def test_log_in_by_username_or_email(client, make_user, password, login):
     assert logged_in_user(client) == user
 
 
+def test_a_name_signed_up_fullwidth_logs_in_typed_the_same_way(client, make_user, password):
+    """Sign-up keeps "ｆｅｌｉｐｅ" as "felipe" (NFKC): typed again as at sign-up, the name is
+    that account's, not a wrong one."""
+    client.post(
+        reverse("account_signup"),
+        {"username": "\uff46\uff45\uff4c\uff49\uff50\uff45", "email": "felipe@example.org",
+         "password1": password, "password2": password},
+    )
+    user = User.objects.get(username="felipe")
+    for typed in ("\uff46\uff45\uff4c\uff49\uff50\uff45", "\uff26\uff25\uff2c\uff29\uff30\uff25"):
+        client.logout()
+        response = client.post(reverse("account_login"), {"login": typed, "password": password})
+        assert response.status_code == 302
+        assert logged_in_user(client) == user
+
+
+def test_a_name_taken_before_the_nfkc_rule_logs_in_as_it_was_written(client, password):
+    # Saved without create_user, which would put it in NFKC form.
+    user = User(username="\uff4f\uff4c\uff44", email="old@example.org")
+    user.set_password(password)
+    user.save()
+    response = client.post(reverse("account_login"), {"login": "\uff4f\uff4c\uff44", "password": password})
+    assert response.status_code == 302
+    assert logged_in_user(client) == user
+
+
 def test_a_wrong_password_does_not_log_in(client, make_user):
     make_user("felipe")
     response = client.post(reverse("account_login"), {"login": "felipe", "password": "wrong-password-1"})
