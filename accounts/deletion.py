@@ -4,7 +4,9 @@ The row stays, since seats, moves and created games point at it, but nothing per
 the username becomes deleted-<id>, the email address and names are cleared, the password is made
 unusable (which also ends every session), and the account is inactive. What they wrote in table
 talk is blanked, and so are the mails kept for them (which greet them by name): those not yet
-sent are dropped. Their follows and blocks, both ways, are removed.
+sent are dropped. Their follows and blocks, both ways, are removed, and so are their entries in
+tournaments still open for sign-up (as a withdrawal then): those would list a "deleted player"
+among the entrants, counted, who will never be seated.
 """
 
 from allauth.account.models import EmailAddress
@@ -15,6 +17,7 @@ from django.utils.translation import ngettext
 
 from games.models import Notification
 from games.play import account_deletion
+from tournaments.models import Entrant, Tournament
 
 from . import friends
 from .adapter import DELETED_PREFIX
@@ -63,6 +66,7 @@ def delete_account(user):
         EmailAddress.objects.filter(user=user).delete()
         user.vacations.all().delete()
         friends.forget(user)
+        Entrant.objects.filter(user=user, tournament__status=Tournament.Status.SIGNUP).delete()
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.set_unusable_password()

@@ -61,3 +61,18 @@ def test_the_next_round_is_made_without_an_entrant_deleted_between_rounds(make_u
     third = set(Seat.objects.filter(game__tournament_table__tournament=tournament, game__tournament_table__round=3)
                 .values_list("user_id", flat=True))
     assert third == {user.pk for user in users[1:]}
+
+
+def test_a_deleted_entrant_leaves_a_tournament_still_open_for_sign_up(client, make_user):
+    """Not listed, nor counted, as a "deleted player" whose link leads to no profile."""
+    organiser, tournament, players = signed_up(make_user, 3)
+    delete_account(players[0])
+    assert list(tournament.entrants.values_list("user_id", flat=True)) == [player.pk for player in players[1:]]
+    page = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert "2 entrants" in page and "deleted player" not in page
+
+
+def test_a_deleted_entrant_stays_in_the_standings_of_a_running_tournament(make_user):
+    tournament, users = played_tournament(make_user, finished=False)
+    delete_account(users[0])
+    assert tournament.entrants.filter(user=users[0]).exists()
