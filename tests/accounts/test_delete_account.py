@@ -116,6 +116,21 @@ def test_the_site_says_why_deleting_waits_for_running_games(start_game, password
     assert User.objects.get(pk=user.pk).deleted_at is None
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("fr", "Parties en cours où vous jouez\u00a0: <a href=\"/games/{n}/\">partie {n}</a>"),
+     ("it", "Partite in corso in cui giochi: <a href=\"/games/{n}/\">partita {n}</a>")],
+)
+def test_the_running_games_that_wait_the_deletion_are_named_in_a_sentence_that_reads(start_game, language, said):
+    """Not "Vous jouez dans partie 5" nor "Stai giocando in partita 5"."""
+    game = start_game(2)
+    user = user_at(game, 0)
+    user.language = language
+    user.save(update_fields=["language"])
+    page = logged_in(user).get(reverse("delete_account")).content.decode()
+    assert said.format(n=game.pk) in page
+
+
 def test_a_deleted_account_cannot_take_a_seat(make_user):
     # The player's own page, loaded before the deletion, still posts the join.
     user, creator = make_user(), make_user()
