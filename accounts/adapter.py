@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.encoding import force_str
 from django.utils.html import escape, linebreaks
 from django.utils.safestring import mark_safe
@@ -147,6 +148,16 @@ class AccountAdapter(DefaultAccountAdapter):
             message.attach_alternative(html, "text/html")
         return message
 
+    @staticmethod
+    def _recipient_language(email, context_data):
+        """The language setting of the account `email` belongs to (the mail's `user` when it names
+        one), or None (the active language) when it has none."""
+        user = context_data.get("user")
+        if getattr(user, "language", None) is None:
+            users = filter_users_by_email(email, prefer_verified=True)
+            user = users[0] if len(users) == 1 else None
+        return getattr(user, "language", "") or None
+
     def send_mail(self, template_prefix, email, context_data):
         """Account mails are sent while the player waits, as allauth sends them. A mail server
         that does not take one must not turn the page into an error: the failure is logged and
@@ -164,10 +175,14 @@ class AccountAdapter(DefaultAccountAdapter):
                 if isinstance(value, str) and value.startswith(origin) else value
                 for name, value in context_data.items()
             }
-        message = self.render_mail(
-            template_prefix, email,
-            {"request": request, "email": email, "current_site": account_mail.mail_site(), **context_data},
-        )
+        # In the language of the account the address is its, as every other mail: a password reset
+        # asked from a browser in French comes to an Italian player in Italian. An address of no
+        # account (a new one's confirmation) is written in the page's language.
+        with translation.override(self._recipient_language(email, context_data)):
+            message = self.render_mail(
+                template_prefix, email,
+                {"request": request, "email": email, "current_site": account_mail.mail_site(), **context_data},
+            )
         try:
             message.send()
         except (OSError, smtplib.SMTPException) as error:

@@ -153,6 +153,28 @@ def test_signing_up_keeps_the_language_of_the_pages_the_player_read(client, pass
     assert mail.outbox and "adresse" in mail.outbox[-1].body.lower()
 
 
+def test_account_mails_asked_from_a_browser_in_another_language_are_in_the_players_own(make_user, client, password):
+    """A password reset, or a sign-up with a taken address, asked from a page in French, comes to
+    an Italian player in Italian; an address of no account gets the page's language."""
+    user = make_user("alessia")
+    user.language = "it"
+    user.save(update_fields=["language"])
+    client.cookies[COOKIE] = "fr"
+    client.post(reverse("account_reset_password"), {"email": "alessia@example.org"})
+    assert mail.outbox[-1].subject.endswith("Email per reimpostare la password")
+    assert "il tuo nome utente è alessia" in mail.outbox[-1].body
+    client.post(
+        reverse("account_signup"),
+        {"username": "other", "email": "alessia@example.org", "password1": password, "password2": password},
+    )
+    assert mail.outbox[-1].subject.endswith("L'account esiste già")
+    client.post(
+        reverse("account_signup"),
+        {"username": "amelie", "email": "amelie@example.org", "password1": password, "password2": password},
+    )
+    assert "adresse" in mail.outbox[-1].body.lower()
+
+
 def test_each_player_gets_the_start_mail_in_their_own_language(
     make_user, queued_mail, django_capture_on_commit_callbacks
 ):
