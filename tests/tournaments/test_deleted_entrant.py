@@ -76,3 +76,17 @@ def test_a_deleted_entrant_stays_in_the_standings_of_a_running_tournament(make_u
     tournament, users = played_tournament(make_user, finished=False)
     delete_account(users[0])
     assert tournament.entrants.filter(user=users[0]).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "it"])
+def test_a_deleted_organiser_or_entrant_is_named_without_a_link_to_a_profile_that_is_no_more(
+    client, make_user, language
+):
+    tournament, users = played_tournament(make_user, finished=False)
+    delete_account(users[0])
+    delete_account(tournament.organiser)
+    page = client.get(reverse("tournament", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "/players/deleted-" not in page
+    said = {"en": "Organised by deleted player.", "fr": "Organisé par joueur supprimé.",
+            "it": "Organizzato da giocatore eliminato."}[language]
+    assert said in page
