@@ -23,6 +23,16 @@ def has_verified_email(user):
     return EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
 
 
+def holds_address(user, email):
+    """Whether `email` is `user`'s own: their current address, or one they confirmed. Not an
+    address they asked to change to and have not confirmed (ACCOUNT_CHANGE_EMAIL): anyone may type
+    anyone's there, which makes it neither taken for a sign-up nor a way into the account by a
+    password reset."""
+    return (user.email or "").lower() == email.lower() or EmailAddress.objects.filter(
+        user=user, email__iexact=email, verified=True
+    ).exists()
+
+
 def wants_mail(user, kind):
     """Whether a mail of `kind` (a key of NOTIFICATION_FIELDS) may be sent to the user now. Whether
     it goes out at once or in the daily digest is `user.digest`'s to say."""

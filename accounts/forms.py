@@ -1,9 +1,10 @@
 from allauth.account.adapter import get_adapter
 from allauth.account.app_settings import EmailVerificationMethod
 from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import ResetPasswordForm as AllauthResetPasswordForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
-from allauth.account.internal.userkit import get_user_by_username
+from allauth.account.internal.userkit import filter_users_by_email, get_user_by_username
 from allauth.account.models import Login
 from allauth.account.utils import get_next_redirect_url
 from django import forms
@@ -13,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import usernames, vacations
+from .emails import holds_address
 from .models import User, time_zone_names
 
 # The zones most players pick, first in the settings' list (the rest follow in a group of their
@@ -175,6 +177,11 @@ class SignupForm(AllauthSignupForm):
         """An address that has an account does not stop the form, as with allauth's enumeration
         prevention under mandatory verification: no account is made, and its owner is mailed that
         someone tried to sign up with it (`try_save`)."""
+        users = filter_users_by_email(value)
+        if users and not any(holds_address(user, value) for user in users):
+            # Only an address change nobody confirmed names it: it is free (`holds_address`).
+            self.account_already_exists = False
+            return get_adapter().validate_unique_email(value)
         try:
             return super().validate_unique_email(value)
         except forms.ValidationError:
@@ -217,3 +224,14 @@ class SignupForm(AllauthSignupForm):
                 user.language = language
             user.save(update_fields=["time_zone", "language"])
         return user
+
+
+class ResetPasswordForm(AllauthResetPasswordForm):
+    """allauth's, but a reset link goes only to an address that is the account's (`holds_address`):
+    allauth also mails one to an address the account asked to change to and never confirmed,
+    which may be anyone's (a typo, or a stranger's typed on purpose)."""
+
+    def clean_email(self):
+        email = super().clean_email()
+        self.users = [user for user in self.users if holds_address(user, email)]
+        return email

@@ -224,7 +224,11 @@ LOGOUT_REDIRECT_URL = "lobby"
 # Accounts (django-allauth). Verification is "optional": an unverified account logs in and plays,
 # but only a verified address gets mail or may take part in rated games (accounts.emails).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "signup": "accounts.forms.SignupForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"

@@ -3,9 +3,12 @@
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from accounts.emails import has_verified_email
+from accounts.models import User
 from tests.support.helpers import logged_in
 from tests.support.mail_links import path_of_link
 
@@ -88,6 +91,38 @@ def test_a_new_address_replaces_the_old_only_once_verified(make_user):
     assert user.email == "felipe@new.example.org"
     assert has_verified_email(user)
     assert list(EmailAddress.objects.filter(user=user).values_list("email", flat=True)) == ["felipe@new.example.org"]
+
+
+def test_an_address_change_nobody_confirmed_neither_takes_the_address_nor_gets_reset_links(make_user, password):
+    """Anyone may type anyone's address as the one to change to. Unconfirmed, it kept its owner
+    from signing up ("account already exists", and no account made) and a password reset asked
+    for it mailed a link into the account that typed it."""
+    squatter = make_user("felipe")
+    logged_in(squatter).post(reverse("account_email"), {"action_add": "", "email": "dora@example.org"})
+    mail.outbox.clear()
+    visitor = Client()
+    visitor.post(reverse("account_reset_password"), {"email": "dora@example.org"})
+    assert not any("felipe" in message.body for message in mail.outbox)
+    # Later than the 3 minutes within which one address gets one confirmation (ACCOUNT_RATE_LIMITS).
+    cache.clear()
+    visitor.post(
+        reverse("account_signup"),
+        {"username": "dora", "email": "dora@example.org", "password1": password, "password2": password},
+    )
+    dora = User.objects.get(username="dora")
+    assert dora.email == "dora@example.org"
+    # Her own link, which confirms it for her account.
+    visitor.post(path_of_link(mail.outbox[-1].body, "/accounts/confirm-email/"))
+    assert has_verified_email(dora)
+    mail.outbox.clear()
+    Client().post(reverse("account_reset_password"), {"email": "dora@example.org"})
+    assert len(mail.outbox) == 1 and "your username is dora" in mail.outbox[0].body
+    # A confirmed address of another account is still taken.
+    Client().post(
+        reverse("account_signup"),
+        {"username": "dora2", "email": "dora@example.org", "password1": password, "password2": password},
+    )
+    assert not User.objects.filter(username="dora2").exists()
 
 
 def test_an_unverified_player_can_have_the_link_sent_again(make_user):
