@@ -87,3 +87,26 @@ def test_the_map_and_its_confirm_stay_in_view_together_with_steps_planned(live_s
     assert seen["map"]["bottom"] <= seen["compose"]["top"] + 1, seen
     assert seen["compose"]["bottom"] <= seen["window"], seen
     context.close()
+
+
+# The outline of each area's shape: the dashes that invite a click, or "none".
+DASHES = """() => Object.fromEntries(Array.from(document.querySelectorAll('svg.map g.area.placeable'))
+    .map(area => [area.dataset.area + (area.classList.contains('target') ? ':target' : ':not'),
+                  getComputedStyle(area.querySelector('.shape')).strokeDasharray]))"""
+
+
+def test_a_placeable_region_the_map_no_longer_takes_loses_its_dashed_outline(live_site, live_site_env, browser):
+    """The regions where caballeros may be placed are outlined in dashes, the map's sign for "click
+    here". Once the placement's limit was reached (one caballero, planned in Aragon) every one of
+    them was refused by the map, greyed, yet kept its dashes, as if it could still be clicked."""
+    made = seeded(live_site_env, "from tests.support.step_order_games import make; make('dash')")
+    game, (taker, _yellow, _holder) = made["game"], made["players"]
+    context, page = open_game(browser, live_site, taker, game, {"width": 1366, "height": 900})
+    page.wait_for_selector(".map-compose")
+    before = page.evaluate(DASHES)
+    assert before and all(key.endswith(":target") and dashes != "none" for key, dashes in before.items()), before
+    page.locator('svg.map g.area.target[data-area="aragon"] text.area-name').first.click()
+    after = page.evaluate(DASHES)
+    assert set(after) == {area.replace(":target", ":not") for area in before}, after
+    assert set(after.values()) == {"none"}, after
+    context.close()
