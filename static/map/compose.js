@@ -195,6 +195,7 @@ export class Composer {
     const confirm = box.querySelector(".map-confirm");
     confirm.disabled = !composition.confirmable();
     delete confirm.dataset.armed;
+    delete confirm.dataset.armedOther;
     confirm.dataset.lacking = this.lacking();
     if (!keepWords) {
       let hint = T("pickTarget");
@@ -222,6 +223,14 @@ export class Composer {
     if (mode.type === "fields" && mode.place && !composition.planned.length && button.dataset.armed !== "1") {
       button.dataset.armed = "1";
       this.say(T("confirmNothing"));
+      return;
+    }
+    // Confirm sends the mode shown alone: steps planned in another (a placement planned, then the
+    // special action's tab opened and confirmed) would be dropped without a word. Asked once first.
+    const other = composition.modes.find((m, index) => index !== composition.active && composition.steps[index].length);
+    if (other && button.dataset.armedOther !== "1") {
+      button.dataset.armedOther = "1";
+      this.say(T("otherPlanned", { mode: other.label }));
       return;
     }
     fillForms(composition);

@@ -110,3 +110,29 @@ def test_a_placeable_region_the_map_no_longer_takes_loses_its_dashed_outline(liv
     assert set(after) == {area.replace(":target", ":not") for area in before}, after
     assert set(after.values()) == {"none"}, after
     context.close()
+
+
+def test_confirm_asks_before_it_drops_what_was_planned_under_the_other_tab(live_site, live_site_env, browser):
+    """A placement planned on the map (one caballero to Aragon), then the special action's tab
+    opened, planned and confirmed: Confirm sent the special action alone and the placement planned
+    was gone without a word, to be planned again. Confirm now says so first; pressed again, it sends."""
+    made = seeded(live_site_env, "from tests.support.step_order_games import make; make('other')")
+    game, (taker, _yellow, _holder) = made["game"], made["players"]
+    context, page = open_game(browser, live_site, taker, game, PHONE)
+    page.wait_for_selector(".map-compose")
+    page.locator('svg.map g.area.target[data-area="aragon"] text.area-name').first.click(force=True)
+    page.locator(".map-compose .map-modes button", has_text="Special action").click()
+    for area in ("galicia", "castillo"):
+        page.locator(f'svg.map g.area.target[data-area="{area}"] text.area-name').first.click(force=True)
+    before = page.evaluate(VERSION)
+    page.locator(".map-compose .map-confirm").click()
+    page.wait_for_timeout(500)
+    assert page.evaluate(VERSION) == before
+    said = page.locator(".map-compose").inner_text()
+    assert "What you planned under “Placement” is not sent with this" in said, said
+    page.locator(".map-compose .map-confirm").click()
+    page.wait_for_function(f"() => ({VERSION})() > {before} && {SETTLED}", timeout=TIMEOUT)
+    context.close()
+    assert seeded(live_site_env, f"from tests.support.step_order_games import recorded; recorded({game})") == {
+        "type": "special", "to": [["galicia", 1], ["castillo", 1]],
+    }
