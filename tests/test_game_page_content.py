@@ -578,3 +578,24 @@ def test_every_select_that_asks_a_pick_starts_on_choose(at):
         for name, options in form.selects.items():
             if picks.match(name):
                 assert options[0][0] == "" and not any(selected for _value, selected in options), (card, name)
+
+
+def test_the_bid_panel_says_why_a_card_of_the_hand_has_no_button(start_game):
+    """A value already played this round cannot be bid again: the panel left that card of the hand
+    out of its buttons without a word, while "Your power cards" below still listed it, so a player
+    was left to wonder where it went. The panel now says it, in the words a bid of it is refused with."""
+
+    def panel_of(seat):
+        return logged_in(user_at(game, seat)).get(
+            reverse("game_partial", args=[game.pk, "decision"]), **HTMX
+        ).content.decode()
+
+    game = start_game(3)
+    state = state_of(game)
+    first = to_act(state)[0]
+    assert "barred-bids" not in panel_of(first), "the first bidder has every card of his hand"
+    state = apply_move(state, first, {"type": "bid", "card": 1})
+    put_state(game, state)
+    html = panel_of(to_act(state)[0])
+    assert 'data-bid="1"' not in html and 'data-bid="2"' in html
+    assert "Power card 1 has already been played this round." in strip_tags(html)

@@ -144,6 +144,7 @@ for _function in (
     board_markup.hand_cards,
     board_markup.played_cards,
     decision_markup.bid_buttons,
+    decision_markup.barred_bids,
     decision_markup.region_buttons,
 ):
     register.simple_tag(_function)

@@ -31,6 +31,20 @@ def bid_buttons(moves):
     )
 
 
+def barred_bids(hand, moves):
+    """The cards of the hand missing from the bid's buttons, each already played this round by
+    another seat (a value played this round cannot be played again): said in the panel, where a
+    card of the hand left out without a word looked lost. In the words a bid of it is refused with."""
+    allowed = {move.get("card") for move in moves}
+    barred = [card for card in hand or () if card not in allowed]
+    if not barred:
+        return ""
+    said = " ".join(
+        gettext("Power card %(card)s has already been played this round.") % {"card": card} for card in barred
+    )
+    return mark_safe(f'<p class="hint barred-bids">{esc(said)}</p>')
+
+
 def region_buttons(choices):
     """A button per region the seat may choose (in secret), saying which send back to court."""
     back = gettext("back to your court")
