@@ -203,6 +203,20 @@ def test_the_castillo_choice_says_what_it_is_for(game_at):
     assert "all your caballeros in it go to the region you choose" in panel
 
 
+def test_the_castillo_choice_marks_the_kings_region_as_back_to_court(game_at):
+    """Choosing the King's region sends the Castillo's caballeros back to court (the rules, step 3
+    of a general scoring; games/engine/rounds.py): the eviction's buttons said so on that region's
+    button, the Castillo's said nothing, the King's region looking like any other."""
+    game = game_at(lambda state: state.phase == "castillo")
+    state = state_of(game)
+    seat = to_act(state)[0]
+    html = logged_in(user_at(game, seat)).get(reverse("game", args=[game.pk])).content.decode()
+    panel = html.split('id="decision-panel"', 1)[1].split("</section>", 1)[0]
+    buttons = dict(re.findall(r'data-area-button="(\w+)">(.*?)</button>', panel))
+    back = {area for area, text in buttons.items() if "back to your court" in text}
+    assert back == {AREAS[state.king]}, buttons
+
+
 # --- the log marks what happened since the player last looked ----------------------------------------
 
 

@@ -835,8 +835,9 @@ class DecisionPanel:
             self.card = card
             self.evicted = names.get(evicted) if evicted else None
             self.purpose = _purpose(card, self.evicted)
-            # Eviction: the region evicted and the King's send the evicted caballeros to court.
-            to_court = {evicted, view.get("king")} if evicted else set()
+            # Eviction: the region evicted and the King's send the evicted caballeros to court; the
+            # Castillo's choice at a general scoring: the King's region sends them to court.
+            to_court = {evicted, view.get("king")} if evicted else {view.get("king")} if kind == "castillo" else set()
             self.choices = [
                 {
                     "move": move,
