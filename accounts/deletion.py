@@ -17,7 +17,6 @@ from django.utils.translation import ngettext
 
 from games.models import Notification
 from games.play import account_deletion
-from tournaments.models import Entrant, Tournament
 
 from . import friends
 from .adapter import DELETED_PREFIX
@@ -66,7 +65,9 @@ def delete_account(user):
         EmailAddress.objects.filter(user=user).delete()
         user.vacations.all().delete()
         friends.forget(user)
-        Entrant.objects.filter(user=user, tournament__status=Tournament.Status.SIGNUP).delete()
+        # By the tournaments app's relation's name and its status "signup" (Tournament.Status.SIGNUP):
+        # the account pages sit below the tournaments, which they do not import.
+        user.tournament_entries.filter(tournament__status="signup").delete()
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.set_unusable_password()
