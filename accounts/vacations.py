@@ -83,8 +83,11 @@ def add(user, start, end, now=None):
 
 
 def cancel(user, vacation_id, now=None):
-    """Call off a vacation to come, or end a running one: it then ended yesterday, and the days
-    already spent stay spent. Past vacations cannot be changed. Raises ValidationError."""
+    """Call off a vacation to come (its days come back), or end a running one today: today, begun,
+    stays spent with the days before it. Given back, a vacation of today called off after the sweep
+    had moved a deadline for it kept the deadline moved and cost no day, which could be done again
+    every day. Past vacations, and one that ends today already, cannot be changed. Raises
+    ValidationError."""
     today = local_date(user, now)
     with transaction.atomic():
         vacation = Vacation.objects.select_for_update().filter(user=user, pk=vacation_id).first()
@@ -92,11 +95,13 @@ def cancel(user, vacation_id, now=None):
             raise ValidationError(_("You have no such vacation."))
         if vacation.end < today:
             raise ValidationError(_("That vacation is over; it cannot be changed any more."))
-        if vacation.start >= today:
+        if vacation.start > today:
             vacation.delete()
-        else:
-            vacation.end = today - timedelta(days=1)
+        elif vacation.end > today:
+            vacation.end = today
             vacation.save(update_fields=["end"])
+        else:
+            raise ValidationError(_("This vacation ends today already: a day begun stays spent."))
 
 
 def on_vacation(user, when=None):

@@ -139,8 +139,21 @@ def test_ending_a_running_vacation_keeps_the_days_spent(make_user):
     vacation = add(user, date(2030, 3, 10), date(2030, 3, 20))
     vacations.cancel(user, vacation.pk, now=NOW + timedelta(days=3))
     vacation.refresh_from_db()
-    assert (vacation.start, vacation.end) == (date(2030, 3, 10), date(2030, 3, 12))
-    assert not vacations.on_vacation(user, NOW + timedelta(days=3))
+    # Today, begun, stays spent: the vacation ends with it.
+    assert (vacation.start, vacation.end) == (date(2030, 3, 10), date(2030, 3, 13))
+    assert not vacations.on_vacation(user, NOW + timedelta(days=4))
+
+
+def test_a_vacation_of_today_cannot_be_called_off_for_its_day_back(make_user):
+    """A vacation taken for today just before a deadline, which the sweep then moved, called off
+    after: its day came back while the deadline stayed moved, and that could be done every day."""
+    user = make_user()
+    today = vacations.local_date(user, NOW + timedelta(days=3))
+    vacation = add(user, today, today)
+    left = vacations.days_left(user, today.year)
+    with pytest.raises(ValidationError, match="ends today already"):
+        vacations.cancel(user, vacation.pk, now=NOW + timedelta(days=3))
+    assert Vacation.objects.filter(pk=vacation.pk).exists() and vacations.days_left(user, today.year) == left
 
 
 def test_a_past_vacation_or_another_players_cannot_be_changed(make_user):
