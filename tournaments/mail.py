@@ -16,7 +16,8 @@ KIND = "tournament_table"
 
 
 def tables_made(table_ids):
-    """Record and queue the mails of these new tables; returns the ids of the mails recorded."""
+    """Record the mails of these new tables, in the caller's transaction; returns the ids of the
+    mails recorded, for the caller to queue once it commits."""
     created = []
     tables = Table.objects.filter(pk__in=table_ids).select_related("tournament", "game")
     for table in tables:
@@ -47,5 +48,4 @@ def tables_made(table_ids):
                 # Version 0: one mail per entrant and table, however often this runs.
                 created += outbox.record_message(
                     user=user, game=table.game, version=0, kind=KIND, context=context, subject=subject)
-    outbox.queue_sending(created)
     return created

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.emails import has_verified_email
+from games.mail import outbox
 from games.models import Game, Result, Seat
 from games.play import lifecycle, moving
 from games.play.errors import GameError, StaleVersion
@@ -335,7 +336,11 @@ def _make_round(tournament):
     tournament.current_round = number
     tournament.save()
     table_ids = [table.pk for table in made]
-    transaction.on_commit(lambda: mail.tables_made(table_ids), robust=True)
+    # Recorded with the tables, in their transaction: the games' own mail decisions, made once it
+    # commits, find each entrant's table mail, which stands for his first "your move"
+    # (games/mail/decisions.py); sent once the tables are there for its link.
+    created = mail.tables_made(table_ids)
+    transaction.on_commit(lambda: outbox.queue_sending(created), robust=True)
     return True
 
 

@@ -163,8 +163,10 @@ def decide(game, state, started, newly_acting, seats, verified, deferred):
                                                    kind="game_started").exists():
                 # The start mail already says what is asked: one mail, not two.
                 continue
-        if announced_elsewhere and kinds.wants(user, "game_started", verified):
-            # The table's mail says what the entrant decides first: one mail, not two.
+        if announced_elsewhere and Notification.objects.filter(user=user, game=game, kind="tournament_table").exists():
+            # The table's mail said what the entrant decides first: one mail, not two. Only once it
+            # is recorded: a table mail that failed to be recorded (tournaments/mail.py) leaves the
+            # first decision to "your move", never to no mail at all.
             continue
         if index in newly_acting and not seat.answers_ahead_now(state):
             # A question its player answers ahead is answered for him in a moment: no mail.

@@ -184,3 +184,16 @@ def test_entrants_who_want_no_mail_when_a_game_starts_get_their_first_decision_a
         got = [message for message in mail.outbox if message.to == [seat.user.email]]
         assert [message.subject for message in got] == (
             [f"[El Grande] Game {game.pk}, round 1: your bid"] if seat.index == first else [])
+
+
+def test_a_table_mail_not_recorded_leaves_the_first_decision_to_your_move(make_user, mail_sent_at_once, monkeypatch):
+    """The table mail stands for the first "your move" only once it is recorded: one that could not
+    be (a failure while rendering it, say) must not leave the first decider with no mail at all."""
+    from tournaments import mail as table_mails
+
+    monkeypatch.setattr(table_mails, "tables_made", lambda table_ids: [])
+    game = first_table(make_user, "c")
+    (first,) = game.to_act
+    seat = game.seats.select_related("user").get(index=first)
+    got = [message.subject for message in mail.outbox if message.to == [seat.user.email]]
+    assert got == [f"[El Grande] Game {game.pk}, round 1: your bid"]
