@@ -197,3 +197,20 @@ def test_a_table_mail_not_recorded_leaves_the_first_decision_to_your_move(make_u
     seat = game.seats.select_related("user").get(index=first)
     got = [message.subject for message in mail.outbox if message.to == [seat.user.email]]
     assert got == [f"[El Grande] Game {game.pk}, round 1: your bid"]
+
+
+def test_a_table_mail_that_cannot_be_made_stops_no_round(make_user, mail_sent_at_once, monkeypatch):
+    """The table mails are recorded in the round's transaction: one that fails is logged and left
+    out, the round is made all the same, and the first decider gets the game's "your move"."""
+    from tournaments import mail as table_mails
+
+    def broken(*args):
+        raise RuntimeError("a template that cannot render")
+
+    monkeypatch.setattr(table_mails, "_table_mail", broken)
+    game = first_table(make_user, "d")
+    assert game.status == Game.Status.ACTIVE
+    (first,) = game.to_act
+    seat = game.seats.select_related("user").get(index=first)
+    got = [message.subject for message in mail.outbox if message.to == [seat.user.email]]
+    assert got == [f"[El Grande] Game {game.pk}, round 1: your bid"]
